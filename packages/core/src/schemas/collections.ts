@@ -1,0 +1,72 @@
+import { z } from 'zod/v4';
+
+const idList = (what: string) =>
+  z.array(z.string().min(1)).describe(`Ids of ${what} this clause selects.`);
+
+/** The four selectors every clause carries. */
+const clauseSelectors = {
+  brand_ids: idList('brands'),
+  website_ids: idList('websites (from website search)'),
+  category_ids: idList('categories'),
+  product_ids: idList('products (from catalog search)'),
+};
+
+/** A clause as returned in a Collection. Unknown fields are kept. */
+export const ClauseSchema = z.looseObject({
+  clause_id: z.string(),
+  brand_ids: z.array(z.string()),
+  website_ids: z.array(z.string()),
+  category_ids: z.array(z.string()),
+  product_ids: z.array(z.string()),
+});
+export type Clause = z.infer<typeof ClauseSchema>;
+
+/** A clause to add: the four selectors, no `clause_id` (the service assigns it). */
+export const NewClauseSchema = z.strictObject(clauseSelectors);
+export type NewClause = z.infer<typeof NewClauseSchema>;
+
+/** A clause to replace: its `clause_id` and the four selectors. */
+export const ReplacementClauseSchema = z.strictObject({
+  clause_id: z.string().min(1).describe('Id of the existing clause to replace.'),
+  ...clauseSelectors,
+});
+export type ReplacementClause = z.infer<typeof ReplacementClauseSchema>;
+
+/**
+ * Body of `PATCH /v1/collections/{collection_id}`. Every field is optional, but at least
+ * one must be given: an empty update is refused before anything is sent.
+ */
+export const CollectionUpdateSchema = z
+  .strictObject({
+    name: z.string().min(1).optional().describe('New name of the collection.'),
+    description: z.string().optional().describe('New description of the collection.'),
+    add_clauses: z.array(NewClauseSchema).optional().describe('Clauses to add.'),
+    replace_clauses: z
+      .array(ReplacementClauseSchema)
+      .optional()
+      .describe('Clauses to replace, by clause_id.'),
+    remove_clause_ids: z
+      .array(z.string().min(1))
+      .optional()
+      .describe('Ids of clauses to remove.'),
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+    message:
+      'Give at least one of name, description, add_clauses, replace_clauses, remove_clause_ids',
+  });
+export type CollectionUpdate = z.infer<typeof CollectionUpdateSchema>;
+
+/** Path parameter of the collection update. */
+export const CollectionIdSchema = z.string().min(1).describe('Id of the collection to update.');
+
+/** A Collection, as returned by the update operation. Unknown fields are kept. */
+export const CollectionSchema = z.looseObject({
+  collection_id: z.string(),
+  name: z.string().optional(),
+  description: z.string().nullable().optional(),
+  clauses: z.array(ClauseSchema).optional(),
+  created_at: z.string().optional(),
+  updated_at: z.string().optional(),
+  user_id: z.string().optional(),
+});
+export type Collection = z.infer<typeof CollectionSchema>;
