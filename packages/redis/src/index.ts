@@ -1,1 +1,1 @@
-export {};
+export { RedisSessionStore, type RedisSessionStoreOptions } from './redis-session-store.js';

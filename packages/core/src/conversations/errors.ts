@@ -1,0 +1,36 @@
+import { CatalogError, type CatalogErrorOptions } from '../errors/catalog-error.js';
+
+/**
+ * Minting a conversation token failed, or the mint function returned something unusable
+ * (the message names the field). Nothing is cached: the next `getToken()` tries again
+ * after a backoff. `cause` holds the mint function's own error.
+ */
+export class TokenMintError extends CatalogError {
+  /** Consecutive failed mints for this session, this one included. */
+  readonly attempt: number;
+  /** Earliest moment (local epoch ms) at which the next mint will be tried. */
+  readonly retryAt: number;
+
+  constructor(
+    message: string,
+    options: CatalogErrorOptions & { attempt: number; retryAt: number },
+  ) {
+    super('token_mint_failed', message, options);
+    this.attempt = options.attempt;
+    this.retryAt = options.retryAt;
+  }
+}
+
+/**
+ * Another process held a session's lock (it was minting a token or creating the
+ * conversation) for longer than `lockWaitMs`.
+ */
+export class SessionLockTimeoutError extends CatalogError {
+  /** The store key whose lock could not be taken. */
+  readonly key: string;
+
+  constructor(key: string, waitedMs: number) {
+    super('session_lock_timeout', `Could not lock session key "${key}" within ${waitedMs} ms`);
+    this.key = key;
+  }
+}

@@ -1,0 +1,112 @@
+import { parseResponse } from '../http/response-body.js';
+import type { RestRequest, RestResponse } from '../http/rest-call.js';
+import type { RequestOptions } from '../http/service-connection.js';
+import { validateRequest } from '../validation.js';
+import type { MintedToken, TokenMinter } from './types.js';
+import {
+  ConversationIdSchema,
+  ConversationTokenSchema,
+  TokenMintRequestSchema,
+  type Turn,
+  TurnRequestSchema,
+  TurnSchema,
+} from './wire.js';
+
+/** What the HTTP helpers need of a `CatalogClient`: its low-level REST call. */
+export interface RestCaller {
+  request(request: RestRequest, options?: RequestOptions): Promise<RestResponse>;
+}
+
+/** Options of {@link createHttpTokenMinter}. */
+export interface HttpTokenMinterOptions {
+  /** A `CatalogClient` configured with the API key and base URL. */
+  client: RestCaller;
+  /** The conversation the tokens are for (from `client.conversations.create`). */
+  conversationId: string;
+  /** Token lifetime in seconds, 60 to 7200; the service default is 1800. */
+  ttlSeconds?: number;
+}
+
+/**
+ * A {@link TokenMinter} for SERVER-SIDE use: calls
+ * `POST {baseUrl}/v1/conversations/{conversationId}/tokens` with the API key and returns
+ * the token, its `expires_at` and the answer's `Date` header (for clock skew).
+ *
+ * Assumption: the contract does not show how tokens are minted; this endpoint follows the
+ * field notes' comparable service and is what the emulator implements. Never ship the API
+ * key to a browser: expose your own endpoint that mints, and mint in the browser by
+ * calling it.
+ */
+export function createHttpTokenMinter(options: HttpTokenMinterOptions): TokenMinter {
+  const { client, conversationId, ttlSeconds } = options;
+  const operation = 'conversations.mintToken';
+  const id = validateRequest(ConversationIdSchema, conversationId, operation, 'conversationId');
+  const body = validateRequest(TokenMintRequestSchema, { ttl_seconds: ttlSeconds }, operation);
+  return async ({ signal }): Promise<MintedToken> => {
+    const response = await client.request(
+      {
+        operation,
+        method: 'POST',
+        path: `/v1/conversations/${encodeURIComponent(id)}/tokens`,
+        body,
+        // Each mint creates a token: repeat only when the request provably never arrived.
+        retry: 'once',
+      },
+      { signal },
+    );
+    const minted = parseResponse(ConversationTokenSchema, response.data, operation);
+    const serverDate = response.headers.get('date') ?? undefined;
+    return { token: minted.token, expiresAt: minted.expires_at, serverDate };
+  };
+}
+
+/** One turn to send with {@link TurnSender}. */
+export interface TurnInput {
+  conversationId: string;
+  /** The conversation token (never the API key). */
+  token: string;
+  /** The shopper's message, exactly as typed. */
+  message: string;
+  signal?: AbortSignal;
+}
+
+/** Sends one turn; rejects with AuthenticationError (401) when the token is refused. */
+export type TurnSender = (turn: TurnInput) => Promise<Turn>;
+
+/** Options of {@link createTurnSender}. */
+export interface TurnSenderOptions {
+  /**
+   * A `CatalogClient` with the base URL. In a browser, create it without an API key: turns
+   * authenticate with the conversation token alone.
+   */
+  client: RestCaller;
+}
+
+/**
+ * A {@link TurnSender} for `POST {baseUrl}/v1/conversations/{conversationId}/turns` with
+ * `Authorization: Bearer <token>` (never `x-api-key`). An empty or
+ * whitespace-only message is refused (RequestValidationError naming `message`) before
+ * anything is sent. Turns are not idempotent, so they are repeated only when the request
+ * provably never arrived.
+ */
+export function createTurnSender(options: TurnSenderOptions): TurnSender {
+  const operation = 'conversations.sendTurn';
+  const { client } = options;
+  return async ({ conversationId, token, message, signal }) => {
+    const id = validateRequest(ConversationIdSchema, conversationId, operation, 'conversationId');
+    const body = validateRequest(TurnRequestSchema, { message }, operation);
+    validateRequest(ConversationIdSchema, token, operation, 'token');
+    const response = await client.request(
+      {
+        operation,
+        method: 'POST',
+        path: `/v1/conversations/${encodeURIComponent(id)}/turns`,
+        body,
+        retry: 'once',
+        auth: { type: 'bearer', token },
+      },
+      { signal },
+    );
+    return parseResponse(TurnSchema, response.data, operation);
+  };
+}

@@ -1,0 +1,129 @@
+import { AbortError, ProtocolError } from '../errors/transport-errors.js';
+import { validateRequest } from '../validation.js';
+import type { TurnInput } from './http.js';
+import { MemorySessionStore } from './memory-store.js';
+import { readThroughLocked } from './read-through.js';
+import { SingleFlight } from './single-flight.js';
+import { abortable } from './sleep.js';
+import type { SessionStore } from './store.js';
+import { ConversationTokenManager } from './token-manager.js';
+import type { ConversationTokenManagerOptions } from './token-manager-options.js';
+import type { CallOptions, MintedToken } from './types.js';
+import { ConversationIdSchema, type Turn, TurnRequestSchema } from './wire.js';
+
+/** Options of {@link ChatSession}. */
+export interface ChatSessionOptions<TTurn = Turn> {
+  /** Your id for this chat session; names its entries in the store. */
+  sessionId: string;
+  /**
+   * Creates the conversation, e.g. `() => client.conversations.create({})` on a server or a
+   * call to your backend in a browser. Must answer an object with `conversation_id`.
+   * Called at most once per session (unless it fails).
+   */
+  createConversation: (context: { signal: AbortSignal }) => Promise<object>;
+  /** Mints a token for the conversation (see `createHttpTokenMinter`). */
+  mintToken: (context: { conversationId: string; signal: AbortSignal }) => Promise<MintedToken>;
+  /** Sends one turn (see `createTurnSender`); a 401 is answered with one refresh and one retry. */
+  sendTurn: (turn: TurnInput) => Promise<TTurn>;
+  /** Shared by all instances serving the session; default a private in-memory store. */
+  store?: SessionStore;
+  /** How long the conversation id is remembered in the store (default 24 hours). */
+  conversationTtlMs?: number;
+  /** Lifecycle options of the session's token. */
+  tokenOptions?: Omit<ConversationTokenManagerOptions, 'mint' | 'key' | 'store'>;
+}
+
+const DAY_MS = 86_400_000;
+const CREATE_LEASE_MS = 30_000;
+
+/**
+ * One shopper's chat: creates the conversation once (also across instances sharing the
+ * store), keeps one token refreshed near expiry, and sends a turn only when `send` is
+ * called with the shopper's message. Nothing runs on a timer (the token's optional
+ * `refreshAhead` aside, which mints but never sends a turn).
+ */
+export class ChatSession<TTurn = Turn> {
+  readonly #options: ChatSessionOptions<TTurn>;
+  readonly #store: SessionStore;
+  readonly #lifecycle = new AbortController();
+  readonly #creating = new SingleFlight<string>();
+  #conversationId: string | undefined;
+  #tokens: ConversationTokenManager | undefined;
+
+  constructor(options: ChatSessionOptions<TTurn>) {
+    validateRequest(ConversationIdSchema, options?.sessionId, 'ChatSession', 'sessionId');
+    this.#options = options;
+    this.#store = options.store ?? new MemorySessionStore({ now: options.tokenOptions?.now });
+  }
+
+  /** The conversation's id, creating the conversation on first use only. */
+  async conversationId(options: CallOptions = {}): Promise<string> {
+    if (this.#conversationId !== undefined) return this.#conversationId;
+    const id = await abortable(
+      this.#creating.run(() => this.#findOrCreate()),
+      options.signal,
+    );
+    this.#conversationId = id;
+    return id;
+  }
+
+  /**
+   * Sends the shopper's message as one turn. An empty or whitespace-only message is
+   * refused with RequestValidationError naming `message`, before anything is sent.
+   */
+  async send(message: string, options: CallOptions = {}): Promise<TTurn> {
+    validateRequest(TurnRequestSchema, { message }, 'ChatSession.send');
+    const conversationId = await this.conversationId(options);
+    const tokens = this.#tokenManager(conversationId);
+    return tokens.withToken(
+      (token) => this.#options.sendTurn({ conversationId, token, message, signal: options.signal }),
+      options,
+    );
+  }
+
+  /** The session's current token (e.g. to hand to a browser from your backend). */
+  async getToken(options: CallOptions = {}): Promise<string> {
+    const conversationId = await this.conversationId(options);
+    return this.#tokenManager(conversationId).getToken(options);
+  }
+
+  /** Stops the token's refresh timer and aborts work in progress. */
+  close(): void {
+    this.#tokens?.close();
+    this.#lifecycle.abort(new AbortError('ChatSession (closed)'));
+  }
+
+  #findOrCreate(): Promise<string> {
+    return readThroughLocked({
+      store: this.#store,
+      key: `${this.#options.sessionId}:conversation`,
+      accept: (stored) => (stored.value === '' ? undefined : stored.value),
+      create: async () => {
+        const id = await this.#createConversation();
+        return { value: id, encoded: id, ttlMs: this.#options.conversationTtlMs ?? DAY_MS };
+      },
+      leaseMs: CREATE_LEASE_MS,
+      lockWaitMs: CREATE_LEASE_MS + 5_000,
+      signal: this.#lifecycle.signal,
+    });
+  }
+
+  async #createConversation(): Promise<string> {
+    const created = await this.#options.createConversation({ signal: this.#lifecycle.signal });
+    const id = (created as { conversation_id?: unknown } | null)?.conversation_id;
+    if (typeof id !== 'string' || id === '') {
+      throw new ProtocolError('createConversation: the answer has no conversation_id string');
+    }
+    return id;
+  }
+
+  #tokenManager(conversationId: string): ConversationTokenManager {
+    this.#tokens ??= new ConversationTokenManager({
+      ...this.#options.tokenOptions,
+      key: `${this.#options.sessionId}:token:${conversationId}`,
+      store: this.#store,
+      mint: ({ signal }) => this.#options.mintToken({ conversationId, signal }),
+    });
+    return this.#tokens;
+  }
+}

@@ -1,0 +1,95 @@
+import { ConfigurationError } from '../errors/catalog-error.js';
+import type { CatalogLogger } from '../logger.js';
+import type { BackoffOptions } from './backoff.js';
+import { MemorySessionStore } from './memory-store.js';
+import type { SessionStore } from './store.js';
+import type { TokenMinter } from './types.js';
+
+/** Options of {@link ConversationTokenManager}. */
+export interface ConversationTokenManagerOptions {
+  /** Mints one token (see {@link TokenMinter}); called once per token lifetime. */
+  mint: TokenMinter;
+  /**
+   * Store key of this chat session's token, e.g. `chat:${chatId}:token`. Required with
+   * `store`; without one the private default store uses `conversation-token`.
+   */
+  key?: string;
+  /** Where the token is kept; default a private {@link MemorySessionStore}. */
+  store?: SessionStore;
+  /**
+   * Refresh when the token has less than this left (default 60,000 ms), capped at half the
+   * token's life so short tokens are not minted per message.
+   */
+  refreshMarginMs?: number;
+  /** A mint that takes longer is aborted and counts as failed (default 15,000 ms). */
+  mintTimeoutMs?: number;
+  /** How long to wait for another instance that is minting (default mintTimeoutMs + 5,000). */
+  lockWaitMs?: number;
+  /** Backoff after failed mints (default 1 s doubling to 30 s, with jitter). */
+  backoff?: BackoffOptions;
+  /**
+   * Refresh in the background when the refresh moment comes, so no shopper message waits
+   * for a mint. Only tokens that were used since they were minted are refreshed: an idle
+   * chat mints nothing. The timer never keeps a Node process alive. Default false.
+   */
+  refreshAhead?: boolean;
+  /** Local clock in epoch ms (default `Date.now`); tests pass a fake one. */
+  now?: () => number;
+  /** Random source for the backoff jitter (default `Math.random`). */
+  random?: () => number;
+  /** Receives refresh failures of the background timer and fallbacks. */
+  logger?: CatalogLogger;
+}
+
+/** Options with every default applied. */
+export interface ResolvedManagerOptions {
+  mint: TokenMinter;
+  store: SessionStore;
+  key: string;
+  refreshMarginMs: number;
+  mintTimeoutMs: number;
+  lockWaitMs: number;
+  backoff: BackoffOptions;
+  refreshAhead: boolean;
+  now: () => number;
+  random: () => number;
+  logger: CatalogLogger | undefined;
+}
+
+/** Applies the defaults; a bad option is a ConfigurationError naming it. */
+export function resolveManagerOptions(
+  options: ConversationTokenManagerOptions,
+): ResolvedManagerOptions {
+  if (typeof options?.mint !== 'function') {
+    throw new ConfigurationError('ConversationTokenManager: option mint must be a function');
+  }
+  if (options.store && !options.key?.trim()) {
+    // With a shared store, a default key would hand one chat's token to every other chat.
+    throw new ConfigurationError('ConversationTokenManager: option key is required with a store');
+  }
+  const now = options.now ?? Date.now;
+  const mintTimeoutMs = nonNegative(options.mintTimeoutMs, 15_000, 'mintTimeoutMs');
+  return {
+    mint: options.mint,
+    now,
+    store: options.store ?? new MemorySessionStore({ now }),
+    key: options.key ?? 'conversation-token',
+    refreshMarginMs: nonNegative(options.refreshMarginMs, 60_000, 'refreshMarginMs'),
+    mintTimeoutMs,
+    lockWaitMs: nonNegative(options.lockWaitMs, mintTimeoutMs + 5_000, 'lockWaitMs'),
+    backoff: options.backoff ?? {},
+    refreshAhead: options.refreshAhead ?? false,
+    random: options.random ?? Math.random,
+    logger: options.logger,
+  };
+}
+
+function nonNegative(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < 0) {
+    throw new ConfigurationError(
+      `ConversationTokenManager: option ${name} must be a non-negative number`,
+    );
+  }
+  return value;
+}

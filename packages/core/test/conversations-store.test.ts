@@ -1,0 +1,137 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  ConversationTokenManager,
+  MemorySessionStore,
+  SessionLockTimeoutError,
+} from '../src/index.js';
+
+const LOCK = { leaseMs: 1_000, waitMs: 5_000 };
+
+describe('MemorySessionStore', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: Date.UTC(2025, 0, 1) });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('keeps an entry for its TTL and reports the remaining life', async () => {
+    const store = new MemorySessionStore();
+    await store.set('k', 'v', 1_000);
+    await vi.advanceTimersByTimeAsync(400);
+    expect(await store.get('k')).toEqual({ value: 'v', ttlMs: 600 });
+    await vi.advanceTimersByTimeAsync(600);
+    expect(await store.get('k')).toBeUndefined();
+  });
+
+  it('keeps an entry without TTL, and deletes on request', async () => {
+    const store = new MemorySessionStore();
+    await store.set('k', 'v');
+    expect(await store.get('k')).toEqual({ value: 'v', ttlMs: undefined });
+    await store.delete('k');
+    expect(await store.get('k')).toBeUndefined();
+  });
+
+  it('the lock is exclusive: a second taker waits until the first releases', async () => {
+    const store = new MemorySessionStore();
+    const release = await store.lock('k', LOCK);
+    let second = false;
+    const waiting = store.lock('k', LOCK).then((r) => {
+      second = true;
+      return r;
+    });
+    await vi.advanceTimersByTimeAsync(500);
+    expect(second).toBe(false);
+    await release();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(second).toBe(true);
+    await (await waiting)();
+  });
+
+  it('a crashed holder loses the lock when its lease ends; its late release frees nothing', async () => {
+    const store = new MemorySessionStore();
+    const crashed = await store.lock('k', LOCK);
+    const next = store.lock('k', LOCK);
+    await vi.advanceTimersByTimeAsync(1_000);
+    const releaseNext = await next;
+    await crashed(); // must not free the new holder's lock
+    const third = store.lock('k', { leaseMs: 1_000, waitMs: 500 }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(await third).toBeInstanceOf(SessionLockTimeoutError);
+    await releaseNext();
+  });
+
+  it('gives up after waitMs with SessionLockTimeoutError naming the key', async () => {
+    const store = new MemorySessionStore();
+    await store.lock('chat:1', { leaseMs: 60_000, waitMs: 1 });
+    const error = store.lock('chat:1', { leaseMs: 60_000, waitMs: 2_000 }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(String(await error)).toMatch(/chat:1.*2000 ms/);
+  });
+
+  it('stops waiting when the signal aborts', async () => {
+    const store = new MemorySessionStore();
+    await store.lock('k', LOCK);
+    const controller = new AbortController();
+    const waiting = store.lock('k', { ...LOCK, signal: controller.signal });
+    controller.abort(new Error('gone'));
+    await expect(waiting).rejects.toThrow('gone');
+  });
+
+  it('two token managers sharing one store mint once for the session', async () => {
+    const store = new MemorySessionStore();
+    let mints = 0;
+    const mint = async () => {
+      mints += 1;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return { token: `tok_${mints}`, expiresAt: Date.now() + 30 * 60_000 };
+    };
+    const managers = [1, 2, 3].map(
+      () => new ConversationTokenManager({ mint, store, key: 'chat:1' }),
+    );
+    const calls = managers.map((manager) => manager.getToken());
+    await vi.advanceTimersByTimeAsync(200);
+    expect(new Set(await Promise.all(calls))).toEqual(new Set(['tok_1']));
+    expect(mints).toBe(1);
+  });
+
+  it('a token read from the store keeps its full-life refresh margin', async () => {
+    const store = new MemorySessionStore();
+    let mints = 0;
+    // 60-second tokens: the margin is capped at 30 s, also for the instance that only reads it.
+    const mint = async () => ({ token: `tok_${++mints}`, expiresAt: Date.now() + 60_000 });
+    const writer = new ConversationTokenManager({ mint, store, key: 'k' });
+    const reader = new ConversationTokenManager({ mint, store, key: 'k' });
+    await writer.getToken();
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(await reader.getToken()).toBe('tok_1');
+    expect(mints).toBe(1);
+  });
+});
+
+describe('refresh timer', () => {
+  it('does not keep a Node process alive (unref)', async () => {
+    const entry = fileURLToPath(new URL('../src/index.ts', import.meta.url));
+    const script = `
+      import { ConversationTokenManager } from ${JSON.stringify(entry)};
+      const manager = new ConversationTokenManager({
+        refreshAhead: true,
+        mint: async () => ({ token: 'tok_1', expiresAt: Date.now() + 30 * 60_000 }),
+      });
+      manager.getToken().then((token) => console.log('token', token));
+    `;
+    const started = Date.now();
+    // node itself (not a pnpm wrapper), so the timeout kills the very process under test.
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '--eval', script],
+      { cwd: fileURLToPath(new URL('..', import.meta.url)), timeout: 10_000 },
+    );
+    expect(stdout).toContain('token tok_1');
+    // The 29-minute refresh timer is pending, yet the process exited on its own.
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
