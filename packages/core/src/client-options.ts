@@ -1,0 +1,150 @@
+import { ConfigurationError } from './errors/catalog-error.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './http/retry.js';
+import type { CatalogLogger } from './logger.js';
+
+/** How the API key is sent to the MCP endpoint (the REST interface always uses `x-api-key`). */
+export type McpAuthHeader = 'x-api-key' | 'bearer';
+
+/** Options of `new CatalogClient(options)`. Every field is optional. */
+export interface CatalogClientOptions {
+  /** API key. Default: `CATALOG_API_KEY`. Needed for REST calls; optional for catalog search. */
+  apiKey?: string;
+  /** REST base address, e.g. `https://api.example.com`. Default: `CATALOG_BASE_URL`. */
+  baseUrl?: string;
+  /** MCP base address; requests go to `${mcpUrl}/mcp`. Default: `CATALOG_MCP_URL`. */
+  mcpUrl?: string;
+  /** A fetch implementation. Default: the global `fetch`. */
+  fetch?: typeof fetch;
+  /** Time limit of one call, all attempts and waits included. Default 60 000 ms. */
+  timeoutMs?: number;
+  /** Repeats after the first attempt, for failures that are safe to repeat. Default 2. */
+  maxRetries?: number;
+  /** Cap on the total wait between attempts of one call. Default 20 000 ms. */
+  maxRetryDelayMs?: number;
+  /** Extra headers sent with every request (lowest priority). */
+  headers?: Record<string, string>;
+  /** Header carrying the key to the MCP endpoint. Default `x-api-key`. */
+  mcpAuthHeader?: McpAuthHeader;
+  /** Receives retry notices. Never given the key. */
+  logger?: CatalogLogger;
+}
+
+/** Options after defaults, environment fallbacks and checks. */
+export interface ResolvedOptions {
+  apiKey: string | undefined;
+  baseUrl: string | undefined;
+  mcpUrl: string | undefined;
+  fetch: typeof fetch;
+  timeoutMs: number;
+  retry: RetryPolicy;
+  headers: Record<string, string>;
+  mcpAuthHeader: McpAuthHeader;
+  logger: CatalogLogger | undefined;
+}
+
+/** Names of the environment variables the options fall back to. */
+export const ENV_VARS = {
+  apiKey: 'CATALOG_API_KEY',
+  baseUrl: 'CATALOG_BASE_URL',
+  mcpUrl: 'CATALOG_MCP_URL',
+} as const;
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** Reads an environment variable where `process` exists (Node, Bun, Deno); else undefined. */
+export function readEnv(name: string): string | undefined {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
+    ?.env;
+  const value = env?.[name]?.trim();
+  return value ? value : undefined;
+}
+
+/** Checks an address option, dropping trailing slashes so paths can be appended. */
+function resolveUrl(option: 'baseUrl' | 'mcpUrl', given: string | undefined): string | undefined {
+  const fromOption = given?.trim();
+  const value = fromOption || readEnv(ENV_VARS[option]);
+  if (!value) return undefined;
+  const source = fromOption ? `option ${option}` : `${ENV_VARS[option]}`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigurationError(`${source} is not a valid URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigurationError(`${source} must be an http(s) URL`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+function checkNumber(
+  name: string,
+  value: number | undefined,
+  min: number,
+  fallback: number,
+): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < min) {
+    throw new ConfigurationError(`option ${name} must be a number of at least ${min}`);
+  }
+  return value;
+}
+
+function resolveFetch(given: typeof fetch | undefined): typeof fetch {
+  if (given !== undefined) {
+    if (typeof given !== 'function')
+      throw new ConfigurationError('option fetch must be a function');
+    return given;
+  }
+  if (typeof globalThis.fetch !== 'function') {
+    throw new ConfigurationError('no global fetch in this runtime: pass the fetch option');
+  }
+  // Called through globalThis so browsers do not throw "Illegal invocation".
+  return (input, init) => globalThis.fetch(input, init);
+}
+
+function resolveRetry(options: CatalogClientOptions): RetryPolicy {
+  const maxRetries = checkNumber(
+    'maxRetries',
+    options.maxRetries,
+    0,
+    DEFAULT_RETRY_POLICY.maxRetries,
+  );
+  if (!Number.isInteger(maxRetries))
+    throw new ConfigurationError('option maxRetries must be an integer');
+  const maxRetryDelayMs = checkNumber(
+    'maxRetryDelayMs',
+    options.maxRetryDelayMs,
+    0,
+    DEFAULT_RETRY_POLICY.maxRetryDelayMs,
+  );
+  return { ...DEFAULT_RETRY_POLICY, maxRetries, maxRetryDelayMs };
+}
+
+function resolveMcpAuthHeader(value: McpAuthHeader | undefined): McpAuthHeader {
+  if (value === undefined || value === 'x-api-key' || value === 'bearer')
+    return value ?? 'x-api-key';
+  throw new ConfigurationError(`option mcpAuthHeader must be 'x-api-key' or 'bearer'`);
+}
+
+// Lower-cased so the client's own headers replace a caller's of the same name.
+function lowerCaseNames(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]),
+  );
+}
+
+/** Applies defaults and environment fallbacks, and checks every option. */
+export function resolveOptions(options: CatalogClientOptions = {}): ResolvedOptions {
+  return {
+    apiKey: options.apiKey?.trim() || readEnv(ENV_VARS.apiKey),
+    baseUrl: resolveUrl('baseUrl', options.baseUrl),
+    mcpUrl: resolveUrl('mcpUrl', options.mcpUrl),
+    fetch: resolveFetch(options.fetch),
+    timeoutMs: checkNumber('timeoutMs', options.timeoutMs, 1, DEFAULT_TIMEOUT_MS),
+    retry: resolveRetry(options),
+    headers: lowerCaseNames(options.headers ?? {}),
+    mcpAuthHeader: resolveMcpAuthHeader(options.mcpAuthHeader),
+    logger: options.logger,
+  };
+}

@@ -1,0 +1,124 @@
+import { type CatalogClientOptions, resolveOptions } from './client-options.js';
+import { callRest, type RestRequest, type RestResponse } from './http/rest-call.js';
+import { type RequestOptions, ServiceConnection } from './http/service-connection.js';
+import {
+  type CatalogSearchOptions,
+  type CatalogSearchResponse,
+  searchCatalog,
+} from './mcp/catalog-search.js';
+import { createConversation, searchWebsites, updateCollection } from './rest-operations.js';
+import type { CatalogQuery } from './schemas/catalog.js';
+import type { Collection, CollectionUpdate } from './schemas/collections.js';
+import type { Conversation, ConversationCreate } from './schemas/conversations.js';
+import type { WebsiteSearchParams, WebsiteSearchResponse } from './schemas/websites.js';
+
+/** Website search (REST). */
+export interface WebsitesApi {
+  /**
+   * Finds retail websites by retailer name or domain, ordered by relevance, with the best
+   * commission rate in `country`. Input is checked first (query 1–200 characters, limit
+   * 1–20, a known country); retried on connection errors, 408, 429 and 5xx.
+   * @throws RequestValidationError, ConfigurationError, AuthenticationError,
+   * PaymentRequiredError, ValidationError (unknown category), RateLimitError, ServerError.
+   */
+  search(params: WebsiteSearchParams, options?: RequestOptions): Promise<WebsiteSearchResponse>;
+}
+
+/** Collection update (REST). */
+export interface CollectionsApi {
+  /**
+   * Renames a collection and/or adds, replaces or removes clauses; only the fields given
+   * are sent. Not idempotent (`add_clauses`): it is resent only when it provably never
+   * arrived (connection refused) or was refused with 429, so it is never applied twice.
+   * After a TimeoutError or a ConnectionError with `requestSent: true` the outcome is
+   * unknown: read the collection before trying again.
+   */
+  update(
+    collectionId: string,
+    body: CollectionUpdate,
+    options?: RequestOptions,
+  ): Promise<Collection>;
+}
+
+/** Catalog search (MCP `search_catalog`). */
+export interface CatalogApi {
+  /**
+   * Searches products. Works without a key (anonymous tier: lower limits, buy links not
+   * monetized); with one, `tier` is `token` and `variants[].url` links are monetized.
+   * Buy links are returned byte-for-byte: never rewrite them.
+   */
+  search(catalog: CatalogQuery, options?: CatalogSearchOptions): Promise<CatalogSearchResponse>;
+}
+
+/** Conversations (REST). */
+export interface ConversationsApi {
+  /**
+   * Creates a conversation and returns the service's record as an open object.
+   *
+   * Usage rules of the service: create one conversation per chat session and never poll
+   * this endpoint; one token usually lasts a whole session (refresh it near expiry, never
+   * per message); send turns only when the shopper types. Not idempotent: never resent
+   * once it may have arrived.
+   */
+  create(body?: ConversationCreate, options?: RequestOptions): Promise<Conversation>;
+}
+
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+/**
+ * Typed client of the catalog service: website search, collection update, catalog search
+ * (MCP) and conversations. Requests are validated before sending, answers parsed
+ * leniently, failures thrown as CatalogError subclasses. The API key never appears in
+ * errors, logs, `JSON.stringify(client)` or `util.inspect(client)`, and is never sent to
+ * another origin.
+ *
+ * @example
+ * const client = new CatalogClient({ apiKey: process.env.CATALOG_API_KEY, baseUrl, mcpUrl });
+ * const { websites } = await client.websites.search({ query: 'nike', limit: 3 });
+ */
+export class CatalogClient {
+  readonly #connection: ServiceConnection;
+  #lastRpcId = 0;
+
+  readonly websites: WebsitesApi;
+  readonly collections: CollectionsApi;
+  readonly catalog: CatalogApi;
+  readonly conversations: ConversationsApi;
+
+  /** @throws ConfigurationError when an option (or its environment variable) is invalid. */
+  constructor(options: CatalogClientOptions = {}) {
+    const connection = new ServiceConnection(resolveOptions(options));
+    this.#connection = connection;
+    this.websites = { search: (params, opts) => searchWebsites(connection, params, opts) };
+    this.collections = {
+      update: (collectionId, body, opts) => updateCollection(connection, collectionId, body, opts),
+    };
+    this.catalog = {
+      search: (catalog, opts) => searchCatalog(connection, () => ++this.#lastRpcId, catalog, opts),
+    };
+    this.conversations = { create: (body, opts) => createConversation(connection, body, opts) };
+  }
+
+  /** Whether an API key was configured (by option or `CATALOG_API_KEY`). */
+  get hasApiKey(): boolean {
+    return this.#connection.hasApiKey;
+  }
+
+  /**
+   * Low-level REST call for endpoints without a typed method (e.g. conversation tokens):
+   * same base URL, credential handling, redirects policy, timeout and retries, but no
+   * schema validation. `retry: 'once'` for anything not idempotent.
+   */
+  request(request: RestRequest, options?: RequestOptions): Promise<RestResponse> {
+    return callRest(this.#connection, request, options);
+  }
+
+  /** The configuration without the key, for logs and serialisation. */
+  toJSON(): Record<string, unknown> {
+    return { ...this.#connection.toJSON() };
+  }
+
+  [INSPECT](): string {
+    return `CatalogClient ${JSON.stringify(this.toJSON())}`;
+  }
+}

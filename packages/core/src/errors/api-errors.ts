@@ -1,0 +1,111 @@
+import type { ValidationIssue } from '../schemas/common.js';
+import { CatalogError } from './catalog-error.js';
+
+/** The parsed `detail` of an ErrorResponse: a string, or (422) an array of objects. */
+export type ErrorDetail = string | Record<string, unknown>[] | undefined;
+
+/** What every HTTP error answer carries. */
+export interface ApiErrorInit {
+  status: number;
+  detail: ErrorDetail;
+  /** Response headers, lower-cased names. */
+  headers: Record<string, string>;
+  /** Human-readable summary, already free of secrets. */
+  message: string;
+  cause?: unknown;
+}
+
+/** The service answered with an HTTP error status. */
+export class ApiError extends CatalogError {
+  /** HTTP status code. */
+  readonly status: number;
+  /** Parsed `detail` of the error body, if the body was an ErrorResponse. */
+  readonly detail: ErrorDetail;
+  /** Response headers (lower-cased names). */
+  readonly headers: Record<string, string>;
+
+  constructor(init: ApiErrorInit, code = 'api_error') {
+    super(code, init.message, { cause: init.cause });
+    this.status = init.status;
+    this.detail = init.detail;
+    this.headers = init.headers;
+  }
+}
+
+/** 401: the API key is missing or invalid. */
+export class AuthenticationError extends ApiError {
+  /** Whether the key was missing or present but refused. */
+  readonly reason: 'missing' | 'invalid';
+
+  constructor(init: ApiErrorInit & { reason: 'missing' | 'invalid' }) {
+    super(init, 'authentication');
+    this.reason = init.reason;
+  }
+}
+
+/** One parsed challenge of a `WWW-Authenticate` header. */
+export interface AuthChallenge {
+  /** Scheme as sent (compare case-insensitively), e.g. `Payment`. */
+  scheme: string;
+  /** Auth parameters; names lower-cased, values unquoted and unescaped. */
+  params: Record<string, string>;
+  /** The token68 form (`Scheme abc==`), when used instead of parameters. */
+  token68?: string;
+}
+
+/**
+ * 402. `reason` tells exhausted free credits (add a payment method) from a
+ * machine-payment challenge (satisfy one of `challenges`, from `WWW-Authenticate`).
+ */
+export class PaymentRequiredError extends ApiError {
+  readonly reason: 'credits_exhausted' | 'payment_challenge';
+  /** Parsed `WWW-Authenticate` challenges; empty when credits are exhausted. */
+  readonly challenges: AuthChallenge[];
+
+  constructor(init: ApiErrorInit & { challenges: AuthChallenge[] }) {
+    super(init, 'payment_required');
+    this.challenges = init.challenges;
+    this.reason = init.challenges.length > 0 ? 'payment_challenge' : 'credits_exhausted';
+  }
+}
+
+/** 404: the resource (e.g. the collection) does not exist or is not visible to this key. */
+export class NotFoundError extends ApiError {
+  constructor(init: ApiErrorInit) {
+    super(init, 'not_found');
+  }
+}
+
+/** 422: the service refused the input; `issues` are the `{ loc, msg, type }` items. */
+export class ValidationError extends ApiError {
+  readonly issues: ValidationIssue[];
+
+  constructor(init: ApiErrorInit & { issues: ValidationIssue[] }) {
+    super(init, 'validation');
+    this.issues = init.issues;
+  }
+}
+
+/**
+ * 429 (or a JSON-RPC -32000 rate-limit error): a rate limit is exceeded. `retryAfterMs`
+ * and `resetsAt` come from `Retry-After`; both are undefined when the service sent none.
+ */
+export class RateLimitError extends ApiError {
+  /** How long to wait before trying again, in milliseconds. */
+  readonly retryAfterMs: number | undefined;
+  /** The moment the wait ends. */
+  readonly resetsAt: Date | undefined;
+
+  constructor(init: ApiErrorInit & { retryAfterMs?: number; resetsAt?: Date }) {
+    super(init, 'rate_limited');
+    this.retryAfterMs = init.retryAfterMs;
+    this.resetsAt = init.resetsAt;
+  }
+}
+
+/** 5xx: the service failed. */
+export class ServerError extends ApiError {
+  constructor(init: ApiErrorInit) {
+    super(init, 'server_error');
+  }
+}

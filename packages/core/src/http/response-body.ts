@@ -1,0 +1,80 @@
+import type { z } from 'zod/v4';
+import { ConnectionError, ProtocolError } from '../errors/transport-errors.js';
+import type { CallScope } from './call-scope.js';
+import type { Redactor } from './redact.js';
+
+const SNIPPET_LENGTH = 120;
+
+/** Reads the whole body; a dropped connection becomes a ConnectionError (it was sent). */
+export async function readBodyText(response: Response, scope: CallScope): Promise<string> {
+  try {
+    return await response.text();
+  } catch (error) {
+    throw (
+      scope.failure ??
+      new ConnectionError(`${scope.operation}: the connection dropped while reading the answer`, {
+        cause: error,
+        requestSent: true,
+      })
+    );
+  }
+}
+
+/** Lower-cased media type of a response, without parameters (`application/json`). */
+export function mediaType(response: Response): string {
+  return (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+/** True for `application/json` and `application/*+json`. */
+export function isJsonMediaType(type: string): boolean {
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+/** A short, secret-free excerpt of a body for an error message. */
+export function snippet(text: string, redact: Redactor): string {
+  const flat = redact(text).replace(/\s+/g, ' ').trim();
+  return flat.length > SNIPPET_LENGTH ? `${flat.slice(0, SNIPPET_LENGTH)}…` : flat;
+}
+
+/** Parses a JSON body; truncated or non-JSON text becomes a ProtocolError. */
+export function parseJsonText(
+  text: string,
+  response: Response,
+  operation: string,
+  redact: Redactor,
+): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ProtocolError(
+      `${operation}: the answer (HTTP ${response.status}, ${mediaType(response) || 'no content type'}) is not valid JSON: ${snippet(text, redact)}`,
+      { status: response.status, cause: error },
+    );
+  }
+}
+
+/** Response headers as a plain object with lower-cased names, free of the secret. */
+export function headerRecord(headers: Headers, redact: Redactor): Record<string, string> {
+  const record: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    record[name] = redact(value);
+  });
+  return record;
+}
+
+/**
+ * Parses a response leniently (unknown fields kept, strings untouched); an answer missing
+ * a required field is a ProtocolError naming it.
+ */
+export function parseResponse<S extends z.ZodType>(
+  schema: S,
+  data: unknown,
+  operation: string,
+): z.output<S> {
+  const parsed = schema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  const fields = parsed.error.issues
+    .map((issue) => `${issue.path.map(String).join('.') || '(body)'}: ${issue.message}`)
+    .join('; ');
+  throw new ProtocolError(`${operation}: the answer does not match the contract: ${fields}`);
+}

@@ -1,0 +1,109 @@
+import { ProtocolError } from '../errors/transport-errors.js';
+import type { CallScope } from './call-scope.js';
+import { errorFromResponse } from './error-from-response.js';
+import {
+  isJsonMediaType,
+  mediaType,
+  parseJsonText,
+  readBodyText,
+  snippet,
+} from './response-body.js';
+import type { RetryMode } from './retry.js';
+import type { RequestOptions, ServiceConnection } from './service-connection.js';
+
+/** How a REST request authenticates: the client's API key, or a bearer token. */
+export type RestAuth = { type: 'api-key' } | { type: 'bearer'; token: string };
+
+/** One REST call, described independently of its retries. */
+export interface RestRequest {
+  /** Name used in errors and logs, e.g. `websites.search`. */
+  operation: string;
+  method: 'GET' | 'POST' | 'PATCH';
+  /** Path under the base URL, starting with `/v1/`. */
+  path: string;
+  query?: URLSearchParams;
+  /** JSON body, sent as given. */
+  body?: unknown;
+  /** Whether the request may be repeated after a failure that may have reached the service. */
+  retry: RetryMode;
+  /** Default: the API key. */
+  auth?: RestAuth;
+}
+
+/** A successful REST answer. */
+export interface RestResponse {
+  status: number;
+  headers: Headers;
+  /** The parsed JSON body (undefined for an empty body). */
+  data: unknown;
+}
+
+function buildRequest(connection: ServiceConnection, request: RestRequest) {
+  const url = connection.restUrl(request.path, request.operation);
+  if (request.query) url.search = request.query.toString();
+  const auth = request.auth ?? { type: 'api-key' };
+  const credential =
+    auth.type === 'bearer'
+      ? { authorization: `Bearer ${auth.token}` }
+      : connection.restCredential(request.operation);
+  const contentType: Record<string, string> =
+    request.body === undefined ? {} : { 'content-type': 'application/json' };
+  return {
+    method: request.method,
+    url,
+    headers: connection.headers({ accept: 'application/json', ...contentType, ...credential }),
+    body: request.body === undefined ? undefined : JSON.stringify(request.body),
+  };
+}
+
+async function attempt(
+  connection: ServiceConnection,
+  request: RestRequest,
+  outgoing: ReturnType<typeof buildRequest>,
+  scope: CallScope,
+): Promise<RestResponse> {
+  const response = await connection.send(outgoing, scope);
+  const text = await readBodyText(response, scope);
+  const { operation } = request;
+  if (!response.ok) {
+    throw errorFromResponse(response, text, {
+      operation,
+      redact: connection.redact,
+      credentialSent: true,
+    });
+  }
+  if (text.trim() === '')
+    return { status: response.status, headers: response.headers, data: undefined };
+  if (!isJsonMediaType(mediaType(response))) {
+    throw new ProtocolError(
+      `${operation}: expected JSON, got ${mediaType(response) || 'no content type'} (HTTP ${response.status}): ${snippet(text, connection.redact)}`,
+      { status: response.status },
+    );
+  }
+  const data = parseJsonText(text, response, operation, connection.redact);
+  return { status: response.status, headers: response.headers, data };
+}
+
+/**
+ * Sends a REST request with the client's retries, timeout and credential handling, and
+ * returns the parsed JSON. Configuration problems (no base URL, no key) throw before
+ * anything is sent.
+ */
+export function callRest(
+  connection: ServiceConnection,
+  request: RestRequest,
+  options?: RequestOptions,
+): Promise<RestResponse> {
+  let outgoing: ReturnType<typeof buildRequest>;
+  try {
+    outgoing = buildRequest(connection, request);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return connection.run(request.operation, request.retry, options, (scope) =>
+    attempt(connection, request, outgoing, scope),
+  );
+}
+
+// Kept here too: conversations/ imports it from this module.
+export { parseResponse } from './response-body.js';

@@ -1,0 +1,140 @@
+import type { ResolvedOptions } from '../client-options.js';
+import { ENV_VARS } from '../client-options.js';
+import { ConfigurationError } from '../errors/catalog-error.js';
+import { type CallScope, withCallScope } from './call-scope.js';
+import { createRedactor, type Redactor } from './redact.js';
+import { type RetryMode, withRetries } from './retry.js';
+import { type OutgoingRequest, send } from './transport.js';
+
+/** Per-call options every method accepts. */
+export interface RequestOptions {
+  /** Cancels the call; it then rejects with AbortError. */
+  signal?: AbortSignal;
+  /** Time limit of this call (all attempts and waits), overriding the client's. */
+  timeoutMs?: number;
+}
+
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+/**
+ * Everything the operations share: addresses, credentials, fetch, retries. The key lives
+ * only in a `#private` field, so it cannot leak through JSON.stringify, util.inspect or
+ * enumeration, and goes only into headers of requests to the configured origins.
+ */
+export class ServiceConnection {
+  readonly #apiKey: string | undefined;
+  readonly #options: Omit<ResolvedOptions, 'apiKey'>;
+  /** Replaces the key with `[redacted]` in anything the service echoes back. */
+  readonly redact: Redactor;
+
+  constructor(options: ResolvedOptions) {
+    const { apiKey, ...rest } = options;
+    this.#apiKey = apiKey;
+    this.#options = rest;
+    this.redact = createRedactor(apiKey);
+  }
+
+  get hasApiKey(): boolean {
+    return this.#apiKey !== undefined;
+  }
+
+  get options(): Omit<ResolvedOptions, 'apiKey'> {
+    return this.#options;
+  }
+
+  /** `${baseUrl}${path}`; a ConfigurationError naming the option and variable if unset. */
+  restUrl(path: string, operation: string): URL {
+    const { baseUrl } = this.#options;
+    if (baseUrl === undefined) {
+      throw new ConfigurationError(
+        `${operation} needs the REST base URL: pass the baseUrl option or set ${ENV_VARS.baseUrl}`,
+      );
+    }
+    // Without the leading "/", a path like "@evil.example/x" would move the request (and
+    // the key) to another host; the origin check is a second line of defence.
+    const url = path.startsWith('/') ? new URL(`${baseUrl}${path}`) : undefined;
+    if (url === undefined || url.origin !== new URL(baseUrl).origin) {
+      throw new ConfigurationError(
+        `${operation}: path must start with "/" and stay on the base URL`,
+      );
+    }
+    return url;
+  }
+
+  /** `${mcpUrl}/mcp`; a ConfigurationError naming the option and variable if unset. */
+  mcpEndpoint(operation: string): URL {
+    const { mcpUrl } = this.#options;
+    if (mcpUrl === undefined) {
+      throw new ConfigurationError(
+        `${operation} needs the MCP URL: pass the mcpUrl option or set ${ENV_VARS.mcpUrl}`,
+      );
+    }
+    return new URL(`${mcpUrl}/mcp`);
+  }
+
+  /** `x-api-key` for REST; a ConfigurationError (nothing sent) without a key. */
+  restCredential(operation: string): Record<string, string> {
+    if (this.#apiKey === undefined) {
+      throw new ConfigurationError(
+        `${operation} needs an API key: pass the apiKey option or set ${ENV_VARS.apiKey}`,
+      );
+    }
+    return { 'x-api-key': this.#apiKey };
+  }
+
+  /** The MCP credential header in the configured style, or none (anonymous tier). */
+  mcpCredential(): Record<string, string> {
+    if (this.#apiKey === undefined) return {};
+    return this.#options.mcpAuthHeader === 'bearer'
+      ? { authorization: `Bearer ${this.#apiKey}` }
+      : { 'x-api-key': this.#apiKey };
+  }
+
+  /** Caller headers first, so the client's own headers win. */
+  headers(own: Record<string, string>): Record<string, string> {
+    return { ...this.#options.headers, ...own };
+  }
+
+  /** Runs one call: its scope (timeout, signal) and its retries. */
+  run<T>(
+    operation: string,
+    mode: RetryMode,
+    requestOptions: RequestOptions | undefined,
+    attempt: (scope: CallScope) => Promise<T>,
+  ): Promise<T> {
+    const timeoutMs = requestOptions?.timeoutMs ?? this.#options.timeoutMs;
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+      return Promise.reject(
+        new ConfigurationError(`${operation}: timeoutMs must be a positive number of milliseconds`),
+      );
+    }
+    return withCallScope(operation, timeoutMs, requestOptions?.signal, (scope) =>
+      withRetries({ policy: this.#options.retry, mode, scope, logger: this.#options.logger }, () =>
+        attempt(scope),
+      ),
+    );
+  }
+
+  /** Sends one HTTP request (same-origin redirects only). */
+  send(request: OutgoingRequest, scope: CallScope): Promise<Response> {
+    return send(this.#options.fetch, request, scope);
+  }
+
+  /** What JSON.stringify shows: the configuration without the key. */
+  toJSON(): Record<string, unknown> {
+    const { baseUrl, mcpUrl, timeoutMs, mcpAuthHeader, retry } = this.#options;
+    return {
+      baseUrl,
+      mcpUrl,
+      timeoutMs,
+      maxRetries: retry.maxRetries,
+      maxRetryDelayMs: retry.maxRetryDelayMs,
+      mcpAuthHeader,
+      apiKey: this.hasApiKey ? '[redacted]' : undefined,
+    };
+  }
+
+  [INSPECT](): string {
+    return `ServiceConnection ${JSON.stringify(this.toJSON())}`;
+  }
+}

@@ -1,0 +1,130 @@
+import { ConnectionError, ProtocolError } from '../errors/transport-errors.js';
+import type { CallScope } from './call-scope.js';
+
+/** One outgoing HTTP request, credential headers included. */
+export interface OutgoingRequest {
+  method: 'GET' | 'POST' | 'PATCH';
+  url: URL;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
+
+// Error codes that mean the connection was never established, so no byte of the request
+// reached the service (Node/undici, Bun). Anything else may have been delivered.
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ConnectionRefused',
+]);
+
+function errorCode(error: unknown): string | undefined {
+  if (error === null || typeof error !== 'object') return undefined;
+  const { code } = error as { code?: unknown };
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** True when every underlying error of a failed fetch says the connection never opened. */
+function provablyNotSent(error: unknown): boolean {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  const nested = (cause as { errors?: unknown } | null)?.errors;
+  const causes = Array.isArray(nested) && nested.length > 0 ? nested : [cause];
+  return causes.every((item) => NOT_SENT_CODES.has(errorCode(item) ?? ''));
+}
+
+function toConnectionError(error: unknown, request: OutgoingRequest): ConnectionError {
+  const code = errorCode((error as { cause?: unknown } | null)?.cause);
+  const reason = code ?? (error instanceof Error ? error.message : 'unknown error');
+  return new ConnectionError(
+    `${request.method} ${request.url.origin}${request.url.pathname} failed: ${reason}`,
+    { cause: error, requestSent: !provablyNotSent(error) },
+  );
+}
+
+/** The request to send after a same-origin redirect (RFC 9110 §15.4, fetch spec). */
+function redirected(request: OutgoingRequest, status: number, target: URL): OutgoingRequest {
+  const becomesGet =
+    status === 303 || ((status === 301 || status === 302) && request.method === 'POST');
+  if (!becomesGet) return { ...request, url: target };
+  const { 'content-type': _dropped, ...headers } = request.headers;
+  return { method: 'GET', url: target, headers };
+}
+
+async function fetchOnce(
+  fetchImpl: typeof fetch,
+  request: OutgoingRequest,
+  scope: CallScope,
+): Promise<Response> {
+  try {
+    return await fetchImpl(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      redirect: 'manual',
+      signal: scope.signal,
+    });
+  } catch (error) {
+    throw scope.failure ?? toConnectionError(error, request);
+  }
+}
+
+function redirectTarget(response: Response, request: OutgoingRequest): URL | undefined {
+  if (response.type === 'opaqueredirect') {
+    throw new ProtocolError(
+      `${request.url.pathname} answered with a redirect this runtime cannot inspect; set the final URL in the client options`,
+    );
+  }
+  const location = response.headers.get('location');
+  if (!REDIRECT_STATUSES.has(response.status) || location === null) return undefined;
+  const target = new URL(location, request.url);
+  if (target.origin !== request.url.origin) {
+    // Following would hand the credential headers to another origin.
+    throw new ProtocolError(
+      `${request.url.pathname} redirected to another origin (${target.origin}); not followed so the API key stays with ${request.url.origin}`,
+      { status: response.status },
+    );
+  }
+  return target;
+}
+
+/** The redirect target, if any; a redirect's body is dropped, also when refused. */
+async function redirectTargetOrDrain(
+  response: Response,
+  request: OutgoingRequest,
+): Promise<URL | undefined> {
+  let target: URL | undefined;
+  try {
+    target = redirectTarget(response, request);
+  } catch (error) {
+    await response.body?.cancel().catch(() => undefined);
+    throw error;
+  }
+  if (target !== undefined) await response.body?.cancel().catch(() => undefined);
+  return target;
+}
+
+/**
+ * Sends a request with `redirect: 'manual'`, following same-origin redirects itself and
+ * refusing cross-origin ones. Failures become ConnectionError (with `requestSent`), or the
+ * scope's TimeoutError/AbortError.
+ */
+export async function send(
+  fetchImpl: typeof fetch,
+  request: OutgoingRequest,
+  scope: CallScope,
+): Promise<Response> {
+  let current = request;
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    const response = await fetchOnce(fetchImpl, current, scope);
+    const target = await redirectTargetOrDrain(response, current);
+    if (target === undefined) return response;
+    current = redirected(current, response.status, target);
+  }
+  throw new ProtocolError(`${request.url.pathname}: more than ${MAX_REDIRECTS} redirects`);
+}

@@ -1,0 +1,90 @@
+import { RateLimitError } from '../errors/api-errors.js';
+import { McpError } from '../errors/mcp-errors.js';
+import { ProtocolError } from '../errors/transport-errors.js';
+import type { Redactor } from '../http/redact.js';
+import { headerRecord } from '../http/response-body.js';
+import { type JsonRpcError, JsonRpcResponseSchema } from '../schemas/mcp.js';
+
+/** JSON-RPC code this service uses for rate limits, with `data.retry_after` in seconds. */
+export const RATE_LIMIT_RPC_CODE = -32000;
+
+/** A JSON-RPC id as sent by the client. */
+export type RpcId = string | number;
+
+/** The JSON-RPC `tools/call` request body. */
+export function toolsCallBody(id: RpcId, name: string, args: unknown): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name, arguments: args },
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * Classifies one incoming JSON-RPC message: the answer to `id` (returned), something
+ * else to skip (a notification or a server request: undefined), or an answer to another
+ * id (ProtocolError). An error answer with a null id is taken as ours: a server that
+ * could not read the request cannot echo its id.
+ */
+export function matchResponse(message: unknown, id: RpcId): Record<string, unknown> | undefined {
+  if (Array.isArray(message)) {
+    return message.map((item) => matchResponse(item, id)).find((item) => item !== undefined);
+  }
+  if (!isObject(message)) throw new ProtocolError('MCP answer is not a JSON-RPC object');
+  if ('method' in message) return undefined;
+  if (message.id === id || (message.id === null && 'error' in message)) return message;
+  throw new ProtocolError(
+    `MCP answer has JSON-RPC id ${JSON.stringify(message.id)}, expected ${JSON.stringify(id)}`,
+  );
+}
+
+function retryAfterSeconds(data: unknown): number | undefined {
+  const value = isObject(data) ? data.retry_after : undefined;
+  const seconds = typeof value === 'string' ? Number(value) : value;
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0
+    ? seconds
+    : undefined;
+}
+
+/** A JSON-RPC error as a RateLimitError (-32000 with `data.retry_after`) or an McpError. */
+export function rpcError(error: JsonRpcError, response: Response, redact: Redactor): Error {
+  const data = redact(error.data);
+  const message = redact(error.message);
+  const seconds = retryAfterSeconds(data);
+  if (error.code === RATE_LIMIT_RPC_CODE && seconds !== undefined) {
+    const retryAfterMs = seconds * 1000;
+    return new RateLimitError({
+      status: response.status,
+      detail: message,
+      headers: headerRecord(response.headers, redact),
+      message: `catalog.search is rate limited: ${message}`,
+      retryAfterMs,
+      resetsAt: new Date(Date.now() + retryAfterMs),
+    });
+  }
+  return new McpError(error.code, message, data);
+}
+
+/** Checks the JSON-RPC envelope and returns its `result`, throwing its `error`. */
+export function rpcResult(
+  message: Record<string, unknown>,
+  response: Response,
+  redact: Redactor,
+): unknown {
+  const parsed = JsonRpcResponseSchema.safeParse(message);
+  if (!parsed.success) {
+    throw new ProtocolError('MCP answer is not a JSON-RPC 2.0 response', {
+      status: response.status,
+    });
+  }
+  if (parsed.data.error) throw rpcError(parsed.data.error, response, redact);
+  if (!('result' in parsed.data)) {
+    throw new ProtocolError('MCP answer has neither result nor error', { status: response.status });
+  }
+  return parsed.data.result;
+}

@@ -1,0 +1,49 @@
+import { CatalogToolError } from '../errors/mcp-errors.js';
+import { ProtocolError } from '../errors/transport-errors.js';
+import type { Redactor } from '../http/redact.js';
+import { parseResponse } from '../http/response-body.js';
+import { type CatalogSearchResult, CatalogSearchResultSchema } from '../schemas/catalog.js';
+import { type ToolCallResult, ToolCallResultSchema } from '../schemas/mcp.js';
+
+const OPERATION = 'catalog.search';
+
+function textsOf(items: readonly unknown[], field: 'text' | 'content'): string[] {
+  return items.flatMap((item) => {
+    const value = (item as Record<string, unknown> | null)?.[field];
+    return typeof value === 'string' ? [value] : [];
+  });
+}
+
+/** The failure texts of an `isError` result: `structuredContent.messages`, then text content. */
+function toolMessages(tool: ToolCallResult): string[] {
+  const structured = tool.structuredContent as { messages?: unknown } | undefined;
+  const messages: unknown[] = Array.isArray(structured?.messages) ? structured.messages : [];
+  const texts = (tool.content ?? []).filter((item) => item.type === 'text');
+  return [...textsOf(messages, 'content'), ...textsOf(texts, 'text')];
+}
+
+/** `structuredContent`, or (older servers) the JSON copy in the first text content. */
+function structuredPayload(tool: ToolCallResult): unknown {
+  if (tool.structuredContent !== undefined) return tool.structuredContent;
+  const text = tool.content?.find((item) => item.type === 'text')?.text;
+  if (typeof text === 'string') {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // Plain prose, not a JSON copy: reported below as a missing structuredContent.
+    }
+  }
+  throw new ProtocolError(`${OPERATION}: the tool result has no structuredContent`);
+}
+
+/**
+ * The catalog result of a `tools/call` result: a CatalogToolError for `isError`, else
+ * `structuredContent` parsed leniently (unknown fields kept, buy links untouched).
+ */
+export function toCatalogResult(result: unknown, redact: Redactor): CatalogSearchResult {
+  const tool = parseResponse(ToolCallResultSchema, result, OPERATION);
+  if (tool.isError) {
+    throw new CatalogToolError(redact(toolMessages(tool)), redact(tool.content ?? []));
+  }
+  return parseResponse(CatalogSearchResultSchema, structuredPayload(tool), OPERATION);
+}

@@ -1,0 +1,93 @@
+import { RequestValidationError } from './errors/catalog-error.js';
+import { parseResponse } from './http/response-body.js';
+import { callRest } from './http/rest-call.js';
+import type { RequestOptions, ServiceConnection } from './http/service-connection.js';
+import {
+  type Collection,
+  CollectionIdSchema,
+  CollectionSchema,
+  type CollectionUpdate,
+  CollectionUpdateSchema,
+} from './schemas/collections.js';
+import {
+  type Conversation,
+  type ConversationCreate,
+  ConversationCreateSchema,
+  ConversationSchema,
+} from './schemas/conversations.js';
+import {
+  type WebsiteSearchParams,
+  WebsiteSearchParamsSchema,
+  type WebsiteSearchResponse,
+  WebsiteSearchResponseSchema,
+} from './schemas/websites.js';
+import { checkRequest, validateRequest } from './validation.js';
+
+/** Query string of a website search; arrays repeat the name (`category_ids=a&category_ids=b`). */
+function websiteSearchQuery(params: WebsiteSearchParams): URLSearchParams {
+  const query = new URLSearchParams({ query: params.query });
+  if (params.limit !== undefined) query.set('limit', String(params.limit));
+  for (const category of params.category_ids ?? []) query.append('category_ids', category);
+  if (params.country !== undefined) query.set('country', params.country);
+  return query;
+}
+
+/** `GET /v1/websites/search`, validated first; safe to repeat. */
+export async function searchWebsites(
+  connection: ServiceConnection,
+  params: WebsiteSearchParams,
+  options?: RequestOptions,
+): Promise<WebsiteSearchResponse> {
+  const operation = 'websites.search';
+  const valid = validateRequest(WebsiteSearchParamsSchema, params, operation);
+  const query = websiteSearchQuery(valid);
+  const path = '/v1/websites/search';
+  const response = await callRest(
+    connection,
+    { operation, method: 'GET', path, query, retry: 'idempotent' },
+    options,
+  );
+  return parseResponse(WebsiteSearchResponseSchema, response.data, operation);
+}
+
+/** `PATCH /v1/collections/{collection_id}` with only the given fields; never resent once it may have arrived. */
+export async function updateCollection(
+  connection: ServiceConnection,
+  collectionId: string,
+  body: CollectionUpdate,
+  options?: RequestOptions,
+): Promise<Collection> {
+  const operation = 'collections.update';
+  // Both checked before throwing, so one error names every bad field.
+  const id = checkRequest(CollectionIdSchema, collectionId, 'collection_id');
+  const valid = checkRequest(CollectionUpdateSchema, body);
+  if (!id.ok || !valid.ok) {
+    throw new RequestValidationError(operation, [
+      ...(id.ok ? [] : id.issues),
+      ...(valid.ok ? [] : valid.issues),
+    ]);
+  }
+  const path = `/v1/collections/${encodeURIComponent(id.data)}`;
+  const response = await callRest(
+    connection,
+    { operation, method: 'PATCH', path, body: valid.data, retry: 'once' },
+    options,
+  );
+  return parseResponse(CollectionSchema, response.data, operation);
+}
+
+/** `POST /v1/conversations`; not idempotent, so never resent once it may have arrived. */
+export async function createConversation(
+  connection: ServiceConnection,
+  body: ConversationCreate = {},
+  options?: RequestOptions,
+): Promise<Conversation> {
+  const operation = 'conversations.create';
+  const valid = validateRequest(ConversationCreateSchema, body, operation, 'body');
+  const response = await callRest(
+    connection,
+    { operation, method: 'POST', path: '/v1/conversations', body: valid, retry: 'once' },
+    options,
+  );
+  return parseResponse(ConversationSchema, response.data, operation);
+}

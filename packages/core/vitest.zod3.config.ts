@@ -1,0 +1,15 @@
+import { createRequire } from 'node:module';
+import { defineConfig, mergeConfig } from 'vitest/config';
+import base from './vitest.config';
+
+// Runs the suite with zod 3.25 (its `zod/v4` entry) in place of zod 4, to prove the peer
+// range `^3.25.0 || ^4.0.0`. `zod3` is a dev alias: `npm:zod@3.25.76`.
+const require = createRequire(import.meta.url);
+
+export default mergeConfig(
+  base,
+  defineConfig({
+    resolve: { alias: [{ find: /^zod\/v4$/, replacement: require.resolve('zod3/v4') }] },
+    test: { env: { CATALOGKIT_ZOD: '3' } },
+  }),
+);
