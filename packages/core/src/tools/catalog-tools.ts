@@ -1,0 +1,122 @@
+import type { z } from 'zod/v4';
+import { CatalogClient } from '../client.js';
+import { ENV_VARS, readEnv } from '../client-options.js';
+import { createRedactor, type Redactor } from '../http/redact.js';
+import { validateRequest } from '../validation.js';
+import type {
+  CatalogToolClient,
+  CatalogToolDefaults,
+  CatalogToolDefinition,
+  CatalogToolName,
+  CatalogToolNames,
+} from './definition.js';
+import { errorTextForModel } from './error-text.js';
+import {
+  type CatalogToolsOptions,
+  finalToolNames,
+  selectToolNames,
+  validateToolOptions,
+} from './options.js';
+import {
+  type SearchCatalogInput,
+  type SearchCatalogOutput,
+  searchCatalogTool,
+} from './search-catalog.js';
+import {
+  type SearchWebsitesInput,
+  type SearchWebsitesOutput,
+  searchWebsitesTool,
+} from './search-websites.js';
+import {
+  type UpdateCollectionInput,
+  type UpdateCollectionOutput,
+  updateCollectionTool,
+} from './update-collection.js';
+
+/**
+ * A catalog tool bound to a client, options and its final name: what the adapters wrap.
+ * `execute` validates the input, calls the service and returns the full result (or throws
+ * the client's typed error); the two formatters give the model's view of either.
+ */
+export interface CatalogTool<Input, Output, Name extends CatalogToolName = CatalogToolName> {
+  /** Final name, after the rename hook. */
+  readonly name: string;
+  /** Name before the rename hook; narrows an {@link AnyCatalogTool} to its types. */
+  readonly originalName: Name;
+  readonly description: string;
+  readonly inputSchema: z.ZodType<Input>;
+  /** True for tools that change the user's data (hosts should ask for approval). */
+  readonly needsApproval: boolean;
+  execute(input: Input, options?: { signal?: AbortSignal }): Promise<Output>;
+  /** The compact text the model reads for a result. */
+  toModelOutput(output: Output): string;
+  /**
+   * The short text the model reads for a failure, or `undefined` when the error is not the
+   * model's to handle (bad configuration, cancellation, a bug): the adapter rethrows those.
+   */
+  errorToModelOutput(error: unknown): string | undefined;
+}
+
+/** Any of the three bound tools; `tool.originalName === 'search_catalog'` narrows it. */
+export type AnyCatalogTool =
+  | CatalogTool<SearchCatalogInput, SearchCatalogOutput, 'search_catalog'>
+  | CatalogTool<SearchWebsitesInput, SearchWebsitesOutput, 'search_websites'>
+  | CatalogTool<UpdateCollectionInput, UpdateCollectionOutput, 'update_collection'>;
+
+interface BindContext {
+  client: CatalogToolClient;
+  defaults: CatalogToolDefaults;
+  names: CatalogToolNames;
+  redact: Redactor;
+}
+
+function bindTool<Input, Output, Name extends CatalogToolName>(
+  definition: CatalogToolDefinition<Input, Output, Name>,
+  { client, defaults, names, redact }: BindContext,
+): CatalogTool<Input, Output, Name> {
+  const nameField = definition.modelFieldName ?? ((path: string) => path);
+  return {
+    name: names[definition.name],
+    originalName: definition.name,
+    description: definition.description(names),
+    inputSchema: definition.inputSchema,
+    needsApproval: definition.mutates,
+    async execute(input, options = {}) {
+      // Frameworks validate too, but a direct call must not reach the service unchecked.
+      const parsed = validateRequest(definition.inputSchema, input, names[definition.name]);
+      return definition.execute(parsed, { client, defaults, signal: options.signal });
+    },
+    toModelOutput: (output) => redact(definition.toModelOutput(output)),
+    errorToModelOutput(error) {
+      const text = errorTextForModel(error, nameField);
+      return text === undefined ? undefined : redact(text);
+    },
+  };
+}
+
+function createClient(options: CatalogToolsOptions): CatalogToolClient {
+  return options.client ?? new CatalogClient(options.clientOptions);
+}
+
+/**
+ * Builds the selected catalog tools from the shared options: validates the options
+ * (throwing a ConfigurationError naming the bad one), creates or takes the client, applies
+ * the rename hook and defaults. Adapters call this and only translate the result.
+ */
+export function createCatalogToolList(options: CatalogToolsOptions = {}): AnyCatalogTool[] {
+  validateToolOptions(options);
+  const selected = selectToolNames(options);
+  const context: BindContext = {
+    client: createClient(options),
+    defaults: options.defaults ?? {},
+    names: finalToolNames(options),
+    // Model-facing text passes through this, so a key echoed by the service never reaches it.
+    redact: createRedactor(options.clientOptions?.apiKey?.trim() || readEnv(ENV_VARS.apiKey)),
+  };
+  const tools: Record<CatalogToolName, () => AnyCatalogTool> = {
+    search_catalog: () => bindTool(searchCatalogTool, context),
+    search_websites: () => bindTool(searchWebsitesTool, context),
+    update_collection: () => bindTool(updateCollectionTool, context),
+  };
+  return selected.map((name) => tools[name]());
+}

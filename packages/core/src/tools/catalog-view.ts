@@ -1,0 +1,180 @@
+import type { Placement, Product, Variant } from '../schemas/index.js';
+import { formatMinorUnits } from './money.js';
+import type { SearchCatalogOutput } from './search-catalog.js';
+
+/** Cells of one line, without the empty ones, joined by a separator that costs one token. */
+function cells(...values: Array<string | undefined>): string {
+  return values.filter((value): value is string => Boolean(value)).join(' | ');
+}
+
+/** Availability, only when it is not plain "in stock" (the legend says so, saving tokens). */
+function availabilityText(variant: Variant): string | undefined {
+  const availability = variant.availability;
+  if (!availability) return undefined;
+  const status = availability.status?.replaceAll('_', ' ');
+  if (status && status !== 'in stock') return status;
+  return availability.available === false ? 'out of stock' : undefined;
+}
+
+function priceText(variant: Variant): string | undefined {
+  if (!variant.price) return undefined;
+  const price = formatMinorUnits(variant.price);
+  const list = variant.list_price;
+  // A list price only tells the shopper something when the item is on sale.
+  const sale =
+    list && list.currency === variant.price.currency && list.amount > variant.price.amount
+      ? ` (was ${formatMinorUnits(list)})`
+      : '';
+  const availability = availabilityText(variant);
+  return `${price}${sale}${availability ? ` (${availability})` : ''}`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The commission on a variant. The placement shape is not public: the comparable catalog's
+ * `commission.percentage.value` is shown as a percentage; any other shape is shown as JSON
+ * so nothing the service said is hidden from the model.
+ */
+export function commissionText(placement: Placement | undefined): string | undefined {
+  if (!placement || Object.keys(placement).length === 0) return undefined;
+  const commission = placement.commission;
+  const percentage = isRecord(commission) ? commission.percentage : undefined;
+  const value = isRecord(percentage) ? percentage.value : undefined;
+  if (typeof value === 'number' || typeof value === 'string') return `${value}%`;
+  return `placement ${JSON.stringify(placement)}`;
+}
+
+function isNonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0;
+}
+
+/** A string member of an open `metadata` object, if the service sent one. */
+function metadataString(metadata: unknown, key: string): string | undefined {
+  const value = isRecord(metadata) ? metadata[key] : undefined;
+  return isNonEmptyString(value) ? value : undefined;
+}
+
+/** One offer: price (sale, availability), retailer, commission, and the buy link byte for byte. */
+function variantCells(variant: Variant): string {
+  return cells(
+    priceText(variant),
+    variant.seller?.name,
+    commissionText(variant.placement),
+    variant.url,
+  );
+}
+
+function productPriceRange(product: Product): string | undefined {
+  const range = product.price_range;
+  if (!range) return undefined;
+  const min = formatMinorUnits(range.min);
+  const max = formatMinorUnits(range.max);
+  return min === max ? min : `${min} to ${max}`;
+}
+
+/**
+ * What a variant's title adds to its product's: `"Trail Runner - Red"` adds `"Red"`; a
+ * title that repeats the product's or says "Default" adds nothing.
+ */
+function ownTitle(product: Product, variant: Variant): string | undefined {
+  const title = variant.title?.trim();
+  if (!title || title === product.title || /^default( title)?$/i.test(title)) return undefined;
+  if (!title.startsWith(product.title)) return title;
+  const rest = title.slice(product.title.length).replace(/^[\s\-–—:,/|]+/, '');
+  return rest || undefined;
+}
+
+/** The ids clauses can select a product by: its own and its brand's. */
+function productHead(product: Product): string {
+  const brandId = metadataString(product.metadata, 'brand_id');
+  return cells(product.title, product.id, brandId);
+}
+
+function categoryIds(product: Product): string {
+  return (product.categories ?? []).map((category) => category.value).join(', ');
+}
+
+function productLines(product: Product): string[] {
+  const head = productHead(product);
+  const [only, ...rest] = product.variants;
+  if (!only) return [cells(head, productPriceRange(product), product.url)];
+  if (rest.length === 0 && !ownTitle(product, only)) return [cells(head, variantCells(only))];
+  return [
+    head,
+    ...product.variants.map(
+      (variant) => `- ${cells(ownTitle(product, variant), variantCells(variant))}`,
+    ),
+  ];
+}
+
+/** Products, with a category line whenever the category changes (results mostly share one). */
+function productSection(products: Product[]): string[] {
+  let category = '';
+  return products.flatMap((product) => {
+    const next = categoryIds(product);
+    const heading = next && next !== category ? [`Category ${next}:`] : [];
+    category = next || category;
+    return [...heading, ...productLines(product)];
+  });
+}
+
+/** Says once what the cells of the lines are, so the lines need no labels. */
+function legend(result: SearchCatalogOutput['result']): string {
+  const hasPlacement = result.products.some((product) =>
+    product.variants.some((variant) => commissionText(variant.placement) !== undefined),
+  );
+  const offer = [
+    'option',
+    'price',
+    'retailer',
+    ...(hasPlacement ? ['commission'] : []),
+    'buy link',
+  ];
+  return `Products: "title | product_id | brand_id"; offers: "- ${offer.join(' | ')}" (a single offer shares its product's line). In stock unless marked.`;
+}
+
+function headerLines(output: SearchCatalogOutput): string[] {
+  const { query, result, tier } = output;
+  const count = result.products.length;
+  const total = result.pagination?.total_count;
+  const lines = [
+    `${count}${total === undefined ? '' : ` of ${total}`} products for "${query.query}".`,
+    ...(count > 0 ? [legend(result)] : []),
+  ];
+  if (tier === 'anonymous') {
+    lines.push('Buy links are not monetized (anonymous tier: no valid API key).');
+    if (query.placements?.length)
+      lines.push('Commission data needs a valid API key, so none is shown.');
+  }
+  for (const message of result.messages ?? []) {
+    lines.push(`${message.type}${message.code ? ` ${message.code}` : ''}: ${message.content}`);
+  }
+  return lines;
+}
+
+function footerLines(output: SearchCatalogOutput): string[] {
+  const page = output.result.pagination;
+  if (page?.has_next_page && page.cursor) {
+    return [`More results: call this tool again with the same query and cursor "${page.cursor}".`];
+  }
+  if (output.result.products.length === 0)
+    return ['Nothing matched; try broader or different words.'];
+  return [];
+}
+
+/**
+ * The compact, faithful view of a catalog search for the model: per product its title and
+ * id, per variant its id, price, availability, retailer, commission and buy link (never
+ * rewritten). Descriptions, media, options and unknown fields stay in the application's
+ * full result.
+ */
+export function formatCatalogResult(output: SearchCatalogOutput): string {
+  return [
+    ...headerLines(output),
+    ...productSection(output.result.products),
+    ...footerLines(output),
+  ].join('\n');
+}

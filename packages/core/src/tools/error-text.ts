@@ -1,0 +1,128 @@
+import type { RequestIssue } from '../errors/index.js';
+import {
+  AbortError,
+  ApiError,
+  AuthenticationError,
+  CatalogToolError,
+  ConfigurationError,
+  ConnectionError,
+  McpError,
+  NotFoundError,
+  PaymentRequiredError,
+  ProtocolError,
+  RateLimitError,
+  RequestValidationError,
+  ServerError,
+  TimeoutError,
+  ValidationError,
+} from '../errors/index.js';
+import type { ValidationIssue } from '../schemas/index.js';
+
+/** How a tool names its fields, when the wire path differs from the model's argument. */
+export type FieldNamer = (wirePath: string) => string;
+
+const NOT_RETRYABLE = 'Retrying will not help; tell the user.';
+
+function waitText(ms: number): string {
+  const minutes = Math.ceil(ms / 60_000);
+  if (minutes < 2) return `${Math.max(1, Math.ceil(ms / 1000))} s`;
+  if (minutes < 120) return `${minutes} min`;
+  return `${Math.round(minutes / 60)} h`;
+}
+
+/**
+ * The reset moment to the minute: it is computed from a `Retry-After` in whole seconds, so
+ * finer digits would be noise (and cost tokens).
+ */
+function minuteText(date: Date): string {
+  const rounded = new Date(Math.round(date.getTime() / 60_000) * 60_000);
+  return `${rounded.toISOString().slice(0, 16)}Z`;
+}
+
+function rateLimitText(error: RateLimitError): string {
+  const when = error.resetsAt
+    ? `It resets at ${minuteText(error.resetsAt)}${error.retryAfterMs === undefined ? '' : ` (in ${waitText(error.retryAfterMs)})`}.`
+    : 'Limits reset at the start of the next UTC day.';
+  return `Rate limit of the catalog service reached (limits are daily, per UTC day). ${when} Do not call this tool again before then; tell the user.`;
+}
+
+function paymentText(error: PaymentRequiredError): string {
+  if (error.reason === 'credits_exhausted') {
+    return `The catalog API key has used up its free credits; the account owner must add a payment method. ${NOT_RETRYABLE}`;
+  }
+  const schemes = [...new Set(error.challenges.map((challenge) => challenge.scheme))].join(', ');
+  return `The catalog service asks for a payment (${schemes} challenge) before answering; this tool cannot pay. ${NOT_RETRYABLE}`;
+}
+
+function issueList(issues: RequestIssue[], nameField: FieldNamer): string {
+  return issues
+    .map((issue) => `${nameField(issue.path) || '(input)'}: ${issue.message}`)
+    .join('; ');
+}
+
+/** Turns a 422 `loc` (e.g. `["query", "category_ids", 0]`) into the field's name. */
+function locPath(loc: ValidationIssue['loc']): string {
+  const [first, ...rest] = loc;
+  // FastAPI-style locs start with where the field was: query, body, path.
+  const parts = first === 'query' || first === 'body' || first === 'path' ? rest : loc;
+  return parts.map(String).join('.');
+}
+
+function serviceValidationText(error: ValidationError, nameField: FieldNamer): string {
+  if (error.issues.length === 0)
+    return `The catalog service refused the input: ${detailText(error)}.`;
+  const issues = error.issues.map((issue) => ({ path: locPath(issue.loc), message: issue.msg }));
+  return `The catalog service refused the input: ${issueList(issues, nameField)}. Fix these fields and try again.`;
+}
+
+/** The service's `detail` string, without a final period (the sentence goes on after it). */
+function detailText(error: ApiError): string {
+  if (typeof error.detail === 'string') return error.detail.trim().replace(/\.$/, '');
+  return `HTTP ${error.status}`;
+}
+
+function apiErrorText(error: ApiError, nameField: FieldNamer): string {
+  if (error instanceof RateLimitError) return rateLimitText(error);
+  if (error instanceof PaymentRequiredError) return paymentText(error);
+  if (error instanceof ValidationError) return serviceValidationText(error, nameField);
+  if (error instanceof AuthenticationError) {
+    return `The catalog API key is ${error.reason}; the application owner must configure a valid key. ${NOT_RETRYABLE}`;
+  }
+  if (error instanceof NotFoundError) {
+    return `Not found: ${detailText(error)}. Check the ids you gave; use ids from earlier tool results only.`;
+  }
+  if (error instanceof ServerError) {
+    return `The catalog service failed (HTTP ${error.status}). You may try once more later.`;
+  }
+  return `The catalog service answered HTTP ${error.status}: ${detailText(error)}.`;
+}
+
+/**
+ * The short, actionable text a model reads when a tool call fails: which field and why,
+ * when a rate limit resets, that credits are used up, that an id is unknown.
+ *
+ * Returns `undefined` for errors that are not the model's business: programming errors
+ * (bad options, a missing key in the configuration), cancellations and unknown errors,
+ * which the caller rethrows.
+ */
+export function errorTextForModel(
+  error: unknown,
+  nameField: FieldNamer = (path) => path,
+): string | undefined {
+  if (error instanceof ConfigurationError || error instanceof AbortError) return undefined;
+  if (error instanceof RequestValidationError) {
+    return `Invalid arguments: ${issueList(error.issues, nameField)}. Fix these fields and call the tool again.`;
+  }
+  if (error instanceof ApiError) return apiErrorText(error, nameField);
+  if (error instanceof TimeoutError || error instanceof ConnectionError) {
+    return 'The catalog service could not be reached in time. You may try once more.';
+  }
+  if (error instanceof CatalogToolError) {
+    return `The catalog search failed: ${error.messages.join('; ') || 'no reason given'}.`;
+  }
+  if (error instanceof McpError) return `The catalog service reported an error: ${error.message}.`;
+  if (error instanceof ProtocolError) {
+    return 'The catalog service sent an answer that could not be read. You may try once more later.';
+  }
+  return undefined;
+}

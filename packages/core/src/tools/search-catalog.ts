@@ -1,0 +1,87 @@
+import { z } from 'zod/v4';
+import {
+  AFFILIATE_PLACEMENT,
+  type AuthTier,
+  type CatalogQuery,
+  type CatalogSearchResult,
+} from '../schemas/index.js';
+import { formatCatalogResult } from './catalog-view.js';
+import { defineCatalogTool, nullToUndefined } from './definition.js';
+import { CATALOG_LIMIT_DEFAULT, TOOL_RESULT_LIMIT_MAX } from './limits.js';
+
+/** Arguments the model gives `search_catalog`. Every field is present; null means "not given". */
+export const SearchCatalogInputSchema = z.strictObject({
+  query: z
+    .string()
+    .describe('What the shopper wants, in plain words, e.g. "waterproof trail running shoes".'),
+  limit: z
+    .int()
+    .min(1)
+    .max(TOOL_RESULT_LIMIT_MAX)
+    .nullable()
+    .describe(`How many products to return, 1 to ${TOOL_RESULT_LIMIT_MAX}; null for the default.`),
+  cursor: z
+    .string()
+    .nullable()
+    .describe(
+      'The cursor printed after a previous page of the same query, to get the next page; null for the first page.',
+    ),
+  placements: z
+    .array(z.enum([AFFILIATE_PLACEMENT]))
+    .nullable()
+    .describe(
+      '["affiliate"] to get the commission on each product (needs an API key); null for the default.',
+    ),
+});
+export type SearchCatalogInput = z.infer<typeof SearchCatalogInputSchema>;
+
+/** What the application gets from `search_catalog`: the query as sent and the full parsed result. */
+export interface SearchCatalogOutput {
+  query: CatalogQuery;
+  result: CatalogSearchResult;
+  /** The tier the service applied; `anonymous` means buy links are not monetized. */
+  tier: AuthTier;
+}
+
+function buildQuery(
+  input: SearchCatalogInput,
+  defaults: { limit?: number; placements?: string[] },
+): CatalogQuery {
+  const cursor = nullToUndefined(input.cursor);
+  const placements = nullToUndefined(input.placements) ?? defaults.placements;
+  return {
+    query: input.query,
+    pagination: {
+      limit: nullToUndefined(input.limit) ?? defaults.limit ?? CATALOG_LIMIT_DEFAULT,
+      ...(cursor === undefined ? {} : { cursor }),
+    },
+    ...(placements === undefined || placements.length === 0 ? {} : { placements }),
+  };
+}
+
+/** `search_catalog`: products across retailers, with buy links. */
+export const searchCatalogTool = defineCatalogTool<
+  SearchCatalogInput,
+  SearchCatalogOutput,
+  'search_catalog'
+>({
+  name: 'search_catalog',
+  description: (names) =>
+    [
+      'Search the product catalog across many retailers. Use it whenever the shopper wants to find, compare or buy a product.',
+      'Each product comes with its product_id and brand_id (and category ids); each offer with its option, price, availability, retailer, commission when asked for, and buy link.',
+      'Give the buy link to the shopper exactly as printed; never shorten or edit it.',
+      `Product, brand and category ids go into ${names.update_collection} clauses; for a retailer's website_id, look its name up with ${names.search_websites}.`,
+      'When more results exist, the output ends with a cursor: pass it with the same query to get the next page.',
+    ].join(' '),
+  inputSchema: SearchCatalogInputSchema,
+  mutates: false,
+  async execute(input, { client, defaults, signal }) {
+    const query = buildQuery(input, defaults);
+    const { result, tier } = await client.catalog.search(query, signal ? { signal } : {});
+    return { query, result, tier };
+  },
+  toModelOutput: formatCatalogResult,
+  // The client names fields by their place in `catalog`; the model knows them flat.
+  modelFieldName: (wirePath) => wirePath.replace(/^catalog\.(pagination\.)?/, ''),
+});

@@ -1,0 +1,99 @@
+import { z } from 'zod/v4';
+import {
+  COUNTRY_CODES,
+  WEBSITE_SEARCH_LIMITS,
+  type Website,
+  type WebsiteSearchParams,
+  type WebsiteSearchResponse,
+} from '../schemas/index.js';
+import { defineCatalogTool, nullToUndefined } from './definition.js';
+
+const { queryMaxLength, limitMin, limitMax, limitDefault, defaultCountry } = WEBSITE_SEARCH_LIMITS;
+
+/** Arguments the model gives `search_websites`. Every field is present; null means "not given". */
+export const SearchWebsitesInputSchema = z.strictObject({
+  query: z
+    .string()
+    .describe(
+      `Retailer name or domain, 1 to ${queryMaxLength} characters, e.g. "nike" or "zappos.com".`,
+    ),
+  limit: z
+    .int()
+    .min(limitMin)
+    .max(limitMax)
+    .nullable()
+    .describe(
+      `How many websites to return, ${limitMin} to ${limitMax}; null for the default (${limitDefault}).`,
+    ),
+  category_ids: z
+    .array(z.string())
+    .nullable()
+    .describe(
+      'Category slugs to keep only retailers selling in them (e.g. ["shoes"]); an unknown slug is an error; null for no filter.',
+    ),
+  country: z
+    .enum(COUNTRY_CODES)
+    .nullable()
+    .describe(
+      `Country whose commission rates to show (EU is the pan-region); null for the default (${defaultCountry}).`,
+    ),
+});
+export type SearchWebsitesInput = z.infer<typeof SearchWebsitesInputSchema>;
+
+/** What the application gets from `search_websites`: the request as sent and the full response. */
+export interface SearchWebsitesOutput {
+  request: WebsiteSearchParams;
+  response: WebsiteSearchResponse;
+}
+
+function buildParams(
+  input: SearchWebsitesInput,
+  defaults: { limit?: number; country?: WebsiteSearchParams['country'] },
+): WebsiteSearchParams {
+  const limit = nullToUndefined(input.limit) ?? defaults.limit;
+  const country = nullToUndefined(input.country) ?? defaults.country;
+  const categoryIds = nullToUndefined(input.category_ids);
+  return {
+    query: input.query,
+    ...(limit === undefined ? {} : { limit }),
+    ...(categoryIds === undefined || categoryIds.length === 0 ? {} : { category_ids: categoryIds }),
+    ...(country === undefined ? {} : { country }),
+  };
+}
+
+function websiteLine(website: Website, index: number): string {
+  return `${index + 1}. ${website.url} | website_id ${website.id} | best commission ${website.best_commission_rate ?? 0}%`;
+}
+
+/** The compact view: one line per website with its id and best commission rate. */
+export function formatWebsites(output: SearchWebsitesOutput): string {
+  const { request, response } = output;
+  const country = request.country ?? defaultCountry;
+  const head = `${response.websites.length} websites for "${request.query}" (commission rates for ${country}).`;
+  if (response.websites.length === 0)
+    return `${head}\nNothing matched; try another name or domain.`;
+  return [head, ...response.websites.map(websiteLine)].join('\n');
+}
+
+/** `search_websites`: retailers by name or domain, with their best commission rate. */
+export const searchWebsitesTool = defineCatalogTool<
+  SearchWebsitesInput,
+  SearchWebsitesOutput,
+  'search_websites'
+>({
+  name: 'search_websites',
+  description: (names) =>
+    [
+      'Find retail websites by retailer name or domain, optionally only those selling in given categories, with the best commission rate each pays in a country.',
+      `Use it to get the website_id of a retailer: website ids go into the website_ids of ${names.update_collection} clauses.`,
+      'Results are ordered by relevance. Category filtering only considers each category’s top 1,000 websites.',
+    ].join(' '),
+  inputSchema: SearchWebsitesInputSchema,
+  mutates: false,
+  async execute(input, { client, defaults, signal }) {
+    const request = buildParams(input, defaults);
+    const response = await client.websites.search(request, signal ? { signal } : {});
+    return { request, response };
+  },
+  toModelOutput: formatWebsites,
+});

@@ -1,0 +1,144 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CatalogClient } from '../src/client.js';
+import { ConfigurationError, RequestValidationError } from '../src/errors/index.js';
+import { type CatalogToolsOptions, createCatalogToolList } from '../src/tools/index.js';
+
+// A loopback server that counts requests: invalid input must never reach it.
+let server: Server;
+let requests = 0;
+let baseUrl = '';
+
+beforeAll(async () => {
+  server = createServer((_request, response) => {
+    requests += 1;
+    response.writeHead(500, { 'content-type': 'application/json' }).end('{"detail":"unexpected"}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const clientOptions = () => ({ apiKey: 'sk_test_options_key', baseUrl, mcpUrl: baseUrl });
+
+function expectConfigurationError(options: CatalogToolsOptions, message: RegExp): void {
+  expect(() => createCatalogToolList(options)).toThrowError(ConfigurationError);
+  expect(() => createCatalogToolList(options)).toThrowError(message);
+}
+
+describe('createCatalogToolList', () => {
+  it('builds the three tools in order, only update_collection needing approval', () => {
+    const tools = createCatalogToolList({ clientOptions: clientOptions() });
+    expect(tools.map((tool) => [tool.name, tool.needsApproval])).toEqual([
+      ['search_catalog', false],
+      ['search_websites', false],
+      ['update_collection', true],
+    ]);
+  });
+
+  it('selects tools with include and exclude', () => {
+    const names = (options: CatalogToolsOptions) =>
+      createCatalogToolList({ clientOptions: clientOptions(), ...options }).map(
+        (tool) => tool.name,
+      );
+    expect(names({ include: ['update_collection', 'search_catalog'] })).toEqual([
+      'search_catalog',
+      'update_collection',
+    ]);
+    expect(names({ exclude: ['update_collection'] })).toEqual([
+      'search_catalog',
+      'search_websites',
+    ]);
+  });
+
+  it('renames tools, and the descriptions follow the new names', () => {
+    const tools = createCatalogToolList({
+      clientOptions: clientOptions(),
+      rename: (name) => `shop_${name}`,
+    });
+    expect(tools.map((tool) => tool.originalName)).toEqual([
+      'search_catalog',
+      'search_websites',
+      'update_collection',
+    ]);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'shop_search_catalog',
+      'shop_search_websites',
+      'shop_update_collection',
+    ]);
+    expect(tools[0]?.description).toContain('shop_update_collection clauses');
+  });
+
+  it('takes a client instance', () => {
+    const client = new CatalogClient(clientOptions());
+    expect(createCatalogToolList({ client })).toHaveLength(3);
+  });
+
+  it('throws a ConfigurationError naming each bad option', () => {
+    const bad = (options: unknown) => options as CatalogToolsOptions;
+    expectConfigurationError(
+      bad({ include: ['search_catalog', 'buy_now'] }),
+      /include\.1: must be one of/,
+    );
+    expectConfigurationError(
+      bad({ defaults: { limit: 50 } }),
+      /defaults\.limit: must be at most 20/,
+    );
+    expectConfigurationError(
+      bad({ defaults: { country: 'XX' } }),
+      /defaults\.country: must be one of/,
+    );
+    expectConfigurationError(
+      bad({ defaults: { placement: ['affiliate'] } }),
+      /defaults: unknown field placement/,
+    );
+    expectConfigurationError(bad({ client: {} }), /client: must be a CatalogClient/);
+    expectConfigurationError(bad({ rename: 'shop_' }), /rename: must be a function/);
+    expectConfigurationError(bad({ clientz: {} }), /unknown field clientz/);
+    expectConfigurationError(
+      { client: new CatalogClient(clientOptions()), clientOptions: clientOptions() },
+      /give client or clientOptions, not both/,
+    );
+    expectConfigurationError(
+      { include: ['search_catalog'], exclude: ['search_catalog'] },
+      /leave no tools/,
+    );
+    expectConfigurationError(
+      { clientOptions: clientOptions(), rename: (name) => `shop.${name}` },
+      /rename gave "shop.search_catalog"/,
+    );
+    expectConfigurationError(
+      { clientOptions: clientOptions(), rename: () => 'same' },
+      /the name same to two tools/,
+    );
+    expectConfigurationError({ clientOptions: { ...clientOptions(), timeoutMs: -1 } }, /timeoutMs/);
+  });
+
+  it('validates a direct call’s input before anything is sent', async () => {
+    const [searchWebsites] = createCatalogToolList({
+      clientOptions: clientOptions(),
+      include: ['search_websites'],
+    });
+    const before = requests;
+    const call = searchWebsites!.execute(
+      // The shape a framework would refuse; a direct caller can still pass it.
+      { query: 'x'.repeat(201), limit: 0 } as never,
+    );
+    await expect(call).rejects.toThrowError(RequestValidationError);
+    await expect(call).rejects.toThrowError(/limit: must be at least 1/);
+    const tooLong = searchWebsites!.execute({
+      query: 'x'.repeat(201),
+      limit: null,
+      category_ids: null,
+      country: null,
+    } as never);
+    await expect(tooLong).rejects.toThrowError(/query: must be at most 200 characters/);
+    expect(requests).toBe(before);
+  });
+
+  it('keeps the key out of a serialised tool list', () => {
+    const tools = createCatalogToolList({ clientOptions: clientOptions() });
+    expect(JSON.stringify(tools)).not.toContain('sk_test_options_key');
+  });
+});

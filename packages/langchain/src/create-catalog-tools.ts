@@ -1,0 +1,76 @@
+import {
+  CatalogError,
+  type CatalogTool,
+  type CatalogToolsOptions,
+  createCatalogToolList,
+  type SearchCatalogOutput,
+  type SearchWebsitesOutput,
+  type UpdateCollectionOutput,
+} from '@catalogkit/core';
+import type { RunnableConfig } from '@langchain/core/runnables';
+import { type DynamicStructuredTool, tool } from '@langchain/core/tools';
+import type { z } from 'zod/v4';
+
+/** Artifact of a failed call: the client's typed error (the model got a short text). */
+export interface CatalogToolFailure {
+  error: CatalogError;
+}
+
+/**
+ * The artifact of a catalog tool's ToolMessage: the full result of the call, or the
+ * failure. The model only sees the compact `content`.
+ */
+export type CatalogToolArtifact =
+  | SearchCatalogOutput
+  | SearchWebsitesOutput
+  | UpdateCollectionOutput
+  | CatalogToolFailure;
+
+/** Tells a failed call's artifact from a result. */
+export function isCatalogToolFailure(artifact: unknown): artifact is CatalogToolFailure {
+  return typeof artifact === 'object' && artifact !== null && 'error' in artifact;
+}
+
+type ContentAndArtifact = [string, unknown];
+
+async function runTool(
+  catalogTool: CatalogTool<unknown, unknown>,
+  input: unknown,
+  config: RunnableConfig | undefined,
+): Promise<ContentAndArtifact> {
+  try {
+    const output = await catalogTool.execute(input, { signal: config?.signal });
+    return [catalogTool.toModelOutput(output), output];
+  } catch (error) {
+    const text = catalogTool.errorToModelOutput(error);
+    // Errors the model cannot act on (bad configuration, cancellation, bugs) are thrown.
+    if (text === undefined || !(error instanceof CatalogError)) throw error;
+    return [`Error: ${text}`, { error } satisfies CatalogToolFailure];
+  }
+}
+
+function toLangChainTool(catalogTool: CatalogTool<unknown, unknown>): DynamicStructuredTool {
+  return tool((input: unknown, config?: RunnableConfig) => runTool(catalogTool, input, config), {
+    name: catalogTool.name,
+    description: catalogTool.description,
+    // Every catalog input schema is a zod object (checked by the core's tests).
+    schema: catalogTool.inputSchema as z.ZodObject,
+    responseFormat: 'content_and_artifact',
+  });
+}
+
+/**
+ * Catalog tools for LangChain.js: `search_catalog`, `search_websites` and
+ * `update_collection`, made with `tool()` and `responseFormat: 'content_and_artifact'`.
+ * Invoked with a ToolCall, each returns a ToolMessage whose `content` is the compact view
+ * for the model and whose `artifact` is the full result ({@link CatalogToolArtifact}).
+ * Failures the model can act on come back as `Error: ...` content; bad options throw a
+ * `ConfigurationError`.
+ *
+ * @example
+ * const tools = createCatalogTools({ clientOptions: { apiKey: process.env.CATALOG_API_KEY } });
+ * const modelWithTools = model.bindTools(tools);
+ */
+export function createCatalogTools(options: CatalogToolsOptions = {}): DynamicStructuredTool[] {
+  return createCatalogToolList(options).map((catalogTool) => toLangChainTool(catalogTool));
+}
