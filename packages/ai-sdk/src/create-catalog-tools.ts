@@ -3,7 +3,8 @@ import {
   type CatalogToolsOptions,
   createCatalogToolList,
 } from '@catalogkit/core';
-import { type Tool, type ToolSet, tool } from 'ai';
+import type { Tool, ToolSet } from 'ai';
+import * as ai from 'ai';
 import { CatalogToolCallError } from './tool-call-error.js';
 
 /** Options of {@link createCatalogTools}: the shared catalog tool options plus AI SDK settings. */
@@ -11,12 +12,15 @@ export interface AiSdkCatalogToolsOptions extends CatalogToolsOptions {
   /**
    * Mark `update_collection` with `needsApproval`, so the AI SDK stops for the user's
    * approval before it changes their data. Default `true`. In AI SDK 7, the `toolApproval`
-   * option of `generateText`/`streamText` takes precedence over it.
+   * option of `generateText`/`streamText` takes precedence over it. AI SDK 5 has no tool
+   * approval: there `update_collection` is built without `execute`, so generation stops at
+   * its tool call and the application runs it once the user agrees (see the README).
    */
   needsApproval?: boolean;
   /**
    * Ask providers for strict input generation (OpenAI strict mode). The input schemas are
-   * built to be accepted in strict mode. Default `true`.
+   * built to be accepted in strict mode. Default `true`. AI SDK 5 does not pass it on to
+   * providers (use the provider's own option there, see the README).
    */
   strict?: boolean;
 }
@@ -26,14 +30,21 @@ interface AdapterSettings {
   strict: boolean;
 }
 
+// AI SDK 5 ignores `needsApproval` and calls `toModelOutput(output)`; 6 and later honour the
+// flag and call `toModelOutput({ toolCallId, input, output })`. The approval error class came
+// with approval in 6, so its export tells them apart without reading `ai`'s package.json
+// (a namespace import, because a named import of a missing export fails to link in ESM).
+const isAiSdk5 = !('InvalidToolApprovalError' in ai);
+
 // The three tools differ in input and output types, and a ToolSet is keyed by runtime names,
 // so the adapter works on the erased view (each execute validates its own input).
 function toAiSdkTool(catalogTool: CatalogTool<unknown, unknown>, settings: AdapterSettings): Tool {
-  return tool<unknown, unknown, Record<string, never>>({
+  const asksApproval = catalogTool.needsApproval && settings.needsApproval;
+  const aiTool = ai.tool<unknown, unknown, Record<string, never>>({
     description: catalogTool.description,
     inputSchema: catalogTool.inputSchema,
     strict: settings.strict,
-    ...(catalogTool.needsApproval && settings.needsApproval ? { needsApproval: true } : {}),
+    ...(asksApproval ? { needsApproval: true } : {}),
     async execute(input, { abortSignal }) {
       try {
         return await catalogTool.execute(input, { signal: abortSignal });
@@ -45,12 +56,19 @@ function toAiSdkTool(catalogTool: CatalogTool<unknown, unknown>, settings: Adapt
       }
     },
     // The application keeps the full result; the model reads the compact view.
-    toModelOutput: ({ output }) => ({ type: 'text', value: catalogTool.toModelOutput(output) }),
+    toModelOutput: (options) => ({
+      type: 'text',
+      value: catalogTool.toModelOutput(isAiSdk5 ? options : options.output),
+    }),
   });
+  // AI SDK 5 would run the update without asking. A tool without `execute` is its
+  // human-in-the-loop pattern: generation stops at the call, which the application runs
+  // after the user agrees, so nothing changes without consent.
+  return asksApproval && isAiSdk5 ? { ...aiTool, execute: undefined } : aiTool;
 }
 
 /**
- * Catalog tools for the Vercel AI SDK: `search_catalog`, `search_websites` and
+ * Catalog tools for the Vercel AI SDK (5, 6 and 7): `search_catalog`, `search_websites` and
  * `update_collection` (which asks for approval), keyed by name.
  *
  * Each tool's `execute` returns the full parsed result to the application (in

@@ -14,7 +14,10 @@ export class CatalogToolCallError extends Error {
     this.toolName = toolName;
   }
 
-  /** The AI SDK sends `error.toString()` to the model: the text alone, without the class name. */
+  /**
+   * AI SDK 7 sends `error.toString()` to the model (5 and 6 send `message`): the text alone,
+   * without the class name, on every version.
+   */
   override toString(): string {
     return this.message;
   }

@@ -1,0 +1,264 @@
+import {
+  findStrictModeViolations,
+  RateLimitError,
+  type SearchCatalogOutput,
+  type SearchWebsitesOutput,
+  type UpdateCollectionOutput,
+} from '@catalogkit/core';
+import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CatalogToolCallError, createCatalogTools } from '../../src/index.js';
+import { type AiSdkHarness, type GenerateOutcome, toolOutputsSeen } from './harness.js';
+
+const noChange = {
+  name: null,
+  description: null,
+  add_clauses: null,
+  replace_clauses: null,
+  remove_clause_ids: null,
+};
+const userSays = (text: string) => [{ role: 'user', content: text }];
+
+/** The error a step reports for a tool call (`tool-error` content part). */
+function toolErrorOf(outcome: GenerateOutcome, step: number, toolCallId: string): unknown {
+  const part = outcome.result.steps[step]?.content.find(
+    (content) => content.type === 'tool-error' && content.toolCallId === toolCallId,
+  );
+  return part?.error;
+}
+
+/**
+ * The adapter's framework-level tests, run against the emulator over HTTP with one major
+ * version of `ai` (see the tools.ai-v*.test.ts files).
+ */
+export function describeCatalogTools(harness: AiSdkHarness): void {
+  let emulator: RunningEmulator;
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+  });
+  afterAll(async () => {
+    await emulator?.close();
+  });
+  const clientOptions = (apiKey: string, target: RunningEmulator = emulator) => ({
+    apiKey,
+    baseUrl: target.baseUrl,
+    mcpUrl: target.mcpUrl,
+  });
+
+  describe(`createCatalogTools with generateText of ai ${harness.major}`, () => {
+    it(`runs on the ai ${harness.major} module under test`, async () => {
+      // The vitest project aliases `ai`; this is the module src/ imports.
+      expect(await import('ai')).toBe(harness.aiModule);
+    });
+
+    it('runs each tool in turn; the model reads compact text, the application gets full results', async () => {
+      const tools = createCatalogTools({
+        clientOptions: clientOptions(emulator.keys.valid),
+        defaults: { placements: ['affiliate'] },
+        needsApproval: false,
+      });
+      const outcome = await harness.generate({
+        tools,
+        messages: userSays('Find trail running shoes and keep one in my Summer collection.'),
+        steps: [
+          () => [
+            {
+              toolName: 'search_catalog',
+              input: { query: 'trail running shoes', limit: 3, cursor: null, placements: null },
+            },
+          ],
+          () => [
+            // Refused by the tool schema (AI SDK validation) and by the service rules (client validation).
+            {
+              toolName: 'search_websites',
+              input: { query: 'outdoor', limit: 'ten', category_ids: null, country: null },
+            },
+            {
+              toolName: 'search_websites',
+              input: { query: 'x'.repeat(201), limit: null, category_ids: null, country: null },
+            },
+          ],
+          () => [
+            {
+              toolName: 'search_websites',
+              input: { query: 'outdoor', limit: 2, category_ids: null, country: 'GB' },
+            },
+          ],
+          (seen) => {
+            // The ids come from the text the model was shown, as a real model would read them.
+            const productId = /\| (prod_\w+)/.exec(String(seen.get('call_0_0')?.value))?.[1];
+            const websiteId = /website_id (\w+)/.exec(String(seen.get('call_2_0')?.value))?.[1];
+            const clause = {
+              brand_ids: [],
+              website_ids: [websiteId ?? 'missing'],
+              category_ids: [],
+              product_ids: [productId ?? 'missing'],
+            };
+            return [
+              {
+                toolName: 'update_collection',
+                input: { ...noChange, collection_id: 'col_summer', add_clauses: [clause] },
+              },
+            ];
+          },
+          () => [
+            {
+              toolName: 'update_collection',
+              input: { ...noChange, collection_id: 'col_nope', name: 'X' },
+            },
+          ],
+        ],
+      });
+      const { result, calls } = outcome;
+
+      expect(result.text).toBe('Done.');
+      const [catalogStep, invalidStep, websitesStep, updateStep, unknownStep] = result.steps;
+
+      // Step 1: full result for the app, compact text for the model, buy links byte for byte.
+      const catalog = catalogStep!.toolResults[0]!.output as SearchCatalogOutput;
+      expect(catalog.tier).toBe('token');
+      expect(catalog.result.products).toHaveLength(3);
+      const catalogSeen = toolOutputsSeen(calls[1]).get('call_0_0');
+      expect(catalogSeen?.type).toBe('text');
+      for (const variant of catalog.result.products.flatMap((product) => product.variants)) {
+        expect(catalogSeen?.value).toContain(variant.url);
+      }
+      expect(String(catalogSeen?.value).length).toBeLessThan(
+        JSON.stringify(catalog.result).length / 2,
+      );
+
+      // Step 2: both invalid calls reach the model as errors naming the field.
+      expect(invalidStep!.toolResults).toHaveLength(0);
+      const invalidSeen = toolOutputsSeen(calls[2]);
+      expect(invalidSeen.get('call_1_0')?.type).toBe('error-text');
+      expect(String(invalidSeen.get('call_1_0')?.value)).toMatch(/limit/);
+      expect(invalidSeen.get('call_1_1')).toEqual({
+        type: 'error-text',
+        value:
+          'Invalid arguments: query: must be at most 200 characters. Fix these fields and call the tool again.',
+      });
+      expect(toolErrorOf(outcome, 1, 'call_1_1')).toBeInstanceOf(CatalogToolCallError);
+
+      // Step 3: the websites, then step 4: a clause built from ids the model read.
+      const websites = websitesStep!.toolResults[0]!.output as SearchWebsitesOutput;
+      expect(websites.request).toEqual({ query: 'outdoor', limit: 2, country: 'GB' });
+      const update = updateStep!.toolResults[0]!.output as UpdateCollectionOutput;
+      const added = update.collection.clauses?.at(-1);
+      expect(added?.product_ids).toEqual([catalog.result.products[0]!.id]);
+      expect(added?.website_ids).toEqual([websites.response.websites[0]!.id]);
+      expect(toolOutputsSeen(calls[4]).get('call_3_0')?.value).toContain(
+        `clause_id ${added?.clause_id}`,
+      );
+
+      // Step 5: an unknown collection id.
+      expect(unknownStep!.toolResults).toHaveLength(0);
+      expect(toolOutputsSeen(calls[5]).get('call_4_0')).toEqual({
+        type: 'error-text',
+        value:
+          'Not found: Collection not found. Check the ids you gave; use ids from earlier tool results only.',
+      });
+
+      // The key reached neither the model nor the tool set.
+      expect(JSON.stringify(calls)).not.toContain(emulator.keys.valid);
+      expect(JSON.stringify(tools)).not.toContain(emulator.keys.valid);
+    });
+
+    it('tells the model when the daily rate limit resets (429); the app gets the RateLimitError', async () => {
+      const limited = await startEmulator({ port: 0, rateLimits: { mcpToken: 1 } });
+      try {
+        const search = {
+          toolName: 'search_catalog',
+          input: { query: 'rain jacket', limit: 2, cursor: null, placements: null },
+        };
+        const outcome = await harness.generate({
+          tools: createCatalogTools({ clientOptions: clientOptions(limited.keys.valid, limited) }),
+          messages: userSays('jackets'),
+          steps: [() => [search], () => [search]],
+        });
+        const seen = toolOutputsSeen(outcome.calls[2]).get('call_1_0');
+        expect(seen?.type).toBe('error-text');
+        expect(String(seen?.value)).toMatch(
+          /^Rate limit of the catalog service reached \(limits are daily, per UTC day\)\. It resets at \d{4}-\d\d-\d\dT00:00Z/,
+        );
+        const error = toolErrorOf(outcome, 1, 'call_1_0');
+        expect((error as Error | undefined)?.cause).toBeInstanceOf(RateLimitError);
+      } finally {
+        await limited.close();
+      }
+    });
+
+    it('changes the collection only after the user approves the update_collection call', async () => {
+      const tools = createCatalogTools({ clientOptions: clientOptions(emulator.keys.valid) });
+      const before = structuredClone(emulator.state.collections.get('col_summer'));
+      const messages = userSays('Rename my Summer collection to Beach');
+      const rename = { ...noChange, collection_id: 'col_summer', name: 'Beach' };
+      const asked = await harness.generate({
+        tools,
+        messages,
+        steps: [() => [{ toolName: 'update_collection', input: rename }]],
+      });
+
+      // Generation stops at the call, with nothing run and nothing changed.
+      expect(asked.result.steps).toHaveLength(1);
+      expect(asked.result.steps[0]!.toolResults).toHaveLength(0);
+      expect(asked.result.toolCalls).toMatchObject([
+        { toolName: 'update_collection', input: rename },
+      ]);
+      expect(emulator.state.collections.get('col_summer')).toEqual(before);
+
+      // The user approves, the way this version of `ai` records it; the next step runs it.
+      const approvedTools = createCatalogTools({
+        clientOptions: clientOptions(emulator.keys.valid),
+        include: ['update_collection'],
+        needsApproval: false,
+      });
+      const approval = await harness.approvalMessages(asked, approvedTools);
+      const resumed = await harness.generate({
+        tools,
+        messages: [...messages, ...asked.result.response.messages, ...approval],
+        steps: [],
+      });
+      expect(resumed.result.text).toBe('Done.');
+      expect(emulator.state.collections.get('col_summer')?.name).toBe('Beach');
+      const seen = toolOutputsSeen(resumed.calls[0]).get('call_0_0');
+      expect(seen?.type).toBe('text');
+      expect(seen?.value).toContain('Beach');
+    });
+
+    it('builds only the selected tools, renamed, with provider-safe names and strict-mode JSON Schemas', async () => {
+      const tools = createCatalogTools({
+        clientOptions: clientOptions(emulator.keys.valid),
+        exclude: ['update_collection'],
+        rename: (name) => `shop_${name}`,
+      });
+      expect(Object.keys(tools)).toEqual(['shop_search_catalog', 'shop_search_websites']);
+      expect(tools.shop_search_catalog?.description).toContain('shop_search_websites');
+      for (const [name, tool] of Object.entries(
+        createCatalogTools({ clientOptions: clientOptions(emulator.keys.valid) }),
+      )) {
+        expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+        const violations = findStrictModeViolations(await harness.inputJsonSchema(tool));
+        expect(violations, name).toEqual([]);
+      }
+    });
+
+    const strictNote =
+      harness.major === 5
+        ? 'cannot pass strict to providers (AI SDK 5)'
+        : 'passes strict to providers';
+    it(strictNote, async () => {
+      const strictModes = async (strict?: boolean) => {
+        const { calls } = await harness.generate({
+          tools: createCatalogTools({ clientOptions: clientOptions(emulator.keys.valid), strict }),
+          messages: userSays('hi'),
+          steps: [],
+        });
+        return calls[0]?.tools?.map((tool) => tool.strict);
+      };
+      const expected = (strict: boolean) =>
+        Array<boolean | undefined>(3).fill(harness.major === 5 ? undefined : strict);
+      expect(await strictModes()).toEqual(expected(true));
+      expect(await strictModes(false)).toEqual(expected(false));
+    });
+  });
+}
