@@ -1,0 +1,65 @@
+import { type CatalogData, catalogData, DEFAULT_SEED } from './data/index.js';
+import { FaultController, type FaultRule } from './faults.js';
+import {
+  type Clock,
+  DEFAULT_KEYS,
+  DEFAULT_RATE_LIMITS,
+  type EmulatorKeys,
+  type McpResponseMode,
+  type RateLimits,
+  USER_IDS,
+} from './options.js';
+import { DailyRateLimiter } from './rate-limit.js';
+import { EmulatorState } from './state.js';
+import { RequestStats } from './stats.js';
+
+/** Options of `createEmulator` and `startEmulator`. */
+export interface EmulatorOptions {
+  /** Seed of the generated catalog (default 42). The same seed gives the same data. */
+  seed?: number;
+  /** MCP answers as an SSE stream (default) or as one JSON object. */
+  mcpResponse?: McpResponseMode;
+  /** Requests per UTC day; lower them to reach 429 quickly in tests. */
+  rateLimits?: Partial<RateLimits>;
+  /** Faults active from the start (default none); change them with `faults.set()`. */
+  faults?: FaultRule | FaultRule[];
+  /** The clock (default the system clock): token expiry, UTC-day resets, timestamps. */
+  now?: Clock;
+  /** Replace any of the demo keys. */
+  keys?: Partial<EmulatorKeys>;
+}
+
+/** Everything the routes share for one emulator instance. */
+export class EmulatorContext {
+  readonly data: CatalogData;
+  readonly state: EmulatorState;
+  readonly keys: EmulatorKeys;
+  readonly rateLimits: RateLimits;
+  readonly rateLimiter: DailyRateLimiter;
+  readonly stats = new RequestStats();
+  readonly faults: FaultController;
+  readonly mcpResponse: McpResponseMode;
+  readonly now: Clock;
+  private readonly usersByKey: Map<string, string>;
+
+  constructor(options: EmulatorOptions = {}) {
+    const seed = options.seed ?? DEFAULT_SEED;
+    this.data = catalogData(seed);
+    this.state = new EmulatorState(this.data);
+    this.keys = { ...DEFAULT_KEYS, ...options.keys };
+    this.rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
+    this.now = options.now ?? (() => new Date());
+    this.rateLimiter = new DailyRateLimiter(this.now);
+    this.faults = new FaultController(seed, options.faults);
+    this.mcpResponse = options.mcpResponse ?? 'sse';
+    this.usersByKey = new Map([
+      [this.keys.valid, USER_IDS.valid],
+      [this.keys.otherUser, USER_IDS.otherUser],
+    ]);
+  }
+
+  /** The user owning a working key, or undefined for any other value. */
+  userIdForKey(key: string | undefined): string | undefined {
+    return key === undefined ? undefined : this.usersByKey.get(key);
+  }
+}

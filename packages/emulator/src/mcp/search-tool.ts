@@ -1,0 +1,104 @@
+import {
+  AFFILIATE_PLACEMENT,
+  type AuthTier,
+  type CountryCode,
+  type SearchCatalogArguments,
+} from '@catalogkit/core';
+import type { CatalogData, ProductRecord } from '../data/index.js';
+import { searchCatalog } from '../search/catalog-search.js';
+import { monetizedUrl, placementFor } from './links.js';
+
+/** UCP sets no maximum; this service clamps silently, as UCP allows. */
+export const CATALOG_LIMIT = { default: 10, max: 50 } as const;
+
+/** UCP version reported in results. */
+const UCP_VERSION = '2026-01-11';
+
+/** Who is asking: the tier decides links and placement data. */
+export interface Caller {
+  tier: AuthTier;
+  /** The account's publisher id in tracking links (token tier only). */
+  publisherId?: string;
+}
+
+const encodeCursor = (offset: number): string => btoa(`offset:${offset}`).replace(/=+$/, '');
+
+function decodeCursor(cursor: string): number {
+  let decoded = '';
+  try {
+    decoded = atob(cursor);
+  } catch {
+    // Not base64: reported below like any other bad cursor.
+  }
+  const match = decoded.match(/^offset:(\d+)$/);
+  if (!match)
+    throw new Error(
+      `Invalid catalog.pagination.cursor '${cursor}': pass the cursor of a previous page.`,
+    );
+  return Number(match[1]);
+}
+
+interface Presentation {
+  withPlacement: boolean;
+  country?: CountryCode;
+}
+
+function productForCaller(
+  data: CatalogData,
+  product: ProductRecord,
+  caller: Caller,
+  presentation: Presentation,
+) {
+  const { publisherId } = caller;
+  if (caller.tier !== 'token' || !publisherId) return product;
+  return {
+    ...product,
+    variants: product.variants.map((variant) => ({
+      ...variant,
+      url: monetizedUrl(variant, publisherId),
+      ...(presentation.withPlacement
+        ? { placement: placementFor(data, variant, presentation.country) }
+        : {}),
+    })),
+  };
+}
+
+/** `structuredContent` of `search_catalog` in the UCP catalog shape. */
+export function searchCatalogResult(
+  data: CatalogData,
+  args: SearchCatalogArguments,
+  caller: Caller,
+) {
+  const { catalog } = args;
+  const limit = Math.min(catalog.pagination?.limit ?? CATALOG_LIMIT.default, CATALOG_LIMIT.max);
+  const offset = catalog.pagination?.cursor ? decodeCursor(catalog.pagination.cursor) : 0;
+  const matches = searchCatalog(data, catalog.query, offset, limit);
+  // Placement data needs both the token tier and an explicit request for it.
+  const withPlacement =
+    caller.tier === 'token' && (catalog.placements ?? []).includes(AFFILIATE_PLACEMENT);
+  const hasNext = offset + limit < matches.totalCount;
+  const messages = matches.partial
+    ? [
+        {
+          type: 'info',
+          code: 'partial_match',
+          content: 'No product matched every word; showing the closest matches.',
+        },
+      ]
+    : [];
+  return {
+    ucp: { version: UCP_VERSION },
+    products: matches.products.map((product) =>
+      productForCaller(data, product, caller, {
+        withPlacement,
+        ...(matches.country ? { country: matches.country } : {}),
+      }),
+    ),
+    pagination: {
+      has_next_page: hasNext,
+      total_count: matches.totalCount,
+      ...(hasNext ? { cursor: encodeCursor(offset + limit) } : {}),
+    },
+    ...(messages.length > 0 ? { messages } : {}),
+  };
+}

@@ -1,0 +1,46 @@
+/** API keys the emulator recognises. Each one drives a different behaviour of the service. */
+export interface EmulatorKeys {
+  /** A working key (user `usr_demo`, owner of the "Summer" collection `col_summer`). */
+  valid: string;
+  /** A working key of another user (`usr_other`): its collections are invisible to `valid`. */
+  otherUser: string;
+  /** Free credits used up: REST answers 402 asking for a payment method. */
+  creditsExhausted: string;
+  /** REST answers 402 with a `WWW-Authenticate: Payment ...` machine-payment challenge. */
+  paymentRequired: string;
+  /** A well-formed key the service does not know: REST answers 401 "invalid". */
+  invalid: string;
+}
+
+/** Requests allowed per UTC day, per key (REST and MCP token tier) or per emulator (MCP anonymous). */
+export interface RateLimits {
+  /** REST requests per key per UTC day. */
+  rest: number;
+  /** MCP `tools/call` requests per valid key per UTC day. */
+  mcpToken: number;
+  /** MCP `tools/call` requests without a valid key, per UTC day (shared by all anonymous callers). */
+  mcpAnonymous: number;
+}
+
+/** How the MCP endpoint answers: an SSE stream (the SDK default) or one JSON object. */
+export type McpResponseMode = 'sse' | 'json';
+
+/** A clock; tests pass their own to move time (token expiry, UTC-day resets). */
+export type Clock = () => Date;
+
+export const DEFAULT_KEYS: EmulatorKeys = {
+  valid: 'ck_test_valid_0000000000000000',
+  otherUser: 'ck_test_other_0000000000000000',
+  creditsExhausted: 'ck_test_nocredits_000000000000',
+  paymentRequired: 'ck_test_payment_00000000000000',
+  invalid: 'ck_test_invalid_00000000000000',
+};
+
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  rest: 100_000,
+  mcpToken: 50_000,
+  mcpAnonymous: 5_000,
+};
+
+/** The user id each working key belongs to. */
+export const USER_IDS = { valid: 'usr_demo', otherUser: 'usr_other' } as const;
