@@ -1,0 +1,82 @@
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+
+/** The environment of a fresh machine: no catalog or model keys, no colour settings. */
+function offlineEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) {
+    if (/^(CATALOG_|OPENAI_)/.test(name) || name === 'NO_COLOR' || name === 'FORCE_COLOR')
+      delete env[name];
+  }
+  return env;
+}
+
+const runScript = (packageDir: string, script: string, env: NodeJS.ProcessEnv = offlineEnv()) =>
+  run('pnpm', ['--silent', script], { cwd: packageDir, env, timeout: 60_000 });
+
+/** Runs the demo, closes the pipe after the first output (as `| head -1` does), returns how it ended. */
+function demoIntoClosedPipe(packageDir: string): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('pnpm', ['--silent', 'demo'], { cwd: packageDir, env: offlineEnv() });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.stdout.once('data', () => child.stdout.destroy());
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+/** The example's `demo` and `start` scripts, run as a user runs them (stdout piped). */
+export function demoCommandSuite(options: { packageDir: string; framework: string }): void {
+  describe(`pnpm demo and pnpm start (${options.framework})`, () => {
+    it('demo runs offline end to end, prints plain text when piped, and exits 0', async () => {
+      const { stdout } = await runScript(options.packageDir, 'demo');
+      expect(stdout).not.toContain('\u001b[');
+      expect(stdout).toContain(`catalogkit shopping agent (${options.framework})`);
+      const steps = stdout.split('\n').filter((line) => /^(→|←| {2}[?✓✗])/.test(line));
+      expect(steps[0]).toMatch(/^→ search_catalog \{"query":"trail running shoes"/);
+      expect(steps).toContain(
+        '  ✓ approved update_collection (by --yes flag): approved in advance',
+      );
+      expect(steps.at(-2)).toMatch(/^→ update_collection \{"collection_id":"col_summer"/);
+      expect(steps.at(-1)).toBe('← update_collection');
+      expect(stdout).toMatch(/scripted shopper .*, offline: set OPENAI_API_KEY/);
+      expect(stdout).toContain('auth tier: token');
+      expect(stdout).toMatch(/retailers? for "[^"]+", commission rates in GB:/);
+      expect(stdout).toContain('I added these to col_summer:');
+      expect(stdout).toMatch(
+        /Collection after the update \(read back from the emulator state\):\n.*"Summer" col_summer, 2 clauses/,
+      );
+    });
+
+    it('start without --yes and without a terminal denies the update instead of asking', async () => {
+      const { stdout } = await runScript(options.packageDir, 'start');
+      expect(stdout).toContain('✗ denied update_collection (by no one to ask)');
+      expect(stdout).toContain('I did not change col_summer');
+      expect(stdout).not.toContain('Collection after the update');
+    });
+
+    it('exits 1 with a clear message when the service is only partly configured', async () => {
+      const env = { ...offlineEnv(), CATALOG_BASE_URL: 'https://catalog.example.test' };
+      const failure: unknown = await runScript(options.packageDir, 'start', env).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining('missing: CATALOG_API_KEY, CATALOG_MCP_URL'),
+      });
+    });
+
+    it('stops quietly when the reader closes the pipe early (pnpm demo | head)', async () => {
+      const { code, stderr } = await demoIntoClosedPipe(options.packageDir);
+      expect(stderr).not.toContain('EPIPE');
+      expect(code).toBe(0);
+    });
+  });
+}

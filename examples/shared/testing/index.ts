@@ -1,0 +1,3 @@
+export { type ShoppingAgentSubject, shoppingAgentSuite } from './agent-suite.js';
+export { demoCommandSuite } from './demo-suite.js';
+export { type ReceivedRequest, startOpenAiStandIn } from './openai-stub.js';
