@@ -11,9 +11,9 @@ import type {
 /** A commission rate at or above this is "good" for the shopper's request. */
 export const GOOD_COMMISSION_PERCENT = 5;
 /** How many products the shopper asks the catalog for. */
-const CATALOG_PAGE = 20;
+const CATALOG_PAGE = 10;
 /** At most this many retailers are looked up, so one step stays a handful of calls. */
-const MAX_RETAILER_LOOKUPS = 8;
+const MAX_RETAILER_LOOKUPS = 4;
 
 /** An offer the shopper picked, with the retailer's website as found by website search. */
 export interface PickedOffer extends SeenOffer {
@@ -43,11 +43,23 @@ function observationsAfter(
     .filter((observation) => observation.toolName === toolName);
 }
 
+/**
+ * The catalog query in the shopper's words: the product, the budget and the country, as a
+ * model would write it ("trail running shoes under $120 in GB"), so results and commission
+ * rates fit the request.
+ */
+function catalogQueryOf(request: ShoppingRequest): string {
+  const budget =
+    request.maxPriceMinor === undefined ? '' : ` under $${request.maxPriceMinor / 100}`;
+  const country = request.country === undefined ? '' : ` in ${request.country}`;
+  return `${request.productQuery}${budget}${country}`;
+}
+
 function searchCatalogCall(request: ShoppingRequest): PlannedToolCall {
   return {
     toolName: 'search_catalog',
     input: {
-      query: request.productQuery,
+      query: catalogQueryOf(request),
       limit: CATALOG_PAGE,
       cursor: null,
       placements: ['affiliate'],
@@ -87,10 +99,17 @@ function affordableOffers(offers: SeenOffer[], request: ShoppingRequest): SeenOf
   });
 }
 
-/** Cheapest first, so the retailers looked up are those of the most affordable offers. */
+/**
+ * Retailers of the offers paying the most commission (then the cheapest), so the lookups
+ * confirm the rates of the likeliest picks; offers without commission data come last.
+ */
 function retailersToLookUp(offers: SeenOffer[]): string[] {
-  const byPrice = [...offers].sort((a, b) => (a.price?.amount ?? 0) - (b.price?.amount ?? 0));
-  const names = byPrice.flatMap((offer) => (offer.retailer ? [offer.retailer] : []));
+  const ranked = [...offers].sort(
+    (a, b) =>
+      (b.commissionPercent ?? -1) - (a.commissionPercent ?? -1) ||
+      (a.price?.amount ?? 0) - (b.price?.amount ?? 0),
+  );
+  const names = ranked.flatMap((offer) => (offer.retailer ? [offer.retailer] : []));
   return [...new Set(names)].slice(0, MAX_RETAILER_LOOKUPS);
 }
 

@@ -13,6 +13,8 @@ interface OfferSpec {
   title?: string;
   /** The retailer's website id, which the catalog puts in the variant's metadata. */
   websiteId?: string;
+  /** Commission percentage in `placement`, as the catalog sends when asked for "affiliate". */
+  commission?: number;
 }
 
 function variant(spec: OfferSpec) {
@@ -27,6 +29,9 @@ function variant(spec: OfferSpec) {
     },
     seller: { name: spec.seller, links: [] },
     ...(spec.websiteId === undefined ? {} : { metadata: { website_id: spec.websiteId } }),
+    ...(spec.commission === undefined
+      ? {}
+      : { placement: { commission: { percentage: { value: spec.commission } } } }),
   };
 }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SHOPPING_REQUEST } from '../src/request.js';
 import { planNextStep } from '../src/shopper.js';
 import type { PlannedStep, ShopperTranscript, ToolObservation } from '../src/transcript.js';
-import { catalogOutput, RETAILER_SITES, TRICKY_URL, websitesOutput } from './fixtures.js';
+import { catalogOutput, product, RETAILER_SITES, TRICKY_URL, websitesOutput } from './fixtures.js';
 
 const catalogSeen: ToolObservation = {
   toolName: 'search_catalog',
@@ -56,12 +56,17 @@ describe('planNextStep', () => {
     expect(calls(plan([]))).toEqual([
       {
         toolName: 'search_catalog',
-        input: { query: 'trail running shoes', limit: 20, cursor: null, placements: ['affiliate'] },
+        input: {
+          query: 'trail running shoes under $120 in GB',
+          limit: 10,
+          cursor: null,
+          placements: ['affiliate'],
+        },
       },
     ]);
   });
 
-  it('then looks up, in the shopper’s country, the retailers of in-stock offers within budget, cheapest first', () => {
+  it('then looks up, in the shopper’s country, the retailers of in-stock offers within budget, cheapest first when no commission is shown', () => {
     const lookups = calls(plan([catalogSeen]));
     expect(lookups.map((call) => call.toolName)).toEqual(Array(4).fill('search_websites'));
     // prod_b at Fell & Trail is over $120 and prod_d is out of stock: Run Republic is
@@ -74,6 +79,34 @@ describe('planNextStep', () => {
         country: 'GB',
       })),
     );
+  });
+
+  it('looks up the retailers paying the most commission first, and at most four', () => {
+    const output = catalogOutput();
+    output.result.products = [
+      ['Low Pay', 2, 5000],
+      ['Top Pay', 12, 11000],
+      ['No Data', undefined, 4000],
+      ['Mid Pay', 8, 9000],
+      ['Mid Pay Cheaper', 8, 7000],
+    ].map(([seller, commission, amount], index) =>
+      product(`prod_${index}`, `Shoe ${index}`, [
+        {
+          id: `prod_${index}_v1`,
+          amount: amount as number,
+          seller: seller as string,
+          url: `https://shop${index}.example/p`,
+          ...(commission === undefined ? {} : { commission: commission as number }),
+        },
+      ]),
+    );
+    const seen = { ...catalogSeen, text: formatCatalogResult(output) };
+    expect(calls(plan([seen])).map((call) => call.input.query)).toEqual([
+      'Top Pay',
+      'Mid Pay Cheaper',
+      'Mid Pay',
+      'Low Pay',
+    ]);
   });
 
   it('then adds the best two (good commission first) to the collection named in the request', () => {

@@ -45,10 +45,13 @@ function clientFor(origin: string, options: CatalogClientOptions = {}) {
  * connects: a real refused connection followed by a real answer.
  */
 function startServerOnFirstRetry(handler: Handler, port: number) {
-  let starting: Promise<TestServer> | undefined;
+  // serve() registers the server, so afterEach closes it.
+  let started = false;
   return {
     warn: () => {
-      starting ??= serve(handler, port);
+      if (started) return;
+      started = true;
+      void serve(handler, port);
     },
   };
 }

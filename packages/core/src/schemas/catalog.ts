@@ -31,9 +31,7 @@ export const CatalogQuerySchema = z.strictObject({
   placements: z
     .array(z.string().min(1))
     .optional()
-    .describe(
-      'Use ["affiliate"] to get commission data on each variant (only with a valid key).',
-    ),
+    .describe('Use ["affiliate"] to get commission data on each variant (only with a valid key).'),
 });
 export type CatalogQuery = z.infer<typeof CatalogQuerySchema>;
 
@@ -87,7 +85,9 @@ export const VariantSchema = z.looseObject({
   availability: z
     .looseObject({ available: z.boolean().optional(), status: z.string().optional() })
     .optional(),
-  options: z.array(z.looseObject({ name: z.string().optional(), label: z.string().optional() })).optional(),
+  options: z
+    .array(z.looseObject({ name: z.string().optional(), label: z.string().optional() }))
+    .optional(),
   media: z.array(MediaSchema).optional(),
   seller: z
     .looseObject({

@@ -45,10 +45,7 @@ export const CollectionUpdateSchema = z
       .array(ReplacementClauseSchema)
       .optional()
       .describe('Clauses to replace, by clause_id.'),
-    remove_clause_ids: z
-      .array(z.string().min(1))
-      .optional()
-      .describe('Ids of clauses to remove.'),
+    remove_clause_ids: z.array(z.string().min(1)).optional().describe('Ids of clauses to remove.'),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
     message:

@@ -28,7 +28,9 @@ export const WebsiteSearchParamsSchema = z.strictObject({
     .string()
     .min(WEBSITE_SEARCH_LIMITS.queryMinLength)
     .max(WEBSITE_SEARCH_LIMITS.queryMaxLength)
-    .describe('Retailer name or domain to look for, 1 to 200 characters (e.g. "nike" or "zappos.com").'),
+    .describe(
+      'Retailer name or domain to look for, 1 to 200 characters (e.g. "nike" or "zappos.com").',
+    ),
   limit: z
     .number()
     .int()
