@@ -78,7 +78,7 @@ describe('ScriptedShopperChatModel', () => {
       expect.objectContaining({
         id: 'call_1_1',
         name: 'search_catalog',
-        args: expect.objectContaining({ query: 'trail running shoes' }),
+        args: expect.objectContaining({ query: 'trail running shoes under $120 in GB' }),
       }),
     ]);
   });

@@ -1,6 +1,7 @@
 import { approverForCli } from './approvals.js';
 import { parseCli } from './cli.js';
 import { connectCatalog } from './connection.js';
+import { loadDotEnv } from './dotenv.js';
 import type { ModelDescription } from './events.js';
 import { createPrinter, shouldUseColor } from './printer.js';
 import type { ShoppingRunOptions } from './run.js';
@@ -26,6 +27,7 @@ export async function runExampleCli(run: ExampleRun): Promise<void> {
     throw error;
   });
   try {
+    loadDotEnv();
     const cli = parseCli(process.argv.slice(2));
     const onEvent = createPrinter({
       write: (text) => process.stdout.write(text),
