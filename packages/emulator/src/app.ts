@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
-import { EmulatorContext, type EmulatorOptions } from './context.js';
+import { EmulatorContext } from './context.js';
 import type { CatalogData } from './data/index.js';
 import type { FaultController } from './faults.js';
 import { guard } from './guard.js';
 import { mcpMethodNotAllowed, mcpPostHandler, mcpRouteNames } from './mcp/route.js';
-import type { EmulatorKeys, RateLimits } from './options.js';
+import type { EmulatorKeys, EmulatorOptions, RateLimits } from './options.js';
 import { type RestVariables, restAuth } from './rest/auth.js';
 import { collectionUpdateHandler } from './rest/collections.js';
 import { createConversationHandler, mintTokenHandler, turnHandler } from './rest/conversations.js';
@@ -19,11 +19,17 @@ export const MCP_PREFIX = '/ucp';
 
 /** What tests and embedders can inspect or switch on one emulator instance. */
 export interface EmulatorHandles {
+  /** The keys in effect (the demo keys unless replaced). */
   keys: EmulatorKeys;
+  /** What the service holds now: collections, conversations, tokens. */
   state: EmulatorState;
+  /** Requests received per route. */
   stats: RequestStats;
+  /** Fault injection, off until set. */
   faults: FaultController;
+  /** The daily limits in effect. */
   rateLimits: RateLimits;
+  /** The generated catalog (read-only, shared by instances with the same seed). */
   data: CatalogData;
 }
 

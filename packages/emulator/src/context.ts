@@ -1,10 +1,11 @@
 import { type CatalogData, catalogData, DEFAULT_SEED } from './data/index.js';
-import { FaultController, type FaultRule } from './faults.js';
+import { FaultController } from './faults.js';
 import {
   type Clock,
   DEFAULT_KEYS,
   DEFAULT_RATE_LIMITS,
   type EmulatorKeys,
+  type EmulatorOptions,
   type McpResponseMode,
   type RateLimits,
   USER_IDS,
@@ -12,22 +13,6 @@ import {
 import { DailyRateLimiter } from './rate-limit.js';
 import { EmulatorState } from './state.js';
 import { RequestStats } from './stats.js';
-
-/** Options of `createEmulator` and `startEmulator`. */
-export interface EmulatorOptions {
-  /** Seed of the generated catalog (default 42). The same seed gives the same data. */
-  seed?: number;
-  /** MCP answers as an SSE stream (default) or as one JSON object. */
-  mcpResponse?: McpResponseMode;
-  /** Requests per UTC day; lower them to reach 429 quickly in tests. */
-  rateLimits?: Partial<RateLimits>;
-  /** Faults active from the start (default none); change them with `faults.set()`. */
-  faults?: FaultRule | FaultRule[];
-  /** The clock (default the system clock): token expiry, UTC-day resets, timestamps. */
-  now?: Clock;
-  /** Replace any of the demo keys. */
-  keys?: Partial<EmulatorKeys>;
-}
 
 /** Everything the routes share for one emulator instance. */
 export class EmulatorContext {

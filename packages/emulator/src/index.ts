@@ -5,7 +5,6 @@ export {
   MCP_PREFIX,
   REST_PREFIX,
 } from './app.js';
-export type { EmulatorOptions } from './context.js';
 export type {
   BrandRecord,
   CategoryDefinition,
@@ -16,14 +15,7 @@ export type {
 export { type CatalogData, catalogData, DEFAULT_SEED } from './data/index.js';
 export type { FaultController, FaultRule } from './faults.js';
 export { AUTH_TIER_HEADER } from './mcp/route.js';
-export {
-  type Clock,
-  DEFAULT_KEYS,
-  DEFAULT_RATE_LIMITS,
-  type EmulatorKeys,
-  type McpResponseMode,
-  type RateLimits,
-} from './options.js';
+export * from './options.js';
 export { type RunningEmulator, type StartEmulatorOptions, startEmulator } from './start.js';
 export type {
   EmulatorState,

@@ -1,3 +1,5 @@
+import type { FaultRule } from './faults.js';
+
 /** API keys the emulator recognises. Each one drives a different behaviour of the service. */
 export interface EmulatorKeys {
   /** A working key (user `usr_demo`, owner of the "Summer" collection `col_summer`). */
@@ -28,6 +30,7 @@ export type McpResponseMode = 'sse' | 'json';
 /** A clock; tests pass their own to move time (token expiry, UTC-day resets). */
 export type Clock = () => Date;
 
+/** The demo keys the CLI prints; not secrets (they only open this emulator). */
 export const DEFAULT_KEYS: EmulatorKeys = {
   valid: 'ck_test_valid_0000000000000000',
   otherUser: 'ck_test_other_0000000000000000',
@@ -36,11 +39,28 @@ export const DEFAULT_KEYS: EmulatorKeys = {
   invalid: 'ck_test_invalid_00000000000000',
 };
 
+/** High enough that tests and demos never meet them unless they lower them. */
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   rest: 100_000,
   mcpToken: 50_000,
   mcpAnonymous: 5_000,
 };
 
-/** The user id each working key belongs to. */
+/** The user id each working key belongs to (the `user_id` of its collections). */
 export const USER_IDS = { valid: 'usr_demo', otherUser: 'usr_other' } as const;
+
+/** Options of `createEmulator` and `startEmulator`. */
+export interface EmulatorOptions {
+  /** Seed of the generated catalog (default 42). The same seed gives the same data. */
+  seed?: number;
+  /** MCP answers as an SSE stream (default) or as one JSON object. */
+  mcpResponse?: McpResponseMode;
+  /** Requests per UTC day; lower them to reach 429 quickly in tests. */
+  rateLimits?: Partial<RateLimits>;
+  /** Faults active from the start (default none); change them with `faults.set()`. */
+  faults?: FaultRule | FaultRule[];
+  /** The clock (default the system clock): token expiry, UTC-day resets, timestamps. */
+  now?: Clock;
+  /** Replace any of the demo keys. */
+  keys?: Partial<EmulatorKeys>;
+}

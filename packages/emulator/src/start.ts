@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createEmulator, type EmulatorHandles, MCP_PREFIX, REST_PREFIX } from './app.js';
-import type { EmulatorOptions } from './context.js';
+import type { EmulatorOptions } from './options.js';
 
 /** Options of `startEmulator`: the emulator's plus where to listen. */
 export interface StartEmulatorOptions extends EmulatorOptions {
@@ -17,6 +17,7 @@ export interface RunningEmulator extends EmulatorHandles {
   baseUrl: string;
   /** MCP base address, e.g. `http://127.0.0.1:5123/ucp` (the endpoint is `${mcpUrl}/mcp`). */
   mcpUrl: string;
+  /** The port actually listened on (the free one picked for `port: 0`). */
   port: number;
   /** Stops listening and closes open connections. */
   close(): Promise<void>;

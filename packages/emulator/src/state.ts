@@ -37,6 +37,7 @@ export interface StoredTurn {
   token_id: string;
 }
 
+/** A conversation as stored, with the tokens minted for it and its turns. */
 export interface StoredConversation {
   conversation_id: string;
   user_id: string;

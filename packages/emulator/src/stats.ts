@@ -18,6 +18,7 @@ export class RequestStats {
     return Object.fromEntries(this.counts);
   }
 
+  /** Forgets every count (tests that reuse an instance). */
   reset(): void {
     this.counts.clear();
   }

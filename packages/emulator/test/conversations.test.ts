@@ -56,7 +56,7 @@ function turn(
 }
 
 describe('conversations', () => {
-  it('creates a conversation (201) from any JSON object, or from no body', async () => {
+  it('creates a conversation (201) from any JSON object, or from no body, and nothing else', async () => {
     const emulator = await start({ now: () => new Date('2026-03-01T10:00:00.000Z') });
     const { status, body } = await createConversation(emulator);
     expect(status).toBe(201);
@@ -72,7 +72,12 @@ describe('conversations', () => {
     expect(empty.status).toBe(201);
     const notObject = await send(emulator, 'POST', '/v1/conversations', [1, 2]);
     expect(notObject.status).toBe(422);
-    expect(emulator.stats.count('POST /v1/conversations')).toBe(3);
+    const jsonNull = await send(emulator, 'POST', '/v1/conversations', 'null');
+    expect(jsonNull.status).toBe(422);
+    expect(((await jsonNull.json()) as { detail: unknown }).detail).toMatchObject([
+      { loc: ['body'], type: 'object_type' },
+    ]);
+    expect(emulator.stats.count('POST /v1/conversations')).toBe(4);
     expect(emulator.state.conversations.size).toBe(2);
   });
 
@@ -99,6 +104,19 @@ describe('conversations', () => {
     });
     expect(response.status).toBe(422);
     expect(body.detail).toMatchObject([{ loc: ['body', 'ttl_seconds'] }]);
+  });
+
+  it('refuses an unknown field in the mint body with 422 naming it, minting nothing', async () => {
+    const emulator = await start();
+    const { body: conversation } = await createConversation(emulator);
+    const { response, body } = await mint(emulator, conversation.conversation_id, {
+      ttl: 600,
+    });
+    expect(response.status).toBe(422);
+    expect(body.detail).toEqual([
+      { loc: ['body', 'ttl'], msg: 'Extra inputs are not permitted: ttl', type: 'extra_forbidden' },
+    ]);
+    expect(emulator.state.tokens.size).toBe(0);
   });
 
   it('does not mint for an unknown or foreign conversation (404)', async () => {
@@ -147,6 +165,30 @@ describe('conversations', () => {
     expect(expired.status).toBe(401);
     expect(((await expired.json()) as { detail: string }).detail).toMatch(/expired/);
     expect(emulator.state.conversations.get(first.conversation_id)?.turns).toHaveLength(1);
+  });
+
+  it('keeps the message exactly as typed and refuses unknown turn fields', async () => {
+    const emulator = await start();
+    const { body: conversation } = await createConversation(emulator);
+    const { body: token } = await mint(emulator, conversation.conversation_id);
+    const typed = '  trail running shoes  ';
+    expect((await turn(emulator, conversation.conversation_id, token.token, typed)).status).toBe(
+      200,
+    );
+    const stored = emulator.state.conversations.get(conversation.conversation_id);
+    expect(stored?.turns[0]).toMatchObject({ message: typed, token_id: token.token_id });
+    const extra = await send(
+      emulator,
+      'POST',
+      `/v1/conversations/${conversation.conversation_id}/turns`,
+      { message: 'hi', stream: true },
+      { authorization: `Bearer ${token.token}` },
+    );
+    expect(extra.status).toBe(422);
+    expect(((await extra.json()) as { detail: unknown }).detail).toMatchObject([
+      { loc: ['body', 'stream'], type: 'extra_forbidden' },
+    ]);
+    expect(stored?.turns).toHaveLength(1);
   });
 
   it('refuses an empty message with 422', async () => {

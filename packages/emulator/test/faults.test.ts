@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { get, searchWebsites, send, start } from './helpers.js';
-import { searchCatalog } from './mcp-helpers.js';
+import { rpc, searchCatalog } from './mcp-helpers.js';
 
 const SEARCH = '/v1/websites/search?query=fell';
 const PATCH_ROUTE = 'PATCH /v1/collections/:collection_id';
@@ -118,14 +118,7 @@ describe('fault injection', () => {
   it('scopes MCP faults by JSON-RPC method', async () => {
     const emulator = await start();
     emulator.faults.set({ routes: ['POST /mcp tools/call'], status: 500 });
-    const list = await fetch(`${emulator.mcpUrl}/mcp`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    });
+    const list = await rpc(emulator.mcpUrl, 'tools/list', {});
     expect(list.status).toBe(200);
     await expect(searchCatalog(emulator.mcpUrl, { query: 'shoes' })).resolves.toMatchObject({
       status: 500,

@@ -1,4 +1,4 @@
-import { CatalogSearchResultSchema } from '@catalogkit/core';
+import { CatalogSearchResultSchema, COUNTRY_CODES, type CountryCode } from '@catalogkit/core';
 import { describe, expect, it } from 'vitest';
 import { start } from './helpers.js';
 import { rpc, searchCatalog, structured } from './mcp-helpers.js';
@@ -74,7 +74,10 @@ describe('search_catalog result', () => {
       for (const variant of product.variants) {
         expect(variant.price.amount).toBeLessThanOrEqual(12000);
         const website = emulator.data.websiteById.get(variant.metadata.website_id);
-        expect(website?.homeCountry === 'GB' || (website?.commission[1] ?? 0) > 0).toBe(true);
+        expect(
+          website?.homeCountry === 'GB' ||
+            (website?.commission[COUNTRY_CODES.indexOf('GB')] ?? 0) > 0,
+        ).toBe(true);
       }
     }
     const over = structured(
@@ -200,27 +203,7 @@ describe('MCP tiers', () => {
     expect(variants.length).toBeGreaterThan(0);
     for (const variant of variants) {
       const website = emulator.data.websiteById.get(variant.metadata.website_id);
-      const countryIndex = [
-        'US',
-        'GB',
-        'EU',
-        'AU',
-        'CA',
-        'IE',
-        'DE',
-        'AT',
-        'FR',
-        'BE',
-        'IT',
-        'ES',
-        'NL',
-        'SE',
-        'FI',
-        'PT',
-        'CZ',
-        'GR',
-        'RO',
-      ].indexOf(variant.metadata.seller_country);
+      const countryIndex = COUNTRY_CODES.indexOf(variant.metadata.seller_country as CountryCode);
       expect(variant.placement).toMatchObject({
         type: 'affiliate',
         website_id: variant.metadata.website_id,
@@ -246,7 +229,7 @@ describe('MCP tiers', () => {
       const website = emulator.data.websiteById.get(variant.metadata.website_id);
       expect(variant.placement).toMatchObject({
         country: 'GB',
-        commission: { percentage: { value: website?.commission[1] } },
+        commission: { percentage: { value: website?.commission[COUNTRY_CODES.indexOf('GB')] } },
       });
     }
   });

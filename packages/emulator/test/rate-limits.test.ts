@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { get, manualClock, start } from './helpers.js';
+import { rpc } from './mcp-helpers.js';
 
 const SEARCH = '/v1/websites/search?query=fell';
 
@@ -63,6 +64,19 @@ describe('MCP rate limits', () => {
     const tokenLimited = await mcpSearch(emulator.mcpUrl, token);
     expect(tokenLimited.status).toBe(429);
     expect(tokenLimited.headers.get('x-ucp-auth-tier')).toBe('token');
+  });
+
+  it('does not count initialize or tools/list against the quota', async () => {
+    const emulator = await start({ rateLimits: { mcpAnonymous: 1 } });
+    const initialize = await rpc(emulator.mcpUrl, 'initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'quota-test', version: '1.0.0' },
+    });
+    expect(initialize.status).toBe(200);
+    expect((await rpc(emulator.mcpUrl, 'tools/list', {})).status).toBe(200);
+    expect((await mcpSearch(emulator.mcpUrl)).status).toBe(200);
+    expect((await mcpSearch(emulator.mcpUrl)).status).toBe(429);
   });
 
   it('has lower anonymous than token limits by default', async () => {

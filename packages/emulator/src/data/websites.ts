@@ -22,22 +22,11 @@ export interface WebsiteRecord {
 
 export const WEBSITE_COUNT = 3000;
 const GENERAL_SHARE = 0.35;
-const EU_MEMBERS = new Set([
-  'IE',
-  'DE',
-  'AT',
-  'FR',
-  'BE',
-  'IT',
-  'ES',
-  'NL',
-  'SE',
-  'FI',
-  'PT',
-  'CZ',
-  'GR',
-  'RO',
-]);
+/** The contract's codes outside the European Union (EU itself is the pan-region). */
+const OUTSIDE_EU: ReadonlySet<CountryCode> = new Set(['US', 'GB', 'EU', 'AU', 'CA']);
+const EU_MEMBERS: ReadonlySet<CountryCode> = new Set(
+  COUNTRY_CODES.filter((code) => !OUTSIDE_EU.has(code)),
+);
 
 /**
  * Hand-written retailers that the demo and the docs refer to. They come first so their
@@ -143,7 +132,7 @@ function commissionFor(
   const euIndex = COUNTRY_CODES.indexOf('EU');
   rates[euIndex] = Math.max(
     0,
-    ...rates.filter((_, i) => EU_MEMBERS.has(COUNTRY_CODES[i] as string)),
+    ...rates.filter((_, i) => EU_MEMBERS.has(COUNTRY_CODES[i] as CountryCode)),
   );
   return rates;
 }

@@ -1,6 +1,7 @@
 import type { AuthTier } from '@catalogkit/core';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Context } from 'hono';
+import { bearerCredential } from '../bearer.js';
 import type { EmulatorContext } from '../context.js';
 import type { Caller } from './search-tool.js';
 import { createMcpServer } from './server.js';
@@ -46,7 +47,7 @@ export async function mcpRouteNames(c: Context): Promise<string[]> {
 
 /** Token tier for a working key in `x-api-key` or `Authorization: Bearer`; anything else is anonymous, never 401. */
 function callerOf(emulator: EmulatorContext, c: Context): Caller & { userId?: string } {
-  const bearer = c.req.header('authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  const bearer = bearerCredential(c.req.header('authorization'));
   const userId = emulator.userIdForKey(c.req.header('x-api-key') ?? bearer);
   return userId ? { tier: 'token', publisherId: `pub_${userId}`, userId } : { tier: 'anonymous' };
 }

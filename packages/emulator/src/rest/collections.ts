@@ -7,8 +7,8 @@ import type { Context } from 'hono';
 import type { EmulatorContext } from '../context.js';
 import type { StoredClause, StoredCollection } from '../state.js';
 import type { RestVariables } from './auth.js';
-import { detailError, issuesFromZod, PARSE_OPTIONS, validationError } from './errors.js';
-import { readJsonBody } from './read-json.js';
+import { detailError, validationError } from './errors.js';
+import { validatedBody } from './read-json.js';
 
 /** Same body for "does not exist" and "belongs to someone else": existence is never revealed. */
 export const COLLECTION_NOT_FOUND_DETAIL = 'Collection not found.';
@@ -84,17 +84,15 @@ function applyUpdate(
 /** `PATCH /v1/collections/{collection_id}`. */
 export function collectionUpdateHandler(emulator: EmulatorContext) {
   return async (c: Context<{ Variables: RestVariables }>): Promise<Response> => {
-    const body = await readJsonBody(c);
-    if (!body.ok) return validationError(c, [body.issue]);
-    const parsed = CollectionUpdateSchema.safeParse(body.value, PARSE_OPTIONS);
-    if (!parsed.success) return validationError(c, issuesFromZod(parsed.error, 'body'));
+    const body = await validatedBody(c, CollectionUpdateSchema);
+    if (!body.ok) return body.response;
     const collection = emulator.state.collections.get(c.req.param('collection_id') ?? '');
     if (!collection || collection.user_id !== c.get('userId')) {
       return detailError(c, 404, COLLECTION_NOT_FOUND_DETAIL);
     }
-    const issues = clauseIdIssues(collection, parsed.data);
+    const issues = clauseIdIssues(collection, body.data);
     if (issues.length > 0) return validationError(c, issues);
-    applyUpdate(emulator, collection, parsed.data);
+    applyUpdate(emulator, collection, body.data);
     return c.json(structuredClone(collection));
   };
 }

@@ -1,14 +1,21 @@
-import { ConversationCreateSchema } from '@catalogkit/core';
+import {
+  ConversationCreateSchema,
+  TokenMintRequestSchema,
+  TurnRequestSchema,
+} from '@catalogkit/core';
 import type { Context } from 'hono';
+import { bearerCredential } from '../bearer.js';
 import type { EmulatorContext } from '../context.js';
 import type { StoredConversation, StoredToken } from '../state.js';
 import type { RestVariables } from './auth.js';
-import { TOKEN_TTL, TokenRequestSchema, TurnRequestSchema } from './conversation-schemas.js';
-import { detailError, issuesFromZod, PARSE_OPTIONS, validationError } from './errors.js';
-import { readJsonBody } from './read-json.js';
+import { detailError } from './errors.js';
+import { validatedBody } from './read-json.js';
 import { replyTo } from './turn-reply.js';
 
 export const CONVERSATION_NOT_FOUND_DETAIL = 'Conversation not found.';
+
+/** Token lifetime when the mint body names none (the field notes' comparable service: 30 min). */
+const DEFAULT_TOKEN_TTL_SECONDS = 1800;
 
 type RestContext = Context<{ Variables: RestVariables }>;
 
@@ -23,15 +30,13 @@ function ownConversation(
 /** `POST /v1/conversations`: any JSON object (or no body) → 201. */
 export function createConversationHandler(emulator: EmulatorContext) {
   return async (c: RestContext): Promise<Response> => {
-    const body = await readJsonBody(c, true);
-    if (!body.ok) return validationError(c, [body.issue]);
-    const parsed = ConversationCreateSchema.safeParse(body.value ?? {}, PARSE_OPTIONS);
-    if (!parsed.success) return validationError(c, issuesFromZod(parsed.error, 'body'));
+    const body = await validatedBody(c, ConversationCreateSchema, true);
+    if (!body.ok) return body.response;
     const conversation: StoredConversation = {
       conversation_id: emulator.state.nextId('conv_'),
       user_id: c.get('userId'),
       created_at: emulator.now().toISOString(),
-      metadata: parsed.data,
+      metadata: body.data,
       tokens: [],
       turns: [],
     };
@@ -44,14 +49,12 @@ export function createConversationHandler(emulator: EmulatorContext) {
 /** `POST /v1/conversations/{id}/tokens`: mints a short-lived bearer token for turns. */
 export function mintTokenHandler(emulator: EmulatorContext) {
   return async (c: RestContext): Promise<Response> => {
-    const body = await readJsonBody(c, true);
-    if (!body.ok) return validationError(c, [body.issue]);
-    const parsed = TokenRequestSchema.safeParse(body.value ?? {}, PARSE_OPTIONS);
-    if (!parsed.success) return validationError(c, issuesFromZod(parsed.error, 'body'));
+    const body = await validatedBody(c, TokenMintRequestSchema, true);
+    if (!body.ok) return body.response;
     const conversation = ownConversation(emulator, c);
     if (!conversation) return detailError(c, 404, CONVERSATION_NOT_FOUND_DETAIL);
     const now = emulator.now();
-    const ttl = parsed.data.ttl_seconds ?? TOKEN_TTL.default;
+    const ttl = body.data.ttl_seconds ?? DEFAULT_TOKEN_TTL_SECONDS;
     const token: StoredToken = {
       token: `ctok_${crypto.randomUUID().replace(/-/g, '')}`,
       token_id: emulator.state.nextId('tok_'),
@@ -67,42 +70,43 @@ export function mintTokenHandler(emulator: EmulatorContext) {
   };
 }
 
-/** Why a bearer token cannot be used for this conversation, or undefined when it can. */
-function tokenProblem(
+/** The stored token a turn may use, or why the bearer credential cannot be used for this conversation. */
+function turnToken(
   emulator: EmulatorContext,
   header: string | undefined,
   conversationId: string,
-): string | undefined {
-  const match = header?.match(/^Bearer\s+(\S+)$/i);
-  if (!match) return 'Missing conversation token: send Authorization: Bearer <token>.';
-  const token = emulator.state.tokens.get(match[1] as string);
-  if (!token) return 'Invalid conversation token.';
+): { token: StoredToken } | { problem: string } {
+  const credential = bearerCredential(header);
+  if (!credential)
+    return { problem: 'Missing conversation token: send Authorization: Bearer <token>.' };
+  const token = emulator.state.tokens.get(credential);
+  if (!token) return { problem: 'Invalid conversation token.' };
   if (token.conversation_id !== conversationId)
-    return 'Invalid conversation token: it belongs to another conversation.';
+    return { problem: 'Invalid conversation token: it belongs to another conversation.' };
   if (token.expires_at.getTime() <= emulator.now().getTime()) {
-    return `Conversation token expired at ${token.expires_at.toISOString()}: mint a new one.`;
+    return {
+      problem: `Conversation token expired at ${token.expires_at.toISOString()}: mint a new one.`,
+    };
   }
-  return undefined;
+  return { token };
 }
 
 /** `POST /v1/conversations/{id}/turns` with a conversation token (not the API key). */
 export function turnHandler(emulator: EmulatorContext) {
   return async (c: Context): Promise<Response> => {
     const conversationId = c.req.param('conversation_id') ?? '';
-    const problem = tokenProblem(emulator, c.req.header('authorization'), conversationId);
-    if (problem) return detailError(c, 401, problem);
+    const access = turnToken(emulator, c.req.header('authorization'), conversationId);
+    if ('problem' in access) return detailError(c, 401, access.problem);
     const conversation = emulator.state.conversations.get(conversationId);
     if (!conversation) return detailError(c, 404, CONVERSATION_NOT_FOUND_DETAIL);
-    const body = await readJsonBody(c);
-    if (!body.ok) return validationError(c, [body.issue]);
-    const parsed = TurnRequestSchema.safeParse(body.value, PARSE_OPTIONS);
-    if (!parsed.success) return validationError(c, issuesFromZod(parsed.error, 'body'));
-    const tokenValue = (c.req.header('authorization') ?? '').replace(/^Bearer\s+/i, '');
+    const body = await validatedBody(c, TurnRequestSchema);
+    if (!body.ok) return body.response;
+    const { message } = body.data;
     const turn = {
       turn_id: emulator.state.nextId('turn_'),
-      message: parsed.data.message,
-      reply: { role: 'assistant' as const, content: replyTo(emulator.data, parsed.data.message) },
-      token_id: emulator.state.tokens.get(tokenValue)?.token_id ?? '',
+      message,
+      reply: { role: 'assistant' as const, content: replyTo(emulator.data, message) },
+      token_id: access.token.token_id,
     };
     conversation.turns.push(turn);
     return c.json({ turn_id: turn.turn_id, reply: turn.reply });
