@@ -107,7 +107,8 @@ export class CatalogClient {
   /**
    * Low-level REST call for endpoints without a typed method (e.g. conversation tokens):
    * same base URL, credential handling, redirects policy, timeout and retries, but no
-   * schema validation. `retry: 'once'` for anything not idempotent.
+   * schema validation. `retry: 'once'` for anything not idempotent. A bearer token given in
+   * `auth` is kept out of errors like the API key.
    */
   request(request: RestRequest, options?: RequestOptions): Promise<RestResponse> {
     return callRest(this.#connection, request, options);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AbortError, CatalogClient, TimeoutError } from '../src/index.js';
+import { AbortError, CatalogClient, type RequestOptions, TimeoutError } from '../src/index.js';
 import { rpcIdOf, TEST_KEY } from './support/fixtures.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
@@ -56,6 +56,28 @@ describe('timeouts', () => {
     await expect(client.catalog.search({ query: 'x' }, { timeoutMs: 200 })).rejects.toBeInstanceOf(
       TimeoutError,
     );
+  });
+});
+
+/** Every method, called with the given per-call options (its last argument). */
+const everyMethod: [string, (options: RequestOptions) => Promise<unknown>][] = [
+  ['websites.search', (options) => client.websites.search({ query: 'nike' }, options)],
+  ['collections.update', (options) => client.collections.update('c', { name: 'n' }, options)],
+  ['catalog.search', (options) => client.catalog.search({ query: 'x' }, options)],
+  ['conversations.create', (options) => client.conversations.create({}, options)],
+];
+
+describe.each(everyMethod)('%s takes per-call options', (_name, call) => {
+  it('timeoutMs', async () => {
+    await expect(call({ timeoutMs: 100 })).rejects.toMatchObject({
+      code: 'timeout',
+      timeoutMs: 100,
+    });
+  });
+
+  it('signal: an aborted signal sends nothing', async () => {
+    await expect(call({ signal: AbortSignal.abort() })).rejects.toBeInstanceOf(AbortError);
+    expect(server.requests).toHaveLength(0);
   });
 });
 

@@ -125,6 +125,20 @@ describe('request (low level)', () => {
     expect(answer.data).toEqual({ token: 't' });
   });
 
+  it('sends every request through the fetch option when one is given', async () => {
+    // A real fetch, wrapped the way an app adds tracing: it must be the one called.
+    const seen: string[] = [];
+    const traced: typeof fetch = (input, init) => {
+      seen.push(String(input));
+      return fetch(input, init);
+    };
+    const custom = new CatalogClient({ apiKey: TEST_KEY, baseUrl: server.origin, fetch: traced });
+    server.handle((_request, response) => sendJson(response, 200, { websites: [] }));
+    await custom.websites.search({ query: 'x' });
+    expect(seen).toEqual([`${server.origin}/v1/websites/search?query=x`]);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('sends caller headers but lets the client own content-type and the credential', async () => {
     const custom = new CatalogClient({
       apiKey: TEST_KEY,

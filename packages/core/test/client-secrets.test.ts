@@ -93,6 +93,26 @@ describe('the key never leaks', () => {
     expect(everything(error)).not.toContain(TEST_KEY);
   });
 
+  it('nor a bearer token of a low-level request (a conversation token)', async () => {
+    const token = 'ctok_7f3a9c1e5b2d4860';
+    const bearer = { type: 'bearer', token } as const;
+    const turn = { operation: 'turn', method: 'POST', path: '/v1/t', retry: 'once' } as const;
+    home.handle((_request, response) =>
+      sendJson(response, 401, { detail: `expired token ${token}` }, { 'x-echo': token }),
+    );
+    const refused = await client.request({ ...turn, auth: bearer }).catch((caught) => caught);
+    expect(refused.detail).toBe('expired token [redacted]');
+    expect(everything(refused)).not.toContain(token);
+
+    home.handle((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end(`<p>hello ${token}</p>`);
+    });
+    const protocol = await client.request({ ...turn, auth: bearer }).catch((caught) => caught);
+    expect(protocol).toBeInstanceOf(ProtocolError);
+    expect(everything(protocol)).not.toContain(token);
+  });
+
   it('not through log lines', async () => {
     let call = 0;
     home.handle((_request, response) =>

@@ -3,9 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  ChatSession,
   ConversationTokenManager,
   MemorySessionStore,
   SessionLockTimeoutError,
+  TimeoutError,
 } from '../src/index.js';
 
 const LOCK = { leaseMs: 1_000, waitMs: 5_000 };
@@ -96,6 +98,65 @@ describe('MemorySessionStore', () => {
     await vi.advanceTimersByTimeAsync(200);
     expect(new Set(await Promise.all(calls))).toEqual(new Set(['tok_1']));
     expect(mints).toBe(1);
+  });
+
+  it('a mint slower than a second but within mintTimeoutMs still holds the lock throughout', async () => {
+    const store = new MemorySessionStore();
+    let mints = 0;
+    const mint = async () => {
+      mints += 1;
+      await new Promise((resolve) => setTimeout(resolve, 10_000));
+      return { token: `tok_${mints}`, expiresAt: Date.now() + 30 * 60_000 };
+    };
+    // The lease is mintTimeoutMs + 1 s: the other instance cannot take the lock mid-mint.
+    const managers = [1, 2].map(
+      () => new ConversationTokenManager({ mint, store, key: 'chat:slow', mintTimeoutMs: 12_000 }),
+    );
+    const calls = managers.map((manager) => manager.getToken());
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(new Set(await Promise.all(calls))).toEqual(new Set(['tok_1']));
+    expect(mints).toBe(1);
+  });
+
+  it('a hanging conversation create is aborted before the lock lease ends: never two at once', async () => {
+    const store = new MemorySessionStore();
+    const creates = { running: 0, most: 0, total: 0 };
+    // The first answers after 40 s (longer than the 30 s lease), later ones after 1 s,
+    // unless the signal aborts them first.
+    const createConversation = ({ signal }: { signal: AbortSignal }) =>
+      new Promise<object>((resolve, reject) => {
+        creates.total += 1;
+        creates.most = Math.max(creates.most, ++creates.running);
+        const done = setTimeout(
+          () => {
+            creates.running -= 1;
+            resolve({ conversation_id: `conv_${creates.total}` });
+          },
+          creates.total === 1 ? 40_000 : 1_000,
+        );
+        signal.addEventListener('abort', () => {
+          clearTimeout(done);
+          creates.running -= 1;
+          reject(signal.reason);
+        });
+      });
+    const session = () =>
+      new ChatSession({
+        sessionId: 'chat:hang',
+        store,
+        createConversation,
+        mintToken: async () => ({ token: 't', expiresAt: Date.now() + 30 * 60_000 }),
+        sendTurn: async () => ({}),
+      });
+    const first = session()
+      .conversationId()
+      .catch((error: unknown) => error);
+    const second = session().conversationId();
+    await vi.advanceTimersByTimeAsync(25_000);
+    expect(await first).toBeInstanceOf(TimeoutError);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await second).toBe('conv_2');
+    expect(creates).toEqual({ running: 0, most: 1, total: 2 });
   });
 
   it('a token read from the store keeps its full-life refresh margin', async () => {

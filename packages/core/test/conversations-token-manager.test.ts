@@ -272,6 +272,34 @@ describe('ConversationTokenManager concurrency and failures', () => {
     expect(await call).toBeInstanceOf(TokenMintError);
   });
 
+  it('during the backoff after a failed refresh, hands out the current token without waiting', async () => {
+    let fail = false;
+    let mints = 0;
+    const manager = new ConversationTokenManager({
+      random: () => 1, // a full 1 s backoff after the first failure
+      mint: async () => {
+        mints += 1;
+        if (fail) throw new Error('down');
+        return { token: `tok_${mints}`, expiresAt: Date.now() + 30 * MINUTE };
+      },
+    });
+    await manager.getToken();
+    fail = true;
+    await vi.advanceTimersByTimeAsync(29 * MINUTE + 1);
+    expect(await manager.getToken()).toBe('tok_1'); // the refresh failed: fallback
+    let handedOut: string | undefined;
+    void manager.getToken().then((token) => {
+      handedOut = token;
+    });
+    // No time passes: a call that waited out the backoff would still be pending.
+    await vi.advanceTimersByTimeAsync(0);
+    expect(handedOut).toBe('tok_1');
+    expect(mints).toBe(2);
+    await vi.advanceTimersByTimeAsync(1_000);
+    fail = false;
+    expect(await manager.getToken()).toBe('tok_3'); // backoff over: refreshed
+  });
+
   it('aborts a mint that exceeds mintTimeoutMs', async () => {
     const manager = new ConversationTokenManager({
       mintTimeoutMs: 1_000,

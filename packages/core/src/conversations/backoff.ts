@@ -1,3 +1,6 @@
+import { TokenMintError } from './errors.js';
+import { sleep } from './sleep.js';
+
 /** Backoff between failed mints. */
 export interface BackoffOptions {
   /** Wait after the first failure, in ms (default 1,000). */
@@ -19,4 +22,53 @@ export function backoffDelayMs(
   const max = options.maxMs ?? 30_000;
   const ceiling = Math.min(max, initial * 2 ** Math.max(0, failures - 1));
   return Math.round(ceiling / 2 + (ceiling / 2) * random());
+}
+
+/** What {@link MintFailures} needs: the backoff settings, jitter and the local clock. */
+export interface MintFailuresOptions {
+  backoff: BackoffOptions;
+  random: () => number;
+  now: () => number;
+}
+
+/**
+ * Consecutive failed mints of one session and when the next mint may be tried. Nothing
+ * retries on its own: the next caller waits out the backoff, then mints.
+ */
+export class MintFailures {
+  readonly #options: MintFailuresOptions;
+  #count = 0;
+  #nextAttemptAt = 0;
+
+  constructor(options: MintFailuresOptions) {
+    this.#options = options;
+  }
+
+  /** Whether the last mint failed and its backoff has not ended yet. */
+  backingOff(): boolean {
+    return this.#count > 0 && this.#options.now() < this.#nextAttemptAt;
+  }
+
+  /** Waits until the backoff of the last failure has ended (at once when none is running). */
+  async waitOut(signal: AbortSignal): Promise<void> {
+    if (this.backingOff()) await sleep(this.#nextAttemptAt - this.#options.now(), signal);
+  }
+
+  /** A mint succeeded: the next failure starts again from the first backoff step. */
+  reset(): void {
+    this.#count = 0;
+  }
+
+  /** Counts a failed mint, starts its backoff and returns the error to give callers. */
+  record(error: unknown): TokenMintError {
+    this.#count += 1;
+    const { backoff, random, now } = this.#options;
+    const delayMs = backoffDelayMs(this.#count, backoff, random);
+    this.#nextAttemptAt = now() + delayMs;
+    const what = error instanceof Error ? error.message : String(error);
+    return new TokenMintError(
+      `Could not obtain a conversation token (attempt ${this.#count}): ${what}. The next attempt waits ${delayMs} ms.`,
+      { cause: error, attempt: this.#count, retryAt: this.#nextAttemptAt },
+    );
+  }
 }

@@ -10,6 +10,7 @@ import { ConversationTokenManager } from './token-manager.js';
 import type { ConversationTokenManagerOptions } from './token-manager-options.js';
 import type { CallOptions, MintedToken } from './types.js';
 import { ConversationIdSchema, type Turn, TurnRequestSchema } from './wire.js';
+import { runWithinTime } from './within-time.js';
 
 /** Options of {@link ChatSession}. */
 export interface ChatSessionOptions<TTurn = Turn> {
@@ -18,7 +19,8 @@ export interface ChatSessionOptions<TTurn = Turn> {
   /**
    * Creates the conversation, e.g. `() => client.conversations.create({})` on a server or a
    * call to your backend in a browser. Must answer an object with `conversation_id`.
-   * Called at most once per session (unless it fails).
+   * Called at most once per session (unless it fails). Aborted (`signal`) after 25 s, so
+   * it cannot outlive the cross-instance lock and let another instance create a second one.
    */
   createConversation: (context: { signal: AbortSignal }) => Promise<object>;
   /** Mints a token for the conversation (see `createHttpTokenMinter`). */
@@ -34,7 +36,9 @@ export interface ChatSessionOptions<TTurn = Turn> {
 }
 
 const DAY_MS = 86_400_000;
-const CREATE_LEASE_MS = 30_000;
+/** A create that takes longer is aborted, so it never outlives the lock's lease below. */
+const CREATE_TIMEOUT_MS = 25_000;
+const CREATE_LEASE_MS = CREATE_TIMEOUT_MS + 5_000;
 
 /**
  * One shopper's chat: creates the conversation once (also across instances sharing the
@@ -109,7 +113,11 @@ export class ChatSession<TTurn = Turn> {
   }
 
   async #createConversation(): Promise<string> {
-    const created = await this.#options.createConversation({ signal: this.#lifecycle.signal });
+    const created = await runWithinTime((signal) => this.#options.createConversation({ signal }), {
+      timeoutMs: CREATE_TIMEOUT_MS,
+      lifetime: this.#lifecycle.signal,
+      what: 'Creating the conversation',
+    });
     const id = (created as { conversation_id?: unknown } | null)?.conversation_id;
     if (typeof id !== 'string' || id === '') {
       throw new ProtocolError('createConversation: the answer has no conversation_id string');

@@ -21,7 +21,13 @@ export interface ConversationTokenManagerOptions {
    * token's life so short tokens are not minted per message.
    */
   refreshMarginMs?: number;
-  /** A mint that takes longer is aborted and counts as failed (default 15,000 ms). */
+  /**
+   * A mint that takes longer is aborted and counts as failed (default 15,000 ms). It also
+   * bounds the store's lock: its lease is `mintTimeoutMs` + 1 s, so the lock cannot expire
+   * while its holder mints and a second instance never mints for the session meanwhile.
+   * (A process that stalls past the lease, e.g. a frozen serverless instance, loses the lock;
+   * the worst outcome is then one extra token, never a broken session.)
+   */
   mintTimeoutMs?: number;
   /** How long to wait for another instance that is minting (default mintTimeoutMs + 5,000). */
   lockWaitMs?: number;

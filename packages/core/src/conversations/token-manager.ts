@@ -1,22 +1,14 @@
 import { AbortError } from '../errors/transport-errors.js';
-import { backoffDelayMs } from './backoff.js';
-import { TokenMintError } from './errors.js';
-import {
-  decodeStoredToken,
-  encodeStoredToken,
-  type HeldToken,
-  holdMintedToken,
-} from './lifetime.js';
-import { mintWithin } from './mint-within.js';
-import { readThroughLocked } from './read-through.js';
+import { MintFailures } from './backoff.js';
+import type { HeldToken } from './lifetime.js';
 import { SingleFlight } from './single-flight.js';
-import { abortable, sleep, unrefTimeout } from './sleep.js';
-import type { StoredValue } from './store.js';
+import { abortable, unrefTimeout } from './sleep.js';
 import {
   type ConversationTokenManagerOptions,
   type ResolvedManagerOptions,
   resolveManagerOptions,
 } from './token-manager-options.js';
+import { readOrMintToken } from './token-source.js';
 import type { CallOptions } from './types.js';
 import { discardBody, isUnauthorizedError, isUnauthorizedResponse } from './unauthorized.js';
 
@@ -30,9 +22,6 @@ export interface ConversationTokenInfo {
 /** When a refresh fails, the current token is still handed out if it has this much life left. */
 const MIN_FALLBACK_LIFE_MS = 5_000;
 
-/** Raised inside the manager when a mint result is unusable; becomes a TokenMintError. */
-class UnusableMintResult extends Error {}
-
 /**
  * Holds the conversation token of one chat session: mints on first use, hands out the
  * cached token afterwards, refreshes near expiry, and never hands out an expired token.
@@ -44,14 +33,14 @@ export class ConversationTokenManager {
   readonly #options: ResolvedManagerOptions;
   readonly #lifecycle = new AbortController();
   readonly #flight = new SingleFlight<HeldToken>();
+  readonly #failures: MintFailures;
   #held: HeldToken | undefined;
   #usedSinceMint = false;
-  #failures = 0;
-  #nextAttemptAt = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: ConversationTokenManagerOptions) {
     this.#options = resolveManagerOptions(options);
+    this.#failures = new MintFailures(this.#options);
   }
 
   /**
@@ -108,6 +97,9 @@ export class ConversationTokenManager {
     this.#assertOpen();
     const held = this.#held;
     if (held && this.#options.now() < held.refreshAt) return this.#use(held);
+    // While the last failed refresh backs off, a token with life left beats a wait.
+    const current = this.#stillValid(held);
+    if (current && this.#failures.backingOff()) return this.#use(current);
     try {
       return this.#use(await abortable(this.#refresh(undefined), options.signal));
     } catch (error) {
@@ -143,76 +135,20 @@ export class ConversationTokenManager {
   #refresh(refused: string | undefined): Promise<HeldToken> {
     return this.#flight.run(async () => {
       try {
-        const held = await this.#readOrMint(refused);
-        this.#failures = 0;
+        const held = await readOrMintToken(this.#options, {
+          refused,
+          beforeLock: () => this.#failures.waitOut(this.#lifecycle.signal),
+          lifetime: this.#lifecycle.signal,
+        });
+        this.#failures.reset();
         this.#hold(held);
         return held;
       } catch (error) {
-        throw this.#failure(error);
+        // Closing is not a failed mint: no backoff, and callers get the AbortError.
+        if (this.#lifecycle.signal.aborted) throw this.#lifecycle.signal.reason;
+        throw this.#failures.record(error);
       }
     });
-  }
-
-  #readOrMint(refused: string | undefined): Promise<HeldToken> {
-    return readThroughLocked({
-      store: this.#options.store,
-      key: this.#options.key,
-      accept: (stored) => this.#acceptStored(stored, refused),
-      create: async () => {
-        const held = await this.#mintHeld();
-        return {
-          value: held,
-          encoded: encodeStoredToken(held),
-          ttlMs: held.expiresAt - this.#options.now(),
-        };
-      },
-      beforeLock: () => this.#waitOutBackoff(),
-      leaseMs: this.#options.mintTimeoutMs + 1_000,
-      lockWaitMs: this.#options.lockWaitMs,
-      signal: this.#lifecycle.signal,
-    });
-  }
-
-  #acceptStored(stored: StoredValue, refused: string | undefined): HeldToken | undefined {
-    const now = this.#options.now();
-    const held = decodeStoredToken(stored.value, stored.ttlMs, now, this.#options.refreshMarginMs);
-    return held && held.token !== refused && now < held.refreshAt ? held : undefined;
-  }
-
-  async #mintHeld(): Promise<HeldToken> {
-    const sentAt = this.#options.now();
-    const minted = await mintWithin(
-      this.#options.mint,
-      this.#options.mintTimeoutMs,
-      this.#lifecycle.signal,
-    );
-    const held = holdMintedToken(minted, {
-      sentAt,
-      receivedAt: this.#options.now(),
-      refreshMarginMs: this.#options.refreshMarginMs,
-    });
-    if ('problem' in held) throw new UnusableMintResult(held.problem);
-    return held;
-  }
-
-  async #waitOutBackoff(): Promise<void> {
-    const waitMs = this.#nextAttemptAt - this.#options.now();
-    if (this.#failures > 0 && waitMs > 0) await sleep(waitMs, this.#lifecycle.signal);
-  }
-
-  #failure(error: unknown): unknown {
-    if (this.#lifecycle.signal.aborted) return this.#lifecycle.signal.reason;
-    this.#failures += 1;
-    const delayMs = backoffDelayMs(this.#failures, this.#options.backoff, this.#options.random);
-    this.#nextAttemptAt = this.#options.now() + delayMs;
-    const what =
-      error instanceof UnusableMintResult
-        ? `the mint function returned an unusable result: ${error.message}`
-        : describeError(error);
-    return new TokenMintError(
-      `Could not obtain a conversation token (attempt ${this.#failures}): ${what}. The next attempt waits ${delayMs} ms.`,
-      { cause: error, attempt: this.#failures, retryAt: this.#nextAttemptAt },
-    );
   }
 
   #hold(held: HeldToken): void {
@@ -246,8 +182,4 @@ export class ConversationTokenManager {
   #assertOpen(): void {
     if (this.#lifecycle.signal.aborted) throw this.#lifecycle.signal.reason;
   }
-}
-
-function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

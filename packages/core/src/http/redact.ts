@@ -21,9 +21,17 @@ function redactValue(value: unknown, secret: string): unknown {
   return value;
 }
 
-/** Builds a redactor that replaces every occurrence of `secret` in strings, deeply. */
-export function createRedactor(secret: string | undefined): Redactor {
-  // A very short "secret" would shred ordinary text; real keys are long.
-  if (!secret || secret.length < 4) return (value) => value;
-  return <T>(value: T): T => redactValue(value, secret) as T;
+/**
+ * Builds a redactor that replaces every occurrence of each secret (the API key, a bearer
+ * token) in strings, deeply. Missing secrets are ignored.
+ */
+export function createRedactor(...secrets: (string | undefined)[]): Redactor {
+  // A very short "secret" would shred ordinary text; real keys and tokens are long.
+  const real = secrets
+    .filter((secret): secret is string => (secret?.length ?? 0) >= 4)
+    // Longest first, so a secret that contains another is still removed whole.
+    .sort((a, b) => b.length - a.length);
+  if (real.length === 0) return (value) => value;
+  return <T>(value: T): T =>
+    real.reduce<unknown>((text, secret) => redactValue(text, secret), value) as T;
 }

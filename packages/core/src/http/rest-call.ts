@@ -65,22 +65,22 @@ async function attempt(
   const response = await connection.send(outgoing, scope);
   const text = await readBodyText(response, scope);
   const { operation } = request;
+  // A bearer token is a credential too: an answer echoing it must not put it in an error.
+  const redact = connection.redactWith(
+    request.auth?.type === 'bearer' ? request.auth.token : undefined,
+  );
   if (!response.ok) {
-    throw errorFromResponse(response, text, {
-      operation,
-      redact: connection.redact,
-      credentialSent: true,
-    });
+    throw errorFromResponse(response, text, { operation, redact, credentialSent: true });
   }
   if (text.trim() === '')
     return { status: response.status, headers: response.headers, data: undefined };
   if (!isJsonMediaType(mediaType(response))) {
     throw new ProtocolError(
-      `${operation}: expected JSON, got ${mediaType(response) || 'no content type'} (HTTP ${response.status}): ${snippet(text, connection.redact)}`,
+      `${operation}: expected JSON, got ${mediaType(response) || 'no content type'} (HTTP ${response.status}): ${snippet(text, redact)}`,
       { status: response.status },
     );
   }
-  const data = parseJsonText(text, response, operation, connection.redact);
+  const data = parseJsonText(text, response, operation, redact);
   return { status: response.status, headers: response.headers, data };
 }
 

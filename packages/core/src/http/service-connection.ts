@@ -34,6 +34,11 @@ export class ServiceConnection {
     this.redact = createRedactor(apiKey);
   }
 
+  /** A redactor for one request that also carries `token` (a bearer token): removes both. */
+  redactWith(token: string | undefined): Redactor {
+    return token === undefined ? this.redact : createRedactor(this.#apiKey, token);
+  }
+
   get hasApiKey(): boolean {
     return this.#apiKey !== undefined;
   }
