@@ -2,12 +2,12 @@ import * as aiV6 from 'ai-v6';
 import { asSchema, generateText, type ModelMessage, stepCountIs, type ToolSet } from 'ai-v6';
 import { MockLanguageModelV3 } from 'ai-v6/test';
 import { describeCatalogTools } from './support/catalog-tools-suite.js';
-import { type AiSdkHarness, approvalResponses, scriptedToolCalls } from './support/harness.js';
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
+import {
+  type AiSdkHarness,
+  approvalResponses,
+  scriptedToolCalls,
+  v3GenerateResult,
+} from './support/harness.js';
 
 // createCatalogTools is typed with the dev `ai` (7); a user's compiler resolves the declared
 // `ToolSet` to their own `ai`, so the casts below stand in for that.
@@ -16,22 +16,8 @@ const harness: AiSdkHarness = {
   aiModule: aiV6,
   async generate({ tools, messages, steps, maxSteps = 10 }) {
     const model: MockLanguageModelV3 = new MockLanguageModelV3({
-      doGenerate: async (options) => {
-        const toolCalls = scriptedToolCalls(steps, model.doGenerateCalls.length - 1, options);
-        return toolCalls
-          ? {
-              content: toolCalls,
-              finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-              usage,
-              warnings: [],
-            }
-          : {
-              content: [{ type: 'text', text: 'Done.' }],
-              finishReason: { unified: 'stop', raw: 'stop' },
-              usage,
-              warnings: [],
-            };
-      },
+      doGenerate: async (options) =>
+        v3GenerateResult(scriptedToolCalls(steps, model.doGenerateCalls.length - 1, options)),
     });
     const result = await generateText({
       model,

@@ -12,12 +12,8 @@ import {
   type GenerateRun,
   scriptedToolCalls,
   toolOutputsSeen,
+  v3GenerateResult,
 } from './support/harness.js';
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
 
 type ToolApproval = Parameters<typeof generateText>[0]['toolApproval'];
 
@@ -26,22 +22,8 @@ async function generate(
   toolApproval?: ToolApproval,
 ): Promise<GenerateOutcome> {
   const model: MockLanguageModelV3 = new MockLanguageModelV3({
-    doGenerate: async (options) => {
-      const toolCalls = scriptedToolCalls(steps, model.doGenerateCalls.length - 1, options);
-      return toolCalls
-        ? {
-            content: toolCalls,
-            finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-            usage,
-            warnings: [],
-          }
-        : {
-            content: [{ type: 'text', text: 'Done.' }],
-            finishReason: { unified: 'stop', raw: 'stop' },
-            usage,
-            warnings: [],
-          };
-    },
+    doGenerate: async (options) =>
+      v3GenerateResult(scriptedToolCalls(steps, model.doGenerateCalls.length - 1, options)),
   });
   const result = await generateText({
     model,

@@ -50,7 +50,8 @@ const catalogFixture: CatalogSearchResult = CatalogSearchResultSchema.parse({
           url: BUY_LINKS[1],
           availability: { available: false, status: 'out_of_stock' },
           seller: { name: 'Zappos' },
-          placement: { commission: { percentage: { value: 8 } } },
+          // No metadata: the website id is read from the placement.
+          placement: { website_id: 'web_zappos', commission: { percentage: { value: 8 } } },
         },
       ],
       unknown_field: { kept: true },
@@ -107,17 +108,23 @@ describe('formatCatalogResult', () => {
   it('shows the facts a shopper needs and the ids other tools need', () => {
     expect(text).toContain('2 of 57 products for "trail shoes".');
     expect(text.split('\n').slice(1)).toEqual([
-      'Products: "title | product_id | brand_id"; offers: "- option | price | retailer | commission | buy link" (a single offer shares its product\'s line). In stock unless marked.',
+      'Products: "title | product_id | brand_id"; offers: "- option | price | retailer | website_id | commission | buy link" (a single offer shares its product\'s line). In stock unless marked.',
       'warning clamped: limit clamped to 2',
       'Category running-shoes:',
       'Trail Runner 2 | prod_trail | brand_acme',
-      `- Size 9 | $129.99 (was $149.99) | Zappos | 8% | ${BUY_LINKS[0]}`,
+      `- Size 9 | $129.99 (was $149.99) | Zappos | web_zappos | 8% | ${BUY_LINKS[0]}`,
       // The variant title's repetition of the product title is dropped.
-      `- Size 10 | $129.99 (out of stock) | Zappos | 8% | ${BUY_LINKS[1]}`,
-      // One variant repeating the product's title: a single line.
+      `- Size 10 | $129.99 (out of stock) | Zappos | web_zappos | 8% | ${BUY_LINKS[1]}`,
+      // One variant repeating the product's title: a single line; it has no website id.
       `Wool Sock | prod_sock | ¥1,500 | Sock Shop | placement {"tier":"gold"} | ${BUY_LINKS[2]}`,
       'More results: call this tool again with the same query and cursor "c_2".',
     ]);
+  });
+
+  it('names the website_id cell only when some offer has a website id', () => {
+    const [, sock] = catalogFixture.products;
+    const withoutIds = formatCatalogResult({ query, result: { products: [sock!] }, tier: 'token' });
+    expect(withoutIds).toContain('offers: "- option | price | retailer | commission | buy link"');
   });
 
   it('passes on service messages and the cursor of the next page', () => {
@@ -171,12 +178,12 @@ describe('commissionText', () => {
 });
 
 describe('formatWebsites', () => {
-  it('lists each website with its id and best commission rate, defaulting the rate to 0', () => {
+  it('lists each website with its name, id and best commission rate, defaulting the rate to 0', () => {
     const text = formatWebsites({
       request: { query: 'nike', country: 'GB' },
       response: {
         websites: [
-          { id: 'web_nike', url: 'https://www.nike.com', best_commission_rate: 7.5 },
+          { id: 'web_nike', url: 'https://www.nike.com', best_commission_rate: 7.5, name: 'Nike' },
           { id: 'web_other', url: 'https://other.example' },
         ],
       },
@@ -184,7 +191,8 @@ describe('formatWebsites', () => {
     expect(text).toBe(
       [
         '2 websites for "nike" (commission rates for GB).',
-        '1. https://www.nike.com | website_id web_nike | best commission 7.5%',
+        // A name the service sends (not in the contract) is shown; without one, the address leads.
+        '1. Nike | https://www.nike.com | website_id web_nike | best commission 7.5%',
         '2. https://other.example | website_id web_other | best commission 0%',
       ].join('\n'),
     );

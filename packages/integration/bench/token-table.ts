@@ -12,6 +12,8 @@ export interface TokenRow {
   buyLinks: number;
   rawTokens: number;
   modelTokens: number;
+  /** Tokens the buy links take in the model's text: never shortened, so not the formatter's to save. */
+  linkTokens: number;
   /** modelTokens / rawTokens. */
   ratio: number;
   /** Buy links of the raw answer missing, byte for byte, from the model's text. */
@@ -63,6 +65,7 @@ async function measure(
   const links = buyLinksOf(raw.structuredContent);
   const rawTokens = countTokens(JSON.stringify(raw.structuredContent));
   const modelTokens = countTokens(text);
+  const withoutLinks = links.reduce((rest, link) => rest.split(link).join(''), text);
   return {
     query,
     tier: apiKey ? 'token' : 'anonymous',
@@ -71,6 +74,7 @@ async function measure(
     buyLinks: links.length,
     rawTokens,
     modelTokens,
+    linkTokens: modelTokens - countTokens(withoutLinks),
     ratio: modelTokens / rawTokens,
     linksLost: links.filter((link) => !text.includes(link)).length,
   };
@@ -89,23 +93,29 @@ export async function measureTokenTable(emulator: RunningEmulator): Promise<Toke
   return rows;
 }
 
-/** The rows as a Markdown table, with the median ratio. */
+/** The median of some numbers (the mean of the middle two for an even count). */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The rows as a Markdown table, with the median ratios overall and per tier. */
 export function tokenTableMarkdown(rows: TokenRow[]): string {
   const header = [
-    '| query | tier | placements | products | buy links | raw tokens | model tokens | ratio | links lost |',
-    '|---|---|---|---:|---:|---:|---:|---:|---:|',
+    '| query | tier | placements | products | buy links | raw tokens | model tokens | of which links | ratio | links lost |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   const lines = rows.map(
     (row) =>
-      `| ${row.query} | ${row.tier} | ${row.placements ? 'affiliate' : '-'} | ${row.products} | ${row.buyLinks} | ${row.rawTokens} | ${row.modelTokens} | ${row.ratio.toFixed(2)} | ${row.linksLost} |`,
+      `| ${row.query} | ${row.tier} | ${row.placements ? 'affiliate' : '-'} | ${row.products} | ${row.buyLinks} | ${row.rawTokens} | ${row.modelTokens} | ${row.linkTokens} | ${row.ratio.toFixed(2)} | ${row.linksLost} |`,
   );
-  const ratios = rows.map((row) => row.ratio).sort((a, b) => a - b);
-  const middle = Math.floor(ratios.length / 2);
-  const median = ratios.length % 2 ? ratios[middle]! : (ratios[middle - 1]! + ratios[middle]!) / 2;
+  const medianOf = (tier?: TokenRow['tier']) =>
+    median(rows.filter((row) => !tier || row.tier === tier).map((row) => row.ratio)).toFixed(2);
   return [
     ...header,
     ...lines,
     '',
-    `Median ratio: ${median.toFixed(2)} (model tokens / raw tokens, o200k_base).`,
+    `Median ratio (model tokens / raw tokens, o200k_base): ${medianOf()} overall, ${medianOf('anonymous')} anonymous, ${medianOf('token')} token.`,
   ].join('\n');
 }

@@ -89,6 +89,13 @@ describe('search_catalog against the emulator', () => {
     expect(full.query.placements).toEqual(['affiliate']);
     expect(full.result.products[0]?.variants[0]?.placement).toBeDefined();
     expect(text).toMatch(/ \| \d+(\.\d+)?% \| https:/);
+    // Each offer's line carries its retailer's website id, which clauses select by.
+    for (const variant of full.result.products.flatMap((product) => product.variants)) {
+      const websiteId = (variant.metadata as { website_id?: string } | undefined)?.website_id;
+      const line = text.split('\n').find((candidate) => candidate.includes(variant.url ?? '?'));
+      expect(websiteId).toMatch(/^web_/);
+      expect(line).toContain(`${variant.seller?.name} | ${websiteId} | `);
+    }
     expect(text).not.toContain('not monetized');
   });
 

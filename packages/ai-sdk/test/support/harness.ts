@@ -124,3 +124,28 @@ export async function approvalResponses(outcome: GenerateOutcome): Promise<unkno
     }));
   return [{ role: 'tool', content }];
 }
+
+const V3_USAGE = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
+
+/**
+ * What a `MockLanguageModelV3` (AI SDK 6 and 7) answers on one call: the scripted tool
+ * calls, or "Done." once the script is played out.
+ */
+export function v3GenerateResult(toolCalls: ToolCallContent[] | undefined) {
+  return toolCalls
+    ? {
+        content: toolCalls,
+        finishReason: { unified: 'tool-calls' as const, raw: 'tool_calls' },
+        usage: V3_USAGE,
+        warnings: [],
+      }
+    : {
+        content: [{ type: 'text' as const, text: 'Done.' }],
+        finishReason: { unified: 'stop' as const, raw: 'stop' },
+        usage: V3_USAGE,
+        warnings: [],
+      };
+}

@@ -51,17 +51,32 @@ function isNonEmptyString(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0;
 }
 
-/** A string member of an open `metadata` object, if the service sent one. */
-function metadataString(metadata: unknown, key: string): string | undefined {
-  const value = isRecord(metadata) ? metadata[key] : undefined;
+/** A string member of an open object (`metadata`, `placement`), if the service sent one. */
+function stringMember(record: unknown, key: string): string | undefined {
+  const value = isRecord(record) ? record[key] : undefined;
   return isNonEmptyString(value) ? value : undefined;
 }
 
-/** One offer: price (sale, availability), retailer, commission, and the buy link byte for byte. */
+/**
+ * The retailer's website id, which collection clauses select by. Product records are not in
+ * the contract: the id is read where the service puts it (the variant's open `metadata`, else
+ * its placement) and left out when it is absent.
+ */
+function websiteIdOf(variant: Variant): string | undefined {
+  return (
+    stringMember(variant.metadata, 'website_id') ?? stringMember(variant.placement, 'website_id')
+  );
+}
+
+/**
+ * One offer: price (sale, availability), retailer and its website id, commission, and the buy
+ * link byte for byte.
+ */
 function variantCells(variant: Variant): string {
   return cells(
     priceText(variant),
     variant.seller?.name,
+    websiteIdOf(variant),
     commissionText(variant.placement),
     variant.url,
   );
@@ -89,7 +104,7 @@ function ownTitle(product: Product, variant: Variant): string | undefined {
 
 /** The ids clauses can select a product by: its own and its brand's. */
 function productHead(product: Product): string {
-  const brandId = metadataString(product.metadata, 'brand_id');
+  const brandId = stringMember(product.metadata, 'brand_id');
   return cells(product.title, product.id, brandId);
 }
 
@@ -121,16 +136,20 @@ function productSection(products: Product[]): string[] {
   });
 }
 
+function someVariant(products: Product[], test: (variant: Variant) => unknown): boolean {
+  return products.some((product) => product.variants.some((variant) => Boolean(test(variant))));
+}
+
 /** Says once what the cells of the lines are, so the lines need no labels. */
-function legend(result: SearchCatalogOutput['result']): string {
-  const hasPlacement = result.products.some((product) =>
-    product.variants.some((variant) => commissionText(variant.placement) !== undefined),
-  );
+function legend(products: Product[]): string {
   const offer = [
     'option',
     'price',
     'retailer',
-    ...(hasPlacement ? ['commission'] : []),
+    ...(someVariant(products, websiteIdOf) ? ['website_id'] : []),
+    ...(someVariant(products, (variant) => commissionText(variant.placement))
+      ? ['commission']
+      : []),
     'buy link',
   ];
   return `Products: "title | product_id | brand_id"; offers: "- ${offer.join(' | ')}" (a single offer shares its product's line). In stock unless marked.`;
@@ -142,7 +161,7 @@ function headerLines(output: SearchCatalogOutput): string[] {
   const total = result.pagination?.total_count;
   const lines = [
     `${count}${total === undefined ? '' : ` of ${total}`} products for "${query.query}".`,
-    ...(count > 0 ? [legend(result)] : []),
+    ...(count > 0 ? [legend(result.products)] : []),
   ];
   if (tier === 'anonymous') {
     lines.push('Buy links are not monetized (anonymous tier: no valid API key).');
@@ -166,9 +185,9 @@ function footerLines(output: SearchCatalogOutput): string[] {
 }
 
 /**
- * The compact, faithful view of a catalog search for the model: per product its title and
- * id, per variant its id, price, availability, retailer, commission and buy link (never
- * rewritten). Descriptions, media, options and unknown fields stay in the application's
+ * The compact, faithful view of a catalog search for the model: per product its title, id,
+ * brand id and category ids, per offer its option, price, availability, retailer and website
+ * id, commission and buy link (never rewritten). Descriptions, media, options and unknown fields stay in the application's
  * full result.
  */
 export function formatCatalogResult(output: SearchCatalogOutput): string {

@@ -69,9 +69,9 @@ export const searchCatalogTool = defineCatalogTool<
   description: (names) =>
     [
       'Search the product catalog across many retailers. Use it whenever the shopper wants to find, compare or buy a product.',
-      'Each product comes with its product_id and brand_id (and category ids); each offer with its option, price, availability, retailer, commission when asked for, and buy link.',
+      "Each product comes with its product_id and brand_id (and category ids); each offer with its option, price, availability, retailer and the retailer's website_id, commission when asked for, and buy link.",
       'Give the buy link to the shopper exactly as printed; never shorten or edit it.',
-      `Product, brand and category ids go into ${names.update_collection} clauses; for a retailer's website_id, look its name up with ${names.search_websites}.`,
+      `Product, brand, category and website ids go into ${names.update_collection} clauses; ${names.search_websites} finds other retailers and their commission rates.`,
       'When more results exist, the output ends with a cursor: pass it with the same query to get the next page.',
     ].join(' '),
   inputSchema: SearchCatalogInputSchema,

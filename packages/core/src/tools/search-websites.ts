@@ -61,11 +61,18 @@ function buildParams(
   };
 }
 
-function websiteLine(website: Website, index: number): string {
-  return `${index + 1}. ${website.url} | website_id ${website.id} | best commission ${website.best_commission_rate ?? 0}%`;
+/** The retailer's name, which the contract does not show but a service may send. */
+function websiteName(website: Website): string {
+  return typeof website.name === 'string' && website.name.trim() ? `${website.name.trim()} | ` : '';
 }
 
-/** The compact view: one line per website with its id and best commission rate. */
+// The name (when sent) lets the model match the retailer it looked up without guessing from
+// the domain: a search for "Golden Supply" may also find "Cedar Golden Supply".
+function websiteLine(website: Website, index: number): string {
+  return `${index + 1}. ${websiteName(website)}${website.url} | website_id ${website.id} | best commission ${website.best_commission_rate ?? 0}%`;
+}
+
+/** The compact view: one line per website with its name, address, id and best commission rate. */
 export function formatWebsites(output: SearchWebsitesOutput): string {
   const { request, response } = output;
   const country = request.country ?? defaultCountry;
@@ -85,7 +92,7 @@ export const searchWebsitesTool = defineCatalogTool<
   description: (names) =>
     [
       'Find retail websites by retailer name or domain, optionally only those selling in given categories, with the best commission rate each pays in a country.',
-      `Use it to get the website_id of a retailer: website ids go into the website_ids of ${names.update_collection} clauses.`,
+      `Use it to get the website_id of a retailer by name (offers from ${names.search_catalog} already show theirs): website ids go into the website_ids of ${names.update_collection} clauses.`,
       'Results are ordered by relevance. Category filtering only considers each category’s top 1,000 websites.',
     ].join(' '),
   inputSchema: SearchWebsitesInputSchema,

@@ -6,9 +6,9 @@ const idList = (what: string) => z.array(z.string()).describe(`Ids of ${what}; [
 
 /** The four selectors of a clause, as the model gives them (empty arrays allowed). */
 const clauseSelectors = {
-  brand_ids: idList('brands'),
-  website_ids: idList('retailer websites (website_id from the website search)'),
-  category_ids: idList('categories (category slugs)'),
+  brand_ids: idList('brands (brand_id from the catalog search)'),
+  website_ids: idList('retailer websites (website_id from either search)'),
+  category_ids: idList('categories (category slugs from the catalog search)'),
   product_ids: idList('products (product_id from the catalog search)'),
 };
 
@@ -87,7 +87,7 @@ export const updateCollectionTool = defineCatalogTool<
     [
       'Change one of the user’s collections: rename it, change its description, and add, replace or remove clauses. Only call it when the user asked for the change.',
       'A clause selects items by brand_ids, website_ids, category_ids and product_ids (any may be []).',
-      `Take website ids from ${names.search_websites}, and product, brand and category ids from ${names.search_catalog}; never invent ids.`,
+      `Take product, brand, category and website ids from ${names.search_catalog}, or website ids from ${names.search_websites}; never invent ids.`,
       'Clause ids come from this tool’s previous output. The output lists the collection’s clauses after the change.',
     ].join(' '),
   inputSchema: UpdateCollectionInputSchema,
