@@ -55,8 +55,13 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 export function readEnv(name: string): string | undefined {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
     ?.env;
-  const value = env?.[name]?.trim();
-  return value ? value : undefined;
+  try {
+    const value = env?.[name]?.trim();
+    return value ? value : undefined;
+  } catch {
+    // Deno without --allow-env throws NotCapable on the read: an unreadable variable is unset.
+    return undefined;
+  }
 }
 
 /** Checks an address option, dropping trailing slashes so paths can be appended. */
