@@ -51,7 +51,9 @@ export function demoCommandSuite(options: { packageDir: string; framework: strin
       expect(stdout).not.toContain('\u001b[');
       expect(stdout).toContain(`catalogkit shopping agent (${options.framework})`);
       const steps = stdout.split('\n').filter((line) => /^(→|←| {2}[?✓✗])/.test(line));
-      expect(steps[0]).toMatch(/^→ search_catalog \{"query":"trail running shoes under \$120 in GB"/);
+      expect(steps[0]).toMatch(
+        /^→ search_catalog \{"query":"trail running shoes under \$120 in GB"/,
+      );
       expect(steps).toContain(
         '  ✓ approved update_collection (by --yes flag): approved in advance',
       );

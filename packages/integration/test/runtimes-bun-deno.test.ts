@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { RunningEmulator } from '@catalogkit/emulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { buildCore, bundleFixture, type CoreBuild } from './runtimes/build-core.js';
 import { findRuntimeBinary, runRuntime, skipReason } from './runtimes/runtime-binaries.js';
 import {
