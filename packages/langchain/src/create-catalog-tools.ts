@@ -56,6 +56,9 @@ function toLangChainTool(catalogTool: CatalogTool<unknown, unknown>): DynamicStr
     // Every catalog input schema is a zod object (checked by the core's tests).
     schema: catalogTool.inputSchema as z.ZodObject,
     responseFormat: 'content_and_artifact',
+    // @langchain/core 0.3 only says "did not match expected schema" unless verbose; with it,
+    // the error (which ToolNode shows the model) names the field on every supported line.
+    verboseParsingErrors: true,
   });
 }
 

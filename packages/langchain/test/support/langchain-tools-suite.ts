@@ -1,0 +1,217 @@
+import {
+  findStrictModeViolations,
+  RateLimitError,
+  type SearchCatalogOutput,
+  type SearchWebsitesOutput,
+  type UpdateCollectionOutput,
+  ValidationError,
+} from '@catalogkit/core';
+import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
+import { ToolMessage } from '@langchain/core/messages';
+import type { DynamicStructuredTool } from '@langchain/core/tools';
+import { toJsonSchema } from '@langchain/core/utils/json_schema';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CatalogToolkit, createCatalogTools, isCatalogToolFailure } from '../../src/index.js';
+
+/** What the shared suite needs to know about the `@langchain/core` line under test. */
+export interface LangChainCoreHarness {
+  /** The line, for test names: '0.3' or '1'. */
+  line: string;
+  /** The exact version the vitest project must resolve `@langchain/core` to. */
+  version: string;
+  /**
+   * `@langchain/core/tools` of that line, imported under a name the project's alias does not
+   * touch, so the suite can prove the bare import (the one src/ makes) is redirected to it.
+   */
+  toolsModule: { DynamicStructuredTool: abstract new (...args: never[]) => unknown };
+}
+
+/** Fields of update_collection the model leaves unchanged (every field is required and nullable). */
+export const noChange = {
+  name: null,
+  description: null,
+  add_clauses: null,
+  replace_clauses: null,
+  remove_clause_ids: null,
+};
+
+/** A running emulator for the file's tests, started once. */
+export function useEmulator(): () => RunningEmulator {
+  let emulator: RunningEmulator | undefined;
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+  });
+  afterAll(async () => {
+    await emulator?.close();
+  });
+  return () => {
+    if (!emulator) throw new Error('the emulator is not running yet');
+    return emulator;
+  };
+}
+
+/** Client options pointing at an emulator with one of its keys. */
+export function clientOptions(apiKey: string, target: RunningEmulator) {
+  return { apiKey, baseUrl: target.baseUrl, mcpUrl: target.mcpUrl };
+}
+
+function toolNamed(tools: DynamicStructuredTool[], name: string): DynamicStructuredTool {
+  const found = tools.find((tool) => tool.name === name);
+  if (!found) throw new Error(`no tool ${name}`);
+  return found;
+}
+
+async function invokeWithToolCall(
+  tool: DynamicStructuredTool,
+  args: Record<string, unknown>,
+  id = 'call_1',
+) {
+  const message: unknown = await tool.invoke({ id, name: tool.name, args, type: 'tool_call' });
+  // ToolMessage comes from the aliased `@langchain/core/messages`, so this also checks that the
+  // message was built by the line under test.
+  expect(message).toBeInstanceOf(ToolMessage);
+  const toolMessage = message as ToolMessage;
+  expect(toolMessage.tool_call_id).toBe(id);
+  expect(toolMessage.name).toBe(tool.name);
+  return toolMessage;
+}
+
+/**
+ * The adapter's ToolCall → ToolMessage tests against the emulator over HTTP, run once per
+ * supported line of `@langchain/core` (see the tools.core-*.test.ts files).
+ */
+export function describeLangChainTools(harness: LangChainCoreHarness): void {
+  const emulator = useEmulator();
+  const tools = () =>
+    createCatalogTools({
+      clientOptions: clientOptions(emulator().keys.valid, emulator()),
+      defaults: { placements: ['affiliate'] },
+    });
+
+  describe(`on @langchain/core ${harness.line}`, () => {
+    it(`runs on @langchain/core ${harness.version}, in the tests and in src/`, async () => {
+      const { version } = (await import('@langchain/core/package.json')).default;
+      expect(version).toBe(harness.version);
+      expect(await import('@langchain/core/tools')).toBe(harness.toolsModule);
+      for (const tool of tools())
+        expect(tool).toBeInstanceOf(harness.toolsModule.DynamicStructuredTool);
+    });
+  });
+
+  describe(`createCatalogTools invoked with a ToolCall (@langchain/core ${harness.line})`, () => {
+    it('search_catalog: compact content for the model, the full result as the artifact', async () => {
+      const message = await invokeWithToolCall(toolNamed(tools(), 'search_catalog'), {
+        query: 'rain jacket',
+        limit: 3,
+        cursor: null,
+        placements: null,
+      });
+      const artifact = message.artifact as SearchCatalogOutput;
+      expect(artifact.tier).toBe('token');
+      expect(artifact.result.products).toHaveLength(3);
+      expect(typeof message.content).toBe('string');
+      for (const variant of artifact.result.products.flatMap((product) => product.variants)) {
+        expect(message.content).toContain(variant.url);
+      }
+      expect(message.content).toContain(artifact.result.products[0]!.id);
+      expect(message.content).toMatch(/\d+(\.\d+)?% \| https:/);
+    });
+
+    it('search_websites: ids for clauses in the content, the response as the artifact', async () => {
+      const message = await invokeWithToolCall(toolNamed(tools(), 'search_websites'), {
+        query: 'outdoor',
+        limit: 2,
+        category_ids: null,
+        country: 'DE',
+      });
+      const artifact = message.artifact as SearchWebsitesOutput;
+      expect(artifact.request.country).toBe('DE');
+      expect(artifact.response.websites.length).toBeGreaterThan(0);
+      for (const website of artifact.response.websites)
+        expect(message.content).toContain(`website_id ${website.id}`);
+    });
+
+    it('update_collection: the collection after the change; an unknown clause id comes back as an error text', async () => {
+      const updateCollection = toolNamed(tools(), 'update_collection');
+      const updated = await invokeWithToolCall(updateCollection, {
+        ...noChange,
+        collection_id: 'col_summer',
+        description: `Things for the beach (${harness.line})`,
+      });
+      const artifact = updated.artifact as UpdateCollectionOutput;
+      expect(artifact.collection.description).toBe(`Things for the beach (${harness.line})`);
+      expect(updated.content).toContain(`Description: Things for the beach (${harness.line})`);
+
+      const failed = await invokeWithToolCall(updateCollection, {
+        ...noChange,
+        collection_id: 'col_summer',
+        replace_clauses: [
+          {
+            clause_id: 'cl_nope',
+            brand_ids: [],
+            website_ids: [],
+            category_ids: [],
+            product_ids: [],
+          },
+        ],
+      });
+      expect(failed.content).toBe(
+        "Error: The catalog service refused the input: replace_clauses.0.clause_id: Unknown clause id 'cl_nope' in collection 'col_summer'. Fix these fields and try again.",
+      );
+      expect(isCatalogToolFailure(failed.artifact)).toBe(true);
+      expect(failed.artifact.error).toBeInstanceOf(ValidationError);
+    });
+
+    it('refuses arguments that break the input schema, naming the field', async () => {
+      const call = toolNamed(tools(), 'search_websites').invoke({
+        id: 'call_bad',
+        name: 'search_websites',
+        args: { query: 'x', limit: 99, category_ids: null, country: null },
+        type: 'tool_call',
+      });
+      await expect(call).rejects.toThrowError(/\blimit\b/);
+    });
+
+    it('tells the model when the daily rate limit resets (429)', async () => {
+      const limited = await startEmulator({ port: 0, rateLimits: { mcpToken: 1 } });
+      try {
+        const search = toolNamed(
+          createCatalogTools({ clientOptions: clientOptions(limited.keys.valid, limited) }),
+          'search_catalog',
+        );
+        const args = { query: 'yoga mat', limit: 1, cursor: null, placements: null };
+        await invokeWithToolCall(search, args);
+        const limitedMessage = await invokeWithToolCall(search, args, 'call_2');
+        expect(limitedMessage.content).toMatch(
+          /^Error: Rate limit of the catalog service reached \(limits are daily, per UTC day\)\. It resets at \d{4}-\d\d-\d\dT00:00Z/,
+        );
+        expect(limitedMessage.artifact.error).toBeInstanceOf(RateLimitError);
+      } finally {
+        await limited.close();
+      }
+    });
+
+    it('has schemas LangChain turns into OpenAI strict-mode JSON Schema', () => {
+      for (const tool of tools()) {
+        const jsonSchema = toJsonSchema(tool.schema);
+        expect(jsonSchema).toMatchObject({ type: 'object', additionalProperties: false });
+        expect(findStrictModeViolations(jsonSchema), tool.name).toEqual([]);
+      }
+    });
+  });
+
+  describe(`CatalogToolkit (@langchain/core ${harness.line})`, () => {
+    it('gives the selected, renamed tools and keeps the key out of its serialised form', () => {
+      const toolkit = new CatalogToolkit({
+        clientOptions: clientOptions(emulator().keys.valid, emulator()),
+        include: ['search_catalog', 'search_websites'],
+        rename: (name) => `shop_${name}`,
+      });
+      expect(toolkit.getTools().map((tool) => tool.name)).toEqual([
+        'shop_search_catalog',
+        'shop_search_websites',
+      ]);
+      expect(JSON.stringify(toolkit)).not.toContain(emulator().keys.valid);
+    });
+  });
+}
