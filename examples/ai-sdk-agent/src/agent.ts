@@ -2,7 +2,7 @@ import { createCatalogTools } from '@catalogkit/ai-sdk';
 import {
   AgentEventLog,
   type Approver,
-  collectionAfterUpdate,
+  finishShoppingRun,
   runStartEvent,
   SHOPPING_INSTRUCTIONS,
   type ShoppingRunOptions,
@@ -113,12 +113,5 @@ export async function runShoppingAgent(
     if (approvals.length === 0) break;
     messages.push({ role: 'tool', content: approvals });
   }
-  log.emit({ type: 'answer', text });
-  const after = collectionAfterUpdate(log.events, connection, TOOL_NEEDING_APPROVAL);
-  if (after) log.emit(after);
-  return {
-    text,
-    events: log.events,
-    ...(after ? { collectionAfter: after.collection } : {}),
-  };
+  return finishShoppingRun(log, connection, text, TOOL_NEEDING_APPROVAL);
 }

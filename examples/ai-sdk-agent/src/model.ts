@@ -1,10 +1,7 @@
 import { createOpenAI } from '@ai-sdk/openai';
-import type { ModelDescription } from '@catalogkit/example-shared';
+import { type ModelDescription, readOpenAiSettings } from '@catalogkit/example-shared';
 import type { LanguageModel } from 'ai';
 import { createScriptedModel, SCRIPTED_MODEL_LABEL } from './scripted-model.js';
-
-/** The OpenAI model used when OPENAI_MODEL is not set. */
-export const DEFAULT_OPENAI_MODEL = 'gpt-4.1-mini';
 
 /** A model and how to describe it in the run header. */
 export interface ChosenModel {
@@ -12,22 +9,24 @@ export interface ChosenModel {
   description: ModelDescription;
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
-
 /**
  * A real OpenAI model when OPENAI_API_KEY is set (OPENAI_MODEL picks it, OPENAI_BASE_URL
- * points at a compatible endpoint); otherwise the offline scripted model.
+ * points at a compatible endpoint); otherwise the offline scripted model. To use another
+ * provider, return its model here (e.g. `anthropic(modelId)` from `@ai-sdk/anthropic`).
  */
-export function chooseModel(env: Env = process.env): ChosenModel {
-  const apiKey = env.OPENAI_API_KEY?.trim();
-  if (!apiKey) {
+export function chooseModel(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): ChosenModel {
+  const openai = readOpenAiSettings(env);
+  if (!openai) {
     return {
       model: createScriptedModel(),
       description: { scripted: true, label: SCRIPTED_MODEL_LABEL },
     };
   }
-  const modelId = env.OPENAI_MODEL?.trim() || DEFAULT_OPENAI_MODEL;
-  const baseURL = env.OPENAI_BASE_URL?.trim();
-  const openai = createOpenAI({ apiKey, ...(baseURL ? { baseURL } : {}) });
-  return { model: openai(modelId), description: { scripted: false, label: `openai ${modelId}` } };
+  const provider = createOpenAI({
+    apiKey: openai.apiKey,
+    ...(openai.baseURL ? { baseURL: openai.baseURL } : {}),
+  });
+  return { model: provider(openai.modelId), description: openai.description };
 }

@@ -1,3 +1,4 @@
+import { SAMPLE_TRANSCRIPT } from '@catalogkit/example-shared/testing';
 import { describe, expect, it } from 'vitest';
 import { transcriptFromPrompt } from '../src/scripted-model.js';
 
@@ -37,7 +38,7 @@ describe('transcriptFromPrompt', () => {
           type: 'tool-result',
           toolCallId: 'c2',
           toolName: 'search_websites',
-          output: { type: 'error-text', value: 'Rate limited' },
+          output: { type: 'error-text', value: 'Error: Rate limited' },
         },
       ],
     },
@@ -59,36 +60,14 @@ describe('transcriptFromPrompt', () => {
           type: 'tool-result',
           toolCallId: 'c3',
           toolName: 'update_collection',
-          output: { type: 'execution-denied', reason: 'no' },
+          output: { type: 'execution-denied', reason: 'Not approved by you: no' },
         },
       ],
     },
   ];
 
   it('takes the request from the user and pairs each result with its call’s input', () => {
-    expect(transcriptFromPrompt(prompt)).toEqual({
-      request: 'find shoes',
-      observations: [
-        {
-          toolName: 'search_catalog',
-          input: { query: 'shoes' },
-          text: '2 products',
-          outcome: 'result',
-        },
-        {
-          toolName: 'search_websites',
-          input: { query: 'Fell & Trail' },
-          text: 'Rate limited',
-          outcome: 'error',
-        },
-        {
-          toolName: 'update_collection',
-          input: { collection_id: 'col_a' },
-          text: 'no',
-          outcome: 'denied',
-        },
-      ],
-    });
+    expect(transcriptFromPrompt(prompt)).toEqual(SAMPLE_TRANSCRIPT);
   });
 
   it('reads JSON and multi-part outputs as text', () => {

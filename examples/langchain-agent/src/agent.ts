@@ -2,7 +2,7 @@ import {
   AgentEventLog,
   type Approver,
   type CatalogConnection,
-  collectionAfterUpdate,
+  finishShoppingRun,
   runStartEvent,
   SHOPPING_INSTRUCTIONS,
   type ShoppingRunOptions,
@@ -184,12 +184,5 @@ export async function runShoppingAgent(
     if (!pending) break;
     input = new Command({ resume: await decide(pending, approver, reader, log) });
   }
-  log.emit({ type: 'answer', text: reader.answer });
-  const after = collectionAfterUpdate(log.events, connection, TOOL_NEEDING_APPROVAL);
-  if (after) log.emit(after);
-  return {
-    text: reader.answer,
-    events: log.events,
-    ...(after ? { collectionAfter: after.collection } : {}),
-  };
+  return finishShoppingRun(log, connection, reader.answer, TOOL_NEEDING_APPROVAL);
 }

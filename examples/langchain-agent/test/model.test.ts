@@ -1,7 +1,7 @@
 import { startOpenAiStandIn } from '@catalogkit/example-shared/testing';
 import { ChatOpenAI } from '@langchain/openai';
 import { describe, expect, it } from 'vitest';
-import { chooseChatModel, DEFAULT_OPENAI_MODEL } from '../src/model.js';
+import { chooseChatModel } from '../src/model.js';
 import { ScriptedShopperChatModel } from '../src/scripted-chat-model.js';
 
 describe('chooseChatModel', () => {
@@ -16,12 +16,6 @@ describe('chooseChatModel', () => {
     expect(chosen.description).toEqual({ scripted: false, label: 'openai gpt-4o' });
     expect(chosen.model).toBeInstanceOf(ChatOpenAI);
     expect((chosen.model as ChatOpenAI).model).toBe('gpt-4o');
-  });
-
-  it('falls back to the default OpenAI model', () => {
-    expect(chooseChatModel({ OPENAI_API_KEY: 'sk-test' }).description.label).toBe(
-      `openai ${DEFAULT_OPENAI_MODEL}`,
-    );
   });
 
   it('sends the real model’s calls to OPENAI_BASE_URL with the OpenAI key', async () => {

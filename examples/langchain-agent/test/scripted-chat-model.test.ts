@@ -1,3 +1,4 @@
+import { SAMPLE_TRANSCRIPT } from '@catalogkit/example-shared/testing';
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { ScriptedShopperChatModel, transcriptFromMessages } from '../src/scripted-chat-model.js';
@@ -30,29 +31,7 @@ const conversation = [
 
 describe('transcriptFromMessages', () => {
   it('takes the request from the human and pairs each ToolMessage with its call', () => {
-    expect(transcriptFromMessages(conversation)).toEqual({
-      request: 'find shoes',
-      observations: [
-        {
-          toolName: 'search_catalog',
-          input: { query: 'shoes' },
-          text: '2 products',
-          outcome: 'result',
-        },
-        {
-          toolName: 'search_websites',
-          input: { query: 'Fell & Trail' },
-          text: 'Error: Rate limited',
-          outcome: 'error',
-        },
-        {
-          toolName: 'update_collection',
-          input: { collection_id: 'col_a' },
-          text: 'Not approved by you: no',
-          outcome: 'denied',
-        },
-      ],
-    });
+    expect(transcriptFromMessages(conversation)).toEqual(SAMPLE_TRANSCRIPT);
   });
 
   it('reads an error-status message that is not a rejection as an error', () => {

@@ -1,10 +1,13 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** `.env` files the examples read: the repository root's, then the current directory's. */
+/**
+ * `.env` files the examples read, most specific first: the current directory's, then the
+ * repository root's. The first file to set a variable wins, since loading never overrides.
+ */
 const ENV_FILES = [
-  fileURLToPath(new URL('../../../.env', import.meta.url)),
   `${process.cwd()}/.env`,
+  fileURLToPath(new URL('../../../.env', import.meta.url)),
 ];
 
 /**

@@ -12,8 +12,10 @@ export interface SeenOffer {
   price?: { amount: number; currency: string };
   /** False when the line says out of stock or backorder. */
   available?: boolean;
-  /** Retailer name, from "sold by ...". */
+  /** Retailer name: the cell right after the price. */
   retailer?: string;
+  /** The retailer's website id, when the line shows one (the cell right after the retailer). */
+  websiteId?: string;
   /** Commission percentage from the variant's placement data, when shown. */
   commissionPercent?: number;
   /** The buy link, byte-for-byte as printed. */
@@ -23,6 +25,8 @@ export interface SeenOffer {
 /** One website line of a `search_websites` result. */
 export interface SeenWebsite {
   websiteId: string;
+  /** The retailer's name, when the service sends one (the cell before the address). */
+  name?: string;
   url: string;
   /** Best commission rate in the searched country, as a percentage. */
   commissionPercent: number;
@@ -70,6 +74,11 @@ function priceOf(cell: string): SeenOffer['price'] {
 const UNAVAILABLE = /\b(out of stock|backorder|unavailable|sold out|discontinued)\b/i;
 const COMMISSION = /^(\d+(?:\.\d+)?)%$/;
 const isUrl = (cell: string): boolean => /^https?:\/\//.test(cell);
+/** A retailer name or website id, not a commission or a link. */
+const isWord = (cell: string | undefined): cell is string =>
+  cell !== undefined && !isUrl(cell) && !COMMISSION.test(cell);
+/** Ids have no spaces; a retailer's name may. */
+const isId = (cell: string | undefined): cell is string => isWord(cell) && !/\s/.test(cell);
 
 function percentOf(text: string | undefined): number | undefined {
   const match = text === undefined ? null : /^(\d+(?:\.\d+)?)%/.exec(text);
@@ -79,21 +88,24 @@ function percentOf(text: string | undefined): number | undefined {
 /**
  * The facts of one offer, recognised by what each cell looks like rather than by position
  * (empty cells are left out of the lines, which shifts positions): the price, then the
- * retailer right after it, a bare percentage as the commission, and the link.
+ * retailer right after it and its website id after that, a bare percentage as the
+ * commission, and the link.
  */
 function offerCells(cells: string[]): Omit<SeenOffer, 'productId' | 'productTitle'> {
   const priceIndex = cells.findIndex((cell) => priceOf(cell) !== undefined);
   const priceCell = cells[priceIndex];
   const price = priceCell === undefined ? undefined : priceOf(priceCell);
   const afterPrice = priceIndex < 0 ? undefined : cells[priceIndex + 1];
-  const retailer =
-    afterPrice && !isUrl(afterPrice) && !COMMISSION.test(afterPrice) ? afterPrice : undefined;
+  const retailer = isWord(afterPrice) ? afterPrice : undefined;
+  const afterRetailer = retailer === undefined ? undefined : cells[priceIndex + 2];
+  const websiteId = isId(afterRetailer) ? afterRetailer : undefined;
   const commissionPercent = percentOf(cells.find((cell) => COMMISSION.test(cell)));
   const buyUrl = cells.find(isUrl);
   return {
     ...(price === undefined ? {} : { price }),
     ...(priceCell === undefined ? {} : { available: !UNAVAILABLE.test(priceCell) }),
     ...(retailer === undefined ? {} : { retailer }),
+    ...(websiteId === undefined ? {} : { websiteId }),
     ...(commissionPercent === undefined ? {} : { commissionPercent }),
     ...(buyUrl === undefined ? {} : { buyUrl }),
   };
@@ -143,8 +155,9 @@ function websiteIdOf(cells: string[], urlIndex: number): string | undefined {
 }
 
 /**
- * Websites in a website search result, one per line: its address, its id and its best
- * commission rate (`URL | website_id ID | best commission R%`, labels optional).
+ * Websites in a website search result, one per line: its name when sent, its address, its id
+ * and its best commission rate (`[NAME | ]URL | website_id ID | best commission R%`, labels
+ * optional).
  */
 export function readWebsites(text: string): SeenWebsite[] {
   const websites: SeenWebsite[] = [];
@@ -154,10 +167,16 @@ export function readWebsites(text: string): SeenWebsite[] {
     const url = cells[urlIndex];
     const websiteId = websiteIdOf(cells, urlIndex);
     if (url === undefined || websiteId === undefined) continue;
+    const name = urlIndex > 0 ? cells[urlIndex - 1] : undefined;
     const rate = cells
       .map((cell) => /(\d+(?:\.\d+)?)%/.exec(cell)?.[1])
       .find((value) => value !== undefined);
-    websites.push({ websiteId, url, commissionPercent: rate === undefined ? 0 : Number(rate) });
+    websites.push({
+      websiteId,
+      ...(name ? { name } : {}),
+      url,
+      commissionPercent: rate === undefined ? 0 : Number(rate),
+    });
   }
   return websites;
 }

@@ -1,7 +1,13 @@
-import type { Clause, Collection, Product, Variant, Website } from '@catalogkit/core';
+import {
+  type Clause,
+  type Collection,
+  formatMinorUnits,
+  type Product,
+  type Variant,
+  type Website,
+} from '@catalogkit/core';
 import { createColors } from 'picocolors';
 import type { AgentEvent } from './events.js';
-import { formatMoney } from './money.js';
 import {
   type CatalogToolOutput,
   type CollectionToolOutput,
@@ -41,7 +47,7 @@ const PRICE_WIDTH = 9;
 const RETAILER_WIDTH = 26;
 
 function variantLine(c: Colors, variant: Variant): string {
-  const price = variant.price ? formatMoney(variant.price) : 'no price';
+  const price = variant.price ? formatMinorUnits(variant.price) : 'no price';
   const retailer = variant.seller?.name ?? 'unknown retailer';
   // Padding goes on before colour: escape codes would throw the widths off.
   const parts = [c.bold(price.padEnd(PRICE_WIDTH)), retailer.padEnd(RETAILER_WIDTH)];
@@ -89,7 +95,9 @@ function catalogLines(c: Colors, { query, result, tier }: CatalogToolOutput): st
 
 function websiteLine(c: Colors, website: Website): string {
   const rate = `${website.best_commission_rate ?? 0}%`;
-  return `${INDENT}${c.bold('•')} ${website.url} ${c.dim(website.id)}  best commission ${c.green(rate)}`;
+  // The contract has no name, but a service may send one: it tells namesakes apart.
+  const name = typeof website.name === 'string' && website.name ? `${website.name} ` : '';
+  return `${INDENT}${c.bold('•')} ${name}${website.url} ${c.dim(website.id)}  best commission ${c.green(rate)}`;
 }
 
 function websitesLines(c: Colors, { request, response }: WebsitesToolOutput): string[] {

@@ -1,7 +1,8 @@
 import type { Collection } from '@catalogkit/core';
 import type { Approver } from './approvals.js';
+import { collectionAfterUpdate } from './collection-after.js';
 import type { CatalogConnection } from './connection.js';
-import type { AgentEvent, AgentEventListener, ModelDescription } from './events.js';
+import type { AgentEvent, AgentEventListener, AgentEventLog, ModelDescription } from './events.js';
 
 /** What a shopping run needs; `Model` is the framework's model plus its description. */
 export interface ShoppingRunOptions<Model extends { description: ModelDescription }> {
@@ -38,5 +39,26 @@ export function runStartEvent(
     model: options.model.description,
     backend: options.connection.backend,
     baseUrl: options.connection.clientOptions.baseUrl,
+  };
+}
+
+/**
+ * Ends a run the same way in every example: logs the model's answer, then the collection
+ * after the last successful update (see {@link collectionAfterUpdate}), and returns what the
+ * run did.
+ */
+export function finishShoppingRun(
+  log: AgentEventLog,
+  connection: CatalogConnection,
+  text: string,
+  updateToolName?: string,
+): ShoppingRunResult {
+  log.emit({ type: 'answer', text });
+  const after = collectionAfterUpdate(log.events, connection, updateToolName);
+  if (after) log.emit(after);
+  return {
+    text,
+    events: log.events,
+    ...(after ? { collectionAfter: after.collection } : {}),
   };
 }

@@ -1,5 +1,12 @@
-import { readOffers, readWebsites, type SeenOffer, type SeenWebsite } from './model-view.js';
-import { formatMoney } from './money.js';
+import { formatMinorUnits } from '@catalogkit/core';
+import { readOffers } from './model-view.js';
+import {
+  affordableOffers,
+  GOOD_COMMISSION_PERCENT,
+  type PickedOffer,
+  pickBestOffers,
+  retailersToLookUp,
+} from './picks.js';
 import { parseShoppingRequest, type ShoppingRequest } from './request.js';
 import type {
   PlannedStep,
@@ -8,17 +15,8 @@ import type {
   ToolObservation,
 } from './transcript.js';
 
-/** A commission rate at or above this is "good" for the shopper's request. */
-export const GOOD_COMMISSION_PERCENT = 5;
 /** How many products the shopper asks the catalog for. */
 const CATALOG_PAGE = 10;
-/** At most this many retailers are looked up, so one step stays a handful of calls. */
-const MAX_RETAILER_LOOKUPS = 4;
-
-/** An offer the shopper picked, with the retailer's website as found by website search. */
-export interface PickedOffer extends SeenOffer {
-  website: SeenWebsite;
-}
 
 const callTools = (...calls: PlannedToolCall[]): PlannedStep => ({ kind: 'tool-calls', calls });
 const answer = (text: string): PlannedStep => ({ kind: 'answer', text });
@@ -89,96 +87,8 @@ function updateCollectionCall(collectionId: string, picks: PickedOffer[]): Plann
   };
 }
 
-/** In stock (or not said otherwise), with a price, and within the budget when one is given. */
-function affordableOffers(offers: SeenOffer[], request: ShoppingRequest): SeenOffer[] {
-  return offers.filter((offer) => {
-    if (offer.available === false || !offer.price) return false;
-    if (request.maxPriceMinor === undefined) return true;
-    // The request's budget is in dollars; a price in another currency cannot be compared.
-    return offer.price.currency === 'USD' && offer.price.amount <= request.maxPriceMinor;
-  });
-}
-
-/**
- * Retailers of the offers paying the most commission (then the cheapest), so the lookups
- * confirm the rates of the likeliest picks; offers without commission data come last.
- */
-function retailersToLookUp(offers: SeenOffer[]): string[] {
-  const ranked = [...offers].sort(
-    (a, b) =>
-      (b.commissionPercent ?? -1) - (a.commissionPercent ?? -1) ||
-      (a.price?.amount ?? 0) - (b.price?.amount ?? 0),
-  );
-  const names = ranked.flatMap((offer) => (offer.retailer ? [offer.retailer] : []));
-  return [...new Set(names)].slice(0, MAX_RETAILER_LOOKUPS);
-}
-
-const squashed = (text: string): string =>
-  text
-    .toLowerCase()
-    .replace(/&/g, 'and')
-    .replace(/[^a-z0-9]/g, '');
-
-/** "https://www.fell-and-trail.co.uk/x" to "fellandtrailcouk"'s first label, "fellandtrail". */
-function siteLabel(url: string): string {
-  const host = /^https?:\/\/([^/?#]+)/i.exec(url)?.[1] ?? url;
-  return squashed(host.replace(/^www\./i, '').split('.')[0] ?? '');
-}
-
-/**
- * The website a lookup found for an offer's retailer: the one whose domain is the
- * retailer's name, else one whose address contains it, else the most relevant.
- */
-function websiteFor(offer: SeenOffer, lookup: ToolObservation): SeenWebsite | undefined {
-  const websites = readWebsites(lookup.text);
-  const name = squashed(offer.retailer ?? '');
-  return (
-    websites.find((website) => siteLabel(website.url) === name) ??
-    websites.find((website) => squashed(website.url).includes(name)) ??
-    websites[0]
-  );
-}
-
-/** The successful lookup whose query was this retailer's name. */
-function lookupFor(offer: SeenOffer, lookups: ToolObservation[]): ToolObservation | undefined {
-  return lookups.find(
-    (lookup) =>
-      lookup.outcome === 'result' &&
-      (lookup.input as { query?: unknown } | undefined)?.query === offer.retailer,
-  );
-}
-
-/**
- * The best offers: at retailers paying a good commission in the shopper's country, highest
- * commission first, then cheapest; one offer per product.
- */
-export function pickBestOffers(
-  offers: SeenOffer[],
-  lookups: ToolObservation[],
-  count: number,
-): PickedOffer[] {
-  const eligible = offers.flatMap((offer) => {
-    const lookup = lookupFor(offer, lookups);
-    const website = lookup ? websiteFor(offer, lookup) : undefined;
-    return website && website.commissionPercent >= GOOD_COMMISSION_PERCENT
-      ? [{ ...offer, website }]
-      : [];
-  });
-  eligible.sort(
-    (a, b) =>
-      b.website.commissionPercent - a.website.commissionPercent ||
-      (a.price?.amount ?? 0) - (b.price?.amount ?? 0),
-  );
-  const picks: PickedOffer[] = [];
-  for (const offer of eligible) {
-    if (picks.length === count) break;
-    if (!picks.some((pick) => pick.productId === offer.productId)) picks.push(offer);
-  }
-  return picks;
-}
-
 function pickLine(pick: PickedOffer, index: number, request: ShoppingRequest): string {
-  const price = pick.price ? formatMoney(pick.price) : 'price not shown';
+  const price = pick.price ? formatMinorUnits(pick.price) : 'price not shown';
   const where = request.country ? ` in ${request.country}` : '';
   return [
     `${index + 1}. ${pick.productTitle} (${pick.productId}), ${price} at ${pick.retailer}`,
@@ -189,7 +99,7 @@ function pickLine(pick: PickedOffer, index: number, request: ShoppingRequest): s
 function budgetText(request: ShoppingRequest): string {
   return request.maxPriceMinor === undefined
     ? ''
-    : ` under ${formatMoney({ amount: request.maxPriceMinor, currency: 'USD' })}`;
+    : ` under ${formatMinorUnits({ amount: request.maxPriceMinor, currency: 'USD' })}`;
 }
 
 function finalAnswer(

@@ -21,4 +21,16 @@ describe('loadDotEnv', () => {
     expect(process.env.CATALOGKIT_DOTENV_TEST_A).toBe('from-env');
     expect(process.env.CATALOGKIT_DOTENV_TEST_B).toBe('from-file');
   });
+
+  it('lets the first file that sets a variable win (the current directory before the root)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'catalogkit-dotenv-'));
+    const specific = join(dir, 'folder.env');
+    const general = join(dir, 'root.env');
+    writeFileSync(specific, 'CATALOGKIT_DOTENV_TEST_A=folder\n');
+    writeFileSync(general, 'CATALOGKIT_DOTENV_TEST_A=root\nCATALOGKIT_DOTENV_TEST_B=root\n');
+
+    loadDotEnv([specific, general]);
+    expect(process.env.CATALOGKIT_DOTENV_TEST_A).toBe('folder');
+    expect(process.env.CATALOGKIT_DOTENV_TEST_B).toBe('root');
+  });
 });

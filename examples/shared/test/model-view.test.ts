@@ -1,4 +1,4 @@
-import { formatCatalogResult, formatWebsites } from '@catalogkit/core';
+import { formatCatalogResult, formatWebsites, type Website } from '@catalogkit/core';
 import { describe, expect, it } from 'vitest';
 import { readOffers, readWebsites } from '../src/model-view.js';
 import { catalogOutput, RETAILER_SITES, TRICKY_URL, websitesOutput } from './fixtures.js';
@@ -41,6 +41,29 @@ describe('readOffers', () => {
     });
   });
 
+  it('reads the retailer’s website id when the line shows one, and no id when it does not', () => {
+    expect(offers.map((offer) => offer.websiteId)).toEqual([
+      'web_fell',
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      'web_trailhead',
+    ]);
+  });
+
+  it('reads the retailer and its website id next to a commission', () => {
+    const output = catalogOutput();
+    const first = output.result.products[0]?.variants[0];
+    if (first) first.placement = { commission: { percentage: { value: 8.1 } } };
+    expect(readOffers(formatCatalogResult(output))[0]).toMatchObject({
+      retailer: 'Fell & Trail',
+      websiteId: 'web_fell',
+      commissionPercent: 8.1,
+      buyUrl: TRICKY_URL,
+    });
+  });
+
   it('keeps buy links byte-for-byte', () => {
     expect(offers[0]?.buyUrl).toBe(TRICKY_URL);
   });
@@ -77,6 +100,22 @@ describe('readWebsites', () => {
     expect(readWebsites(formatWebsites(websitesOutput('fell', sites)))).toEqual([
       { websiteId: 'web_fell', url: 'https://www.fellandtrail.co.uk', commissionPercent: 9.5 },
       { websiteId: 'web_cheap', url: 'https://www.cheapkicks.com', commissionPercent: 1.5 },
+    ]);
+  });
+
+  it('reads the retailer’s name when the service sends one', () => {
+    const text = formatWebsites(
+      websitesOutput('fell', [
+        { ...RETAILER_SITES['Fell & Trail'], name: 'Fell & Trail' } as Website,
+      ]),
+    );
+    expect(readWebsites(text)).toEqual([
+      {
+        websiteId: 'web_fell',
+        name: 'Fell & Trail',
+        url: 'https://www.fellandtrail.co.uk',
+        commissionPercent: 9.5,
+      },
     ]);
   });
 

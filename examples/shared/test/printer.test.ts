@@ -1,3 +1,4 @@
+import type { Website } from '@catalogkit/core';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/events.js';
 import { createPrinter, shouldUseColor } from '../src/printer.js';
@@ -125,6 +126,25 @@ describe('createPrinter', () => {
   it('prints the retailers with their commission rate in the searched country', () => {
     expect(plain).toContain('1 retailer for "Fell & Trail", commission rates in GB:');
     expect(plain).toContain('• https://www.fellandtrail.co.uk web_fell  best commission 9.5%');
+  });
+
+  it('prints a retailer’s name before its address when the service sends one', () => {
+    let out = '';
+    const site = { ...RETAILER_SITES['Fell & Trail'], name: 'Fell & Trail' } as Website;
+    createPrinter({
+      write: (text) => {
+        out += text;
+      },
+      color: false,
+    })({
+      type: 'tool-result',
+      toolName: 'search_websites',
+      toolCallId: 'c',
+      output: websitesOutput('Fell & Trail', [site]),
+    });
+    expect(out).toContain(
+      '• Fell & Trail https://www.fellandtrail.co.uk web_fell  best commission 9.5%',
+    );
   });
 
   it('prints failures, the approval request and the decision', () => {

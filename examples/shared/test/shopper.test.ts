@@ -1,4 +1,9 @@
-import { formatCatalogResult, formatCollection, formatWebsites } from '@catalogkit/core';
+import {
+  formatCatalogResult,
+  formatCollection,
+  formatWebsites,
+  type Website,
+} from '@catalogkit/core';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SHOPPING_REQUEST } from '../src/request.js';
 import { planNextStep } from '../src/shopper.js';
@@ -166,6 +171,62 @@ describe('planNextStep', () => {
     // At 2% Trailhead Running is no longer good: Run Republic's offer of prod_b comes second.
     expect(update?.input.add_clauses).toEqual([
       expect.objectContaining({ product_ids: ['prod_a', 'prod_b'] }),
+    ]);
+  });
+
+  it('matches an offer that shows its website id to that website only, not to a namesake paying more', () => {
+    const namesake = {
+      id: 'web_namesake',
+      url: 'https://www.fellandtrail.com',
+      name: 'Fell & Trail',
+    };
+    const fellLookup = (websites: Website[]): ToolObservation => ({
+      ...lookupSeen('Fell & Trail'),
+      text: formatWebsites(websitesOutput('Fell & Trail', websites)),
+    });
+    const others = [allLookups[0], allLookups[2], allLookups[3]] as ToolObservation[];
+    // prod_a's offer shows web_fell: the namesake's 20% is not its rate, web_fell's 1% is.
+    const withOwnSite = fellLookup([
+      { ...namesake, best_commission_rate: 20 },
+      { id: 'web_fell', url: 'https://ft-shop.example', best_commission_rate: 1 },
+    ] as Website[]);
+    const [update] = calls(plan([catalogSeen, withOwnSite, ...others]));
+    expect(update?.input.add_clauses).toEqual([
+      expect.objectContaining({ product_ids: ['prod_e', 'prod_b'] }),
+    ]);
+    // Nor is it picked when the lookup does not find its website at all.
+    const withoutOwnSite = fellLookup([{ ...namesake, best_commission_rate: 20 }] as Website[]);
+    const [again] = calls(plan([catalogSeen, withoutOwnSite, ...others]));
+    expect(again?.input.add_clauses).toEqual([
+      expect.objectContaining({ product_ids: ['prod_e', 'prod_b'] }),
+    ]);
+  });
+
+  it('matches an offer without a website id by the retailer name the website search sends', () => {
+    const runRepublic: ToolObservation = {
+      ...lookupSeen('Run Republic'),
+      text: formatWebsites(
+        websitesOutput('Run Republic', [
+          {
+            id: 'web_outlet',
+            name: 'Run Republic Outlet',
+            url: 'https://www.runrepublicoutlet.com',
+            best_commission_rate: 1,
+          },
+          {
+            id: 'web_run',
+            name: 'Run Republic',
+            url: 'https://rr.example',
+            best_commission_rate: 12,
+          },
+        ] as Website[]),
+      ),
+    };
+    const [update] = calls(
+      plan([catalogSeen, ...allLookups.slice(0, 2), runRepublic, allLookups[3] as ToolObservation]),
+    );
+    expect(update?.input.add_clauses).toEqual([
+      expect.objectContaining({ product_ids: ['prod_b', 'prod_a'] }),
     ]);
   });
 

@@ -3,9 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Approver, autoApprover, denyingApprover } from '../src/approvals.js';
 import { type CatalogConnection, connectCatalog } from '../src/connection.js';
 import type { AgentEvent, AgentEventListener } from '../src/events.js';
+import { GOOD_COMMISSION_PERCENT } from '../src/picks.js';
 import { createPrinter } from '../src/printer.js';
 import { DEFAULT_SHOPPING_REQUEST } from '../src/request.js';
-import { GOOD_COMMISSION_PERCENT } from '../src/shopper.js';
 import { CatalogToolOutputSchema, WebsitesToolOutputSchema } from '../src/tool-outputs.js';
 
 /** What the suite needs from an example: one offline run of its agent (scripted model). */

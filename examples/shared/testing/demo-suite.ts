@@ -1,4 +1,8 @@
 import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
@@ -28,6 +32,18 @@ function offlineEnv(): NodeJS.ProcessEnv {
 
 const runScript = (packageDir: string, script: string, env: NodeJS.ProcessEnv = offlineEnv()) =>
   run('pnpm', ['--silent', script], { cwd: packageDir, env, timeout: 60_000 });
+
+/** The workspace's tsx, so an example can run in a directory outside the workspace. */
+const TSX = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
+
+/** Runs the example's entry point with `cwd` as its current directory; resolves how it failed. */
+function failureOfStartIn(packageDir: string, cwd: string, env: NodeJS.ProcessEnv) {
+  const main = join(packageDir, 'src', 'main.ts');
+  return run(TSX, ['--conditions=@catalogkit/source', main], { cwd, env, timeout: 60_000 }).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
 
 /** Runs the demo, closes the pipe after the first output (as `| head -1` does), returns how it ended. */
 function demoIntoClosedPipe(packageDir: string): Promise<{ code: number | null; stderr: string }> {
@@ -85,6 +101,24 @@ export function demoCommandSuite(options: { packageDir: string; framework: strin
         code: 1,
         stderr: expect.stringContaining('missing: CATALOG_API_KEY, CATALOG_MCP_URL'),
       });
+    });
+
+    it('reads .env in the directory it runs in, with the environment winning over it', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'catalogkit-example-'));
+      writeFileSync(
+        join(dir, '.env'),
+        'CATALOG_BASE_URL=https://catalog.example.test\nCATALOG_MCP_URL=https://mcp.example.test\nCATALOG_API_KEY=ck_from_file\n',
+      );
+      // The URLs come only from the file; the environment's blank key overrides the file's.
+      const env = offlineEnv();
+      delete env.CATALOG_BASE_URL;
+      delete env.CATALOG_MCP_URL;
+      const failure = await failureOfStartIn(options.packageDir, dir, env);
+      expect(failure).toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining('missing: CATALOG_API_KEY.'),
+      });
+      expect((failure as { stderr: string }).stderr).not.toContain('ck_from_file');
     });
 
     it('stops quietly when the reader closes the pipe early (pnpm demo | head)', async () => {
