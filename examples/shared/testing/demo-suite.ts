@@ -107,7 +107,7 @@ export function demoCommandSuite(options: { packageDir: string; framework: strin
       const dir = mkdtempSync(join(tmpdir(), 'catalogkit-example-'));
       writeFileSync(
         join(dir, '.env'),
-        'CATALOG_BASE_URL=https://catalog.example.test\nCATALOG_MCP_URL=https://mcp.example.test\nCATALOG_API_KEY=ck_from_file\n',
+        'CATALOG_BASE_URL=https://catalog.example.test\nCATALOG_MCP_URL=https://mcp.example.test\nCATALOG_API_KEY=filekey\n',
       );
       // The URLs come only from the file; the environment's blank key overrides the file's.
       const env = offlineEnv();
@@ -118,7 +118,7 @@ export function demoCommandSuite(options: { packageDir: string; framework: strin
         code: 1,
         stderr: expect.stringContaining('missing: CATALOG_API_KEY.'),
       });
-      expect((failure as { stderr: string }).stderr).not.toContain('ck_from_file');
+      expect((failure as { stderr: string }).stderr).not.toContain('filekey');
     });
 
     it('stops quietly when the reader closes the pipe early (pnpm demo | head)', async () => {
