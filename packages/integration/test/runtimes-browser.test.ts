@@ -1,15 +1,13 @@
 import { join } from 'node:path';
-import type { RunningEmulator } from '@catalogkit/emulator';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCore, bundleFixture, type CoreBuild } from './runtimes/build-core.js';
+import { bundleFixture, type CoreBuild } from './runtimes/build-core.js';
+import { type PreparedScenario, prepareScenario } from './runtimes/prepared-scenario.js';
 import { findChromium, skipReason } from './runtimes/runtime-binaries.js';
 import {
   expectPortableOutcome,
-  runScenarioInNode,
   type ScenarioConfig,
   type ScenarioOutcome,
-  startScenarioEmulator,
 } from './runtimes/scenario.js';
 
 // Headless Chromium (Debian's package) runs the built bundle in a page. The page is served
@@ -20,7 +18,7 @@ const missing = skipReason(chromiumPath.missing);
 const PAGE_PATH = '/__catalogkit_runtimes__.html';
 
 let core: CoreBuild;
-let emulator: RunningEmulator;
+let scenario: PreparedScenario | undefined;
 let config: ScenarioConfig;
 let reference: ScenarioOutcome;
 let browser: Browser | undefined;
@@ -28,11 +26,8 @@ let browser: Browser | undefined;
 // Builds core and starts Chromium: allow more than vitest's 10 s hook default on a busy CI.
 beforeAll(async () => {
   if (missing) return;
-  core = await buildCore();
-  ({ emulator, config } = await startScenarioEmulator());
-  const esm = join(core.outDir, 'scenario.mjs');
-  await bundleFixture(core, { entry: 'scenario.mjs', outfile: esm, format: 'esm' });
-  reference = await runScenarioInNode(esm, config);
+  scenario = await prepareScenario();
+  ({ core, config, reference } = scenario);
   browser = await chromium.launch({
     executablePath: chromiumPath.path,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
@@ -40,8 +35,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
-  await emulator?.close();
-  await core?.remove();
+  await scenario?.close();
 });
 
 describe('core in a browser (headless Chromium)', () => {

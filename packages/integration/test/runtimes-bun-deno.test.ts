@@ -1,14 +1,12 @@
 import { join } from 'node:path';
-import type { RunningEmulator } from '@catalogkit/emulator';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { buildCore, bundleFixture, type CoreBuild } from './runtimes/build-core.js';
+import { bundleFixture, type CoreBuild } from './runtimes/build-core.js';
+import { type PreparedScenario, prepareScenario } from './runtimes/prepared-scenario.js';
 import { findRuntimeBinary, runRuntime, skipReason } from './runtimes/runtime-binaries.js';
 import {
   expectPortableOutcome,
-  runScenarioInNode,
   type ScenarioConfig,
   type ScenarioOutcome,
-  startScenarioEmulator,
 } from './runtimes/scenario.js';
 
 // Bun and Deno come from npm (the `bun` and `deno` devDependencies ship their binaries).
@@ -19,24 +17,20 @@ const bun = findRuntimeBinary('bun');
 const deno = findRuntimeBinary('deno');
 
 let core: CoreBuild;
-let emulator: RunningEmulator;
+let scenario: PreparedScenario | undefined;
 let config: ScenarioConfig;
 let reference: ScenarioOutcome;
 let cli: string;
 
 // The hook builds core: allow more than vitest's 10 s default on a busy 2-core CI machine.
 beforeAll(async () => {
-  core = await buildCore();
-  ({ emulator, config } = await startScenarioEmulator());
-  const esm = join(core.outDir, 'scenario.mjs');
-  await bundleFixture(core, { entry: 'scenario.mjs', outfile: esm, format: 'esm' });
-  reference = await runScenarioInNode(esm, config);
+  scenario = await prepareScenario();
+  ({ core, config, reference } = scenario);
   cli = join(core.outDir, 'run-cli.mjs');
   await bundleFixture(core, { entry: 'run-cli.mjs', outfile: cli, format: 'esm' });
 }, 30_000);
 afterAll(async () => {
-  await emulator?.close();
-  await core?.remove();
+  await scenario?.close();
 });
 
 describe('core in other runtimes (built bundle, live emulator)', () => {

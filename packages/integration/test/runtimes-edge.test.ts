@@ -1,36 +1,30 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RunningEmulator } from '@catalogkit/emulator';
 import { EdgeVM } from '@edge-runtime/vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCore, bundleFixture, type CoreBuild } from './runtimes/build-core.js';
+import { bundleFixture, type CoreBuild } from './runtimes/build-core.js';
+import { type PreparedScenario, prepareScenario } from './runtimes/prepared-scenario.js';
 import {
   expectPortableOutcome,
-  runScenarioInNode,
   type ScenarioConfig,
   type ScenarioOutcome,
-  startScenarioEmulator,
 } from './runtimes/scenario.js';
 
 // Vercel's edge runtime: a V8 context with Web APIs only (no process, Buffer, require) and
 // code generation from strings disabled, like edge workers.
 
 let core: CoreBuild;
-let emulator: RunningEmulator;
+let scenario: PreparedScenario | undefined;
 let config: ScenarioConfig;
 let reference: ScenarioOutcome;
 
 // The hook builds core: allow more than vitest's 10 s default on a busy 2-core CI machine.
 beforeAll(async () => {
-  core = await buildCore();
-  ({ emulator, config } = await startScenarioEmulator());
-  const esm = join(core.outDir, 'scenario.mjs');
-  await bundleFixture(core, { entry: 'scenario.mjs', outfile: esm, format: 'esm' });
-  reference = await runScenarioInNode(esm, config);
+  scenario = await prepareScenario();
+  ({ core, config, reference } = scenario);
 }, 30_000);
 afterAll(async () => {
-  await emulator?.close();
-  await core?.remove();
+  await scenario?.close();
 });
 
 /** Loads an IIFE bundle into a fresh edge VM. */
