@@ -1,5 +1,5 @@
-import { TokenMintError } from './errors.js';
-import { sleep } from './sleep.js';
+import { sleep } from '../async.js';
+import { TokenMintError } from '../errors/conversation-errors.js';
 
 /** Backoff between failed mints. */
 export interface BackoffOptions {

@@ -1,5 +1,4 @@
 export type { BackoffOptions } from './backoff.js';
-export { SessionLockTimeoutError, TokenMintError } from './errors.js';
 export {
   createHttpTokenMinter,
   createTurnSender,
@@ -8,20 +7,22 @@ export {
   type TurnInput,
   type TurnSender,
   type TurnSenderOptions,
-} from './http.js';
-export { MemorySessionStore, type MemorySessionStoreOptions } from './memory-store.js';
+} from './service-calls.js';
 export { ChatSession, type ChatSessionOptions } from './session.js';
-export type { LockOptions, ReleaseLock, SessionStore, StoredValue } from './store.js';
-export { type ConversationTokenInfo, ConversationTokenManager } from './token-manager.js';
-export type { ConversationTokenManagerOptions } from './token-manager-options.js';
-export type { CallOptions, InstantInput, MintContext, MintedToken, TokenMinter } from './types.js';
 export {
-  type ConversationToken,
-  ConversationTokenSchema,
-  type TokenMintRequest,
-  TokenMintRequestSchema,
-  type Turn,
-  type TurnRequest,
-  TurnRequestSchema,
-  TurnSchema,
-} from './wire.js';
+  type LockOptions,
+  MemorySessionStore,
+  type MemorySessionStoreOptions,
+  type ReleaseLock,
+  type SessionStore,
+  type StoredValue,
+} from './stores.js';
+export { type ConversationTokenInfo, ConversationTokenManager } from './token-manager.js';
+export type {
+  CallOptions,
+  ConversationTokenManagerOptions,
+  InstantInput,
+  MintContext,
+  MintedToken,
+  TokenMinter,
+} from './token-manager-options.js';

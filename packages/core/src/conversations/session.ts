@@ -1,16 +1,15 @@
+import { abortable, runWithinTime, SingleFlight } from '../async.js';
 import { AbortError, ProtocolError } from '../errors/transport-errors.js';
+import { ConversationIdSchema, type Turn, TurnRequestSchema } from '../schemas/conversations.js';
 import { validateRequest } from '../validation.js';
-import type { TurnInput } from './http.js';
-import { MemorySessionStore } from './memory-store.js';
-import { readThroughLocked } from './read-through.js';
-import { SingleFlight } from './single-flight.js';
-import { abortable } from './sleep.js';
-import type { SessionStore } from './store.js';
+import type { TurnInput } from './service-calls.js';
+import { MemorySessionStore, readThroughLocked, type SessionStore } from './stores.js';
 import { ConversationTokenManager } from './token-manager.js';
-import type { ConversationTokenManagerOptions } from './token-manager-options.js';
-import type { CallOptions, MintedToken } from './types.js';
-import { ConversationIdSchema, type Turn, TurnRequestSchema } from './wire.js';
-import { runWithinTime } from './within-time.js';
+import type {
+  CallOptions,
+  ConversationTokenManagerOptions,
+  MintedToken,
+} from './token-manager-options.js';
 
 /** Options of {@link ChatSession}. */
 export interface ChatSessionOptions<TTurn = Turn> {
@@ -115,7 +114,7 @@ export class ChatSession<TTurn = Turn> {
   async #createConversation(): Promise<string> {
     const created = await runWithinTime((signal) => this.#options.createConversation({ signal }), {
       timeoutMs: CREATE_TIMEOUT_MS,
-      lifetime: this.#lifecycle.signal,
+      closeSignal: this.#lifecycle.signal,
       what: 'Creating the conversation',
     });
     const id = (created as { conversation_id?: unknown } | null)?.conversation_id;

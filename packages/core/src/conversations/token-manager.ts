@@ -1,16 +1,13 @@
+import { abortable, SingleFlight, unrefTimeout } from '../async.js';
 import { AbortError } from '../errors/transport-errors.js';
 import { MintFailures } from './backoff.js';
-import type { HeldToken } from './lifetime.js';
-import { SingleFlight } from './single-flight.js';
-import { abortable, unrefTimeout } from './sleep.js';
 import {
+  type CallOptions,
   type ConversationTokenManagerOptions,
   type ResolvedManagerOptions,
   resolveManagerOptions,
 } from './token-manager-options.js';
-import { readOrMintToken } from './token-source.js';
-import type { CallOptions } from './types.js';
-import { discardBody, isUnauthorizedError, isUnauthorizedResponse } from './unauthorized.js';
+import { type HeldToken, readOrMintToken } from './token-source.js';
 
 /** A token and its expiry, as {@link ConversationTokenManager.getTokenInfo} returns it. */
 export interface ConversationTokenInfo {
@@ -138,7 +135,7 @@ export class ConversationTokenManager {
         const held = await readOrMintToken(this.#options, {
           refused,
           beforeLock: () => this.#failures.waitOut(this.#lifecycle.signal),
-          lifetime: this.#lifecycle.signal,
+          closeSignal: this.#lifecycle.signal,
         });
         this.#failures.reset();
         this.#hold(held);
@@ -182,4 +179,23 @@ export class ConversationTokenManager {
   #assertOpen(): void {
     if (this.#lifecycle.signal.aborted) throw this.#lifecycle.signal.reason;
   }
+}
+
+/**
+ * True for an error that carries HTTP status 401: catalogkit's AuthenticationError and
+ * errors of other HTTP libraries that expose `status` (duck-typed, so two bundled copies
+ * of catalogkit still agree).
+ */
+export function isUnauthorizedError(error: unknown): boolean {
+  return error instanceof Error && (error as { status?: unknown }).status === 401;
+}
+
+/** True for a fetch `Response` with status 401. */
+export function isUnauthorizedResponse(value: unknown): value is Response {
+  return typeof Response !== 'undefined' && value instanceof Response && value.status === 401;
+}
+
+/** Frees the connection behind a response whose body will never be read. */
+export async function discardBody(response: Response): Promise<void> {
+  await response.body?.cancel().catch(() => undefined);
 }

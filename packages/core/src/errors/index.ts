@@ -1,4 +1,28 @@
-export * from './api-errors.js';
-export * from './catalog-error.js';
-export * from './mcp-errors.js';
-export * from './transport-errors.js';
+export {
+  ApiError,
+  type ApiErrorInit,
+  type AuthChallenge,
+  AuthenticationError,
+  type ErrorDetail,
+  NotFoundError,
+  PaymentRequiredError,
+  RateLimitError,
+  ServerError,
+  ValidationError,
+} from './api-errors.js';
+export {
+  CatalogError,
+  type CatalogErrorOptions,
+  ConfigurationError,
+  type RequestIssue,
+  RequestValidationError,
+} from './catalog-error.js';
+export { SessionLockTimeoutError, TokenMintError } from './conversation-errors.js';
+export { CatalogToolError, McpError } from './mcp-errors.js';
+export {
+  AbortError,
+  ConnectionError,
+  ProtocolError,
+  ResponseTooLargeError,
+  TimeoutError,
+} from './transport-errors.js';

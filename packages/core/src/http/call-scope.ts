@@ -1,3 +1,4 @@
+import { sleep } from '../async.js';
 import type { CatalogError } from '../errors/catalog-error.js';
 import { AbortError, TimeoutError } from '../errors/transport-errors.js';
 
@@ -49,18 +50,8 @@ export class CallScope {
 
   /** Waits `ms`, ending early with the scope's TimeoutError/AbortError. */
   sleep(ms: number): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (this.#failure) return reject(this.#failure);
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(this.#failure);
-      };
-      const timer = setTimeout(() => {
-        this.signal.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      this.signal.addEventListener('abort', onAbort, { once: true });
-    });
+    // The merged signal is aborted with the failure as its reason, so the wait rejects with it.
+    return sleep(ms, this.signal);
   }
 
   #stop(failure: CatalogError): void {

@@ -104,6 +104,3 @@ export function callRest(
     attempt(connection, request, outgoing, scope),
   );
 }
-
-// Kept here too: conversations/ imports it from this module.
-export { parseResponse } from './response-body.js';

@@ -1,4 +1,4 @@
-import { CatalogError, type CatalogErrorOptions } from '../errors/catalog-error.js';
+import { CatalogError, type CatalogErrorOptions } from './catalog-error.js';
 
 /**
  * Minting a conversation token failed, or the mint function returned something unusable

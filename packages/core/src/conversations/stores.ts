@@ -1,5 +1,47 @@
-import { SessionLockTimeoutError } from './errors.js';
-import type { LockOptions, ReleaseLock, SessionStore, StoredValue } from './store.js';
+import { SessionLockTimeoutError } from '../errors/conversation-errors.js';
+
+/** A value read from a {@link SessionStore}. */
+export interface StoredValue {
+  value: string;
+  /** Remaining life in milliseconds; undefined when the entry never expires. */
+  ttlMs: number | undefined;
+}
+
+/** Options for {@link SessionStore.lock}. */
+export interface LockOptions {
+  /**
+   * The lock frees itself after this long even if never released, so a crashed holder
+   * cannot block the session forever.
+   */
+  leaseMs: number;
+  /** Give up (SessionLockTimeoutError) after waiting this long for another holder. */
+  waitMs: number;
+  /** Stops waiting (the call rejects with the signal's reason). */
+  signal?: AbortSignal;
+}
+
+/** Releases a held lock; releasing a lock that was lost to its lease is a no-op. */
+export type ReleaseLock = () => Promise<void>;
+
+/**
+ * Where a session's conversation id and token live, so they survive across processes and
+ * serverless invocations. Implementations: `MemorySessionStore` (one process) and
+ * `RedisSessionStore` in `@catalogkit/redis` (many). Entries carry a TTL rather than
+ * absolute times, so instances with different clocks agree on when a token expires.
+ */
+export interface SessionStore {
+  /** Reads a live entry, or undefined when it is missing or expired. */
+  get(key: string): Promise<StoredValue | undefined>;
+  /** Writes an entry; with `ttlMs` it disappears after that many milliseconds. */
+  set(key: string, value: string, ttlMs?: number): Promise<void>;
+  /** Removes an entry (no error when it is missing). */
+  delete(key: string): Promise<void>;
+  /**
+   * Takes the exclusive lock of `key`, waiting while another holder has it. Used so only
+   * one instance mints for a session at a time; the others then read the holder's result.
+   */
+  lock(key: string, options: LockOptions): Promise<ReleaseLock>;
+}
 
 /** Options of {@link MemorySessionStore}. */
 export interface MemorySessionStoreOptions {
@@ -112,4 +154,52 @@ export class MemorySessionStore implements SessionStore {
       if (entry.expiresAt !== undefined && entry.expiresAt <= now) this.#entries.delete(key);
     }
   }
+}
+
+/** How {@link readThroughLocked} finds, and if need be creates, one session entry. */
+export interface ReadThroughOptions<T> {
+  store: SessionStore;
+  key: string;
+  /** Returns the usable value held in a stored entry, or undefined to create a new one. */
+  accept: (stored: StoredValue) => T | undefined;
+  /** Creates the value; called by at most one holder of the lock at a time. */
+  create: () => Promise<{ value: T; encoded: string; ttlMs?: number }>;
+  /** Runs before waiting for the lock (e.g. a backoff after failures). */
+  beforeLock?: () => Promise<void>;
+  leaseMs: number;
+  lockWaitMs: number;
+  /** Stops waiting for the lock. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Get-or-create across instances: read; if nothing usable, take the key's lock, read again
+ * (another instance may have created it while we waited — its result is used, nothing is
+ * created twice), and only then create and store.
+ */
+export async function readThroughLocked<T>(options: ReadThroughOptions<T>): Promise<T> {
+  const { store, key } = options;
+  const found = await readUsable(options);
+  if (found !== undefined) return found;
+  await options.beforeLock?.();
+  const release = await store.lock(key, {
+    leaseMs: options.leaseMs,
+    waitMs: options.lockWaitMs,
+    signal: options.signal,
+  });
+  try {
+    const createdMeanwhile = await readUsable(options);
+    if (createdMeanwhile !== undefined) return createdMeanwhile;
+    const created = await options.create();
+    await store.set(key, created.encoded, created.ttlMs);
+    return created.value;
+  } finally {
+    // A failed release must not hide the result or the real error; the lease frees it.
+    await release().catch(() => undefined);
+  }
+}
+
+async function readUsable<T>(options: ReadThroughOptions<T>): Promise<T | undefined> {
+  const stored = await options.store.get(options.key);
+  return stored ? options.accept(stored) : undefined;
 }

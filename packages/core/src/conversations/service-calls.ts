@@ -1,8 +1,6 @@
 import { parseResponse } from '../http/response-body.js';
 import type { RestRequest, RestResponse } from '../http/rest-call.js';
 import type { RequestOptions } from '../http/service-connection.js';
-import { validateRequest } from '../validation.js';
-import type { MintedToken, TokenMinter } from './types.js';
 import {
   ConversationIdSchema,
   ConversationTokenSchema,
@@ -10,7 +8,9 @@ import {
   type Turn,
   TurnRequestSchema,
   TurnSchema,
-} from './wire.js';
+} from '../schemas/conversations.js';
+import { validateRequest } from '../validation.js';
+import type { MintedToken, TokenMinter } from './token-manager-options.js';
 
 /** What the HTTP helpers need of a `CatalogClient`: its low-level REST call. */
 export interface RestCaller {

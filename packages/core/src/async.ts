@@ -1,0 +1,104 @@
+import { TimeoutError } from './errors/transport-errors.js';
+
+/*
+ * The async helpers of the whole package, so there is one abortable sleep: the client's
+ * retry waits, the token manager's backoff and its time limits all use these.
+ */
+
+/** Resolves after `ms`; rejects with the signal's reason when it aborts first. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Lets one caller stop waiting for a promise shared with others: the promise itself keeps
+ * running, only this caller's wait rejects with the signal's reason.
+ */
+export function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** `setTimeout` that does not keep a Node process alive (browsers have no `unref`). */
+export function unrefTimeout(callback: () => void, ms: number): ReturnType<typeof setTimeout> {
+  // Timers longer than 2^31-1 ms fire at once in Node and browsers.
+  const handle = setTimeout(callback, Math.min(Math.max(0, ms), 2_147_483_647));
+  const maybeNode = handle as unknown as { unref?: () => void };
+  maybeNode.unref?.();
+  return handle;
+}
+
+/** Limits of {@link runWithinTime}. */
+export interface TimeLimit {
+  timeoutMs: number;
+  /** Ends the task early (the manager or session was closed). */
+  closeSignal: AbortSignal;
+  /** What the task does, for the TimeoutError message, e.g. `Minting a conversation token`. */
+  what: string;
+}
+
+/**
+ * Runs `task` with a signal that aborts after `timeoutMs` or when `closeSignal` aborts. The
+ * task is also raced against that signal, so one that ignores its signal still ends on
+ * time: work done under a session's cross-instance lock never outlives the lock's lease.
+ */
+export async function runWithinTime<T>(
+  task: (signal: AbortSignal) => Promise<T>,
+  limit: TimeLimit,
+): Promise<T> {
+  const { timeoutMs, closeSignal, what } = limit;
+  closeSignal.throwIfAborted();
+  const controller = new AbortController();
+  const onClose = () => controller.abort(closeSignal.reason);
+  closeSignal.addEventListener('abort', onClose, { once: true });
+  const timer = setTimeout(() => controller.abort(new TimeoutError(timeoutMs, what)), timeoutMs);
+  try {
+    return await abortable(task(controller.signal), controller.signal);
+  } finally {
+    clearTimeout(timer);
+    closeSignal.removeEventListener('abort', onClose);
+  }
+}
+
+/** Runs at most one task at a time; callers arriving meanwhile share its promise. */
+export class SingleFlight<T> {
+  #inFlight: Promise<T> | undefined;
+
+  /** Joins the running task, or starts `task` when none is running. */
+  run(task: () => Promise<T>): Promise<T> {
+    if (this.#inFlight) return this.#inFlight;
+    const flight = task().finally(() => {
+      this.#inFlight = undefined;
+    });
+    this.#inFlight = flight;
+    return flight;
+  }
+}
