@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { cors } from 'hono/cors';
 import { EmulatorContext } from './context.js';
 import type { CatalogData } from './data/index.js';
 import type { FaultController } from './faults.js';
@@ -69,7 +70,12 @@ function restApp(emulator: EmulatorContext): Hono<{ Variables: RestVariables }> 
     auth,
     mintTokenHandler(emulator),
   );
-  // Turns authenticate with the conversation token, not the API key.
+  // Turns authenticate with the conversation token, not the API key, and come from
+  // shoppers' browsers on other origins: CORS allows them (no cookies, so any origin).
+  rest.use(
+    '/v1/conversations/:conversation_id/turns',
+    cors({ origin: '*', allowMethods: ['POST'] }),
+  );
   rest.post(
     '/v1/conversations/:conversation_id/turns',
     named('POST /v1/conversations/:conversation_id/turns'),

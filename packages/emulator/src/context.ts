@@ -25,6 +25,7 @@ export class EmulatorContext {
   readonly faults: FaultController;
   readonly mcpResponse: McpResponseMode;
   readonly now: Clock;
+  readonly maxTokenTtlSeconds: number;
   private readonly usersByKey: Map<string, string>;
 
   constructor(options: EmulatorOptions = {}) {
@@ -37,6 +38,7 @@ export class EmulatorContext {
     this.rateLimiter = new DailyRateLimiter(this.now);
     this.faults = new FaultController(seed, options.faults);
     this.mcpResponse = options.mcpResponse ?? 'sse';
+    this.maxTokenTtlSeconds = positiveOrInfinity(options.maxTokenTtlSeconds);
     this.usersByKey = new Map([
       [this.keys.valid, USER_IDS.valid],
       [this.keys.otherUser, USER_IDS.otherUser],
@@ -47,4 +49,10 @@ export class EmulatorContext {
   userIdForKey(key: string | undefined): string | undefined {
     return key === undefined ? undefined : this.usersByKey.get(key);
   }
+}
+
+function positiveOrInfinity(seconds: number | undefined): number {
+  if (seconds === undefined) return Number.POSITIVE_INFINITY;
+  if (!(seconds > 0)) throw new RangeError(`maxTokenTtlSeconds must be > 0, got ${seconds}`);
+  return seconds;
 }

@@ -63,4 +63,10 @@ export interface EmulatorOptions {
   now?: Clock;
   /** Replace any of the demo keys. */
   keys?: Partial<EmulatorKeys>;
+  /**
+   * Longest life of a minted conversation token, in seconds (default none: the requested
+   * `ttl_seconds`, 60..7200). A service may grant less than asked; set a few seconds to
+   * test that clients follow `expires_at` and refresh in time.
+   */
+  maxTokenTtlSeconds?: number;
 }

@@ -54,7 +54,8 @@ export function mintTokenHandler(emulator: EmulatorContext) {
     const conversation = ownConversation(emulator, c);
     if (!conversation) return detailError(c, 404, CONVERSATION_NOT_FOUND_DETAIL);
     const now = emulator.now();
-    const ttl = body.data.ttl_seconds ?? DEFAULT_TOKEN_TTL_SECONDS;
+    const requested = body.data.ttl_seconds ?? DEFAULT_TOKEN_TTL_SECONDS;
+    const ttl = Math.min(requested, emulator.maxTokenTtlSeconds);
     const token: StoredToken = {
       token: `ctok_${crypto.randomUUID().replace(/-/g, '')}`,
       token_id: emulator.state.nextId('tok_'),
