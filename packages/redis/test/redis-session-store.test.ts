@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { ChatSession, ConversationTokenManager, SessionLockTimeoutError } from '@catalogkit/core';
 import { Redis } from 'ioredis';
+import ioredisPackage from 'ioredis/package.json' with { type: 'json' };
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RedisSessionStore } from '../src/index.js';
 import { type RedisServer, skipRedisTests, startRedisServer } from './support/redis-server.js';
@@ -39,6 +40,10 @@ describe.skipIf(skipRedisTests)('RedisSessionStore against a real redis-server',
     prefix = `test${testNumber}:`;
     return new RedisSessionStore({ redis, prefix, ...options });
   };
+
+  it(`runs on ioredis ${process.env.CATALOGKIT_IOREDIS_MAJOR} (the vitest project's alias took effect)`, () => {
+    expect(ioredisPackage.version.split('.')[0]).toBe(process.env.CATALOGKIT_IOREDIS_MAJOR);
+  });
 
   it('stores under the prefix with a PX TTL and reads back the remaining life', async () => {
     const sessions = store();
@@ -147,8 +152,12 @@ describe.skipIf(skipRedisTests)('RedisSessionStore against a real redis-server',
         await Promise.all(outputs.map((next) => next())); // both "ready"
         for (const child of spawned) child.stdin.write('go\n'); // then race
         const results = await Promise.all(outputs.map((next) => next()));
-        const tokens = results.map((line) => (JSON.parse(line) as { token: string }).token);
-        expect(tokens[0]).toBe(tokens[1]);
+        const answers = results.map(
+          (line) => JSON.parse(line) as { token: string; ioredisVersion: string },
+        );
+        expect(answers[0]?.token).toBe(answers[1]?.token);
+        for (const { ioredisVersion } of answers)
+          expect(ioredisVersion.split('.')[0]).toBe(process.env.CATALOGKIT_IOREDIS_MAJOR);
         expect(mint.count()).toBe(1);
       } finally {
         await mint.close();
