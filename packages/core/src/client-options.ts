@@ -1,6 +1,8 @@
 import { ConfigurationError } from './errors/catalog-error.js';
+import { type BodyLimits, DEFAULT_BODY_LIMITS } from './http/call-scope.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './http/retry.js';
 import type { CatalogLogger } from './logger.js';
+import type { PaymentOptions } from './payment/types.js';
 
 /** How the API key is sent to the MCP endpoint (the REST interface always uses `x-api-key`). */
 export type McpAuthHeader = 'x-api-key' | 'bearer';
@@ -27,6 +29,19 @@ export interface CatalogClientOptions {
   mcpAuthHeader?: McpAuthHeader;
   /** Receives retry notices. Never given the key. */
   logger?: CatalogLogger;
+  /**
+   * Largest answer (JSON, event stream or error body) the client reads, in bytes after
+   * decoding; past it the request is aborted with a ResponseTooLargeError. Default 10 MiB.
+   */
+  maxResponseBytes?: number;
+  /** Longest line of an event-stream answer, in bytes. Default 4 MiB. */
+  maxSseLineBytes?: number;
+  /**
+   * Machine payments: on a 402 with `Payment` challenges, `payment.pay` may return a
+   * credential and the request is resent once with it. Default: no payment (the 402 is
+   * a PaymentRequiredError). `@catalogkit/mppx` provides a budgeted payer.
+   */
+  payment?: PaymentOptions;
 }
 
 /** Options after defaults, environment fallbacks and checks. */
@@ -40,6 +55,8 @@ export interface ResolvedOptions {
   headers: Record<string, string>;
   mcpAuthHeader: McpAuthHeader;
   logger: CatalogLogger | undefined;
+  limits: BodyLimits;
+  payment: PaymentOptions | undefined;
 }
 
 /** Names of the environment variables the options fall back to. */
@@ -126,6 +143,24 @@ function resolveRetry(options: CatalogClientOptions): RetryPolicy {
   return { ...DEFAULT_RETRY_POLICY, maxRetries, maxRetryDelayMs };
 }
 
+function resolveLimits(options: CatalogClientOptions): BodyLimits {
+  const limit = (name: keyof BodyLimits) => {
+    const value = checkNumber(name, options[name], 1, DEFAULT_BODY_LIMITS[name]);
+    if (!Number.isInteger(value)) throw new ConfigurationError(`option ${name} must be an integer`);
+    return value;
+  };
+  return { maxResponseBytes: limit('maxResponseBytes'), maxSseLineBytes: limit('maxSseLineBytes') };
+}
+
+function resolvePayment(value: PaymentOptions | undefined): PaymentOptions | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value?.pay !== 'function')
+    throw new ConfigurationError('option payment.pay must be a function');
+  if (value.onReceipt !== undefined && typeof value.onReceipt !== 'function')
+    throw new ConfigurationError('option payment.onReceipt must be a function');
+  return value;
+}
+
 function resolveMcpAuthHeader(value: McpAuthHeader | undefined): McpAuthHeader {
   if (value === undefined || value === 'x-api-key' || value === 'bearer')
     return value ?? 'x-api-key';
@@ -151,5 +186,7 @@ export function resolveOptions(options: CatalogClientOptions = {}): ResolvedOpti
     headers: lowerCaseNames(options.headers ?? {}),
     mcpAuthHeader: resolveMcpAuthHeader(options.mcpAuthHeader),
     logger: options.logger,
+    limits: resolveLimits(options),
+    payment: resolvePayment(options.payment),
   };
 }

@@ -17,6 +17,7 @@ export interface ApiErrorInit {
 
 /** The service answered with an HTTP error status. */
 export class ApiError extends CatalogError {
+  static override readonly kind: string = 'ApiError';
   /** HTTP status code. */
   readonly status: number;
   /** Parsed `detail` of the error body, if the body was an ErrorResponse. */
@@ -34,6 +35,7 @@ export class ApiError extends CatalogError {
 
 /** 401: the API key is missing or invalid. */
 export class AuthenticationError extends ApiError {
+  static override readonly kind: string = 'AuthenticationError';
   /** Whether the key was missing or present but refused. */
   readonly reason: 'missing' | 'invalid';
 
@@ -58,6 +60,7 @@ export interface AuthChallenge {
  * machine-payment challenge (satisfy one of `challenges`, from `WWW-Authenticate`).
  */
 export class PaymentRequiredError extends ApiError {
+  static override readonly kind: string = 'PaymentRequiredError';
   readonly reason: 'credits_exhausted' | 'payment_challenge';
   /** Parsed `WWW-Authenticate` challenges; empty when credits are exhausted. */
   readonly challenges: AuthChallenge[];
@@ -71,6 +74,7 @@ export class PaymentRequiredError extends ApiError {
 
 /** 404: the resource (e.g. the collection) does not exist or is not visible to this key. */
 export class NotFoundError extends ApiError {
+  static override readonly kind: string = 'NotFoundError';
   constructor(init: ApiErrorInit) {
     super(init, 'not_found');
   }
@@ -78,6 +82,7 @@ export class NotFoundError extends ApiError {
 
 /** 422: the service refused the input; `issues` are the `{ loc, msg, type }` items. */
 export class ValidationError extends ApiError {
+  static override readonly kind: string = 'ValidationError';
   readonly issues: ValidationIssue[];
 
   constructor(init: ApiErrorInit & { issues: ValidationIssue[] }) {
@@ -91,6 +96,7 @@ export class ValidationError extends ApiError {
  * and `resetsAt` come from `Retry-After`; both are undefined when the service sent none.
  */
 export class RateLimitError extends ApiError {
+  static override readonly kind: string = 'RateLimitError';
   /** How long to wait before trying again, in milliseconds. */
   readonly retryAfterMs: number | undefined;
   /** The moment the wait ends. */
@@ -105,6 +111,7 @@ export class RateLimitError extends ApiError {
 
 /** 5xx: the service failed. */
 export class ServerError extends ApiError {
+  static override readonly kind: string = 'ServerError';
   constructor(init: ApiErrorInit) {
     super(init, 'server_error');
   }

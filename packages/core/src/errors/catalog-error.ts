@@ -5,18 +5,90 @@ export interface CatalogErrorOptions {
 }
 
 /**
+ * The brand every catalogkit error carries: the `kind` of each class in its chain. It is
+ * registered with `Symbol.for`, so two copies of the package (an adapter bundling its own
+ * core) see the same symbol and `NotFoundError.is(error)` holds across them, where
+ * `instanceof` does not.
+ */
+const BRAND = Symbol.for('@catalogkit/core.error-kinds');
+
+/** A class that can check the brand: its own `kind` and the instance type it guards. */
+interface BrandedClass<T> {
+  readonly kind: string;
+  readonly prototype: T;
+}
+
+function kindsOf(target: unknown): string[] {
+  const kinds: string[] = [];
+  for (let current = target; typeof current === 'function'; ) {
+    if (Object.hasOwn(current, 'kind'))
+      kinds.push(String((current as unknown as { kind: unknown }).kind));
+    current = Object.getPrototypeOf(current);
+  }
+  return kinds;
+}
+
+/**
  * Base class of every error thrown by catalogkit. `code` is a stable, machine-readable
- * string (for example `rate_limited`), so callers can branch without `instanceof` across
- * bundle copies.
+ * string (for example `rate_limited`); `CatalogError.is(value)` and each subclass's static
+ * `is` check the class across duplicate copies of the package, where `instanceof` fails.
  */
 export class CatalogError extends Error {
+  /** Brand name of this class; each subclass declares its own. */
+  static readonly kind: string = 'CatalogError';
+
   /** Stable machine-readable error code. */
   readonly code: string;
+  /**
+   * For a call that changes data (collection update, conversation create, token mint):
+   * `true` when the change may have been applied although the call failed (timeout or
+   * connection lost after sending, a 5xx answer, a truncated answer), so read the state
+   * before trying again; `false` when it provably was not (nothing sent, refused
+   * connection, a 4xx refusal). Always `false` for calls that change nothing.
+   */
+  readonly outcomeUnknown: boolean = false;
 
   constructor(code: string, message: string, options: CatalogErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
+    Object.defineProperty(this, BRAND, { value: kindsOf(new.target) });
+  }
+
+  /**
+   * Whether `value` is an instance of this class, also when it comes from another copy
+   * of `@catalogkit/core` (checked by brand, not only `instanceof`).
+   *
+   * @example
+   * if (NotFoundError.is(error)) showMissingCollection();
+   */
+  static is<T>(this: BrandedClass<T>, value: unknown): value is T {
+    // biome-ignore lint/complexity/noThisInStatic: polymorphic on purpose (NotFoundError.is checks NotFoundError)
+    return isInstance(this, value);
+  }
+}
+
+function isInstance<T>(target: BrandedClass<T>, value: unknown): value is T {
+  if (value instanceof (target as unknown as abstract new () => T)) return true;
+  if (value === null || typeof value !== 'object') return false;
+  const kinds = (value as { [BRAND]?: unknown })[BRAND];
+  // Only a class that declares its own kind is checked by brand: an undeclared subclass
+  // would otherwise inherit its parent's kind and match every sibling.
+  return Array.isArray(kinds) && Object.hasOwn(target, 'kind') && kinds.includes(target.kind);
+}
+
+/**
+ * Records whether the change of a failed data-changing call may have been applied.
+ * @internal
+ */
+export function markOutcome(error: unknown, outcomeUnknown: boolean): void {
+  if (error instanceof Error && Object.hasOwn(error, BRAND)) {
+    Object.defineProperty(error, 'outcomeUnknown', {
+      value: outcomeUnknown,
+      enumerable: true,
+      writable: false,
+      configurable: true,
+    });
   }
 }
 
@@ -33,6 +105,7 @@ export interface RequestIssue {
  * contract's rules. The message names every offending field.
  */
 export class RequestValidationError extends CatalogError {
+  static override readonly kind: string = 'RequestValidationError';
   /** Every problem found, one per field. */
   readonly issues: RequestIssue[];
 
@@ -45,6 +118,8 @@ export class RequestValidationError extends CatalogError {
 
 /** The client is missing something it needs (a base URL, an API key) or an option is wrong. */
 export class ConfigurationError extends CatalogError {
+  static override readonly kind: string = 'ConfigurationError';
+
   constructor(message: string) {
     super('configuration', message);
   }

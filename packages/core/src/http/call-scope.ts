@@ -1,6 +1,20 @@
 import { sleep } from '../async.js';
-import type { CatalogError } from '../errors/catalog-error.js';
+import { type CatalogError, markOutcome } from '../errors/catalog-error.js';
 import { AbortError, TimeoutError } from '../errors/transport-errors.js';
+
+/** Size limits on what one answer may make the client hold, in bytes after decoding. */
+export interface BodyLimits {
+  /** The whole answer: JSON, event stream or error body. */
+  maxResponseBytes: number;
+  /** One line of an event stream (an SSE `data:` line holds a whole JSON-RPC answer). */
+  maxSseLineBytes: number;
+}
+
+/** 10 MiB per answer; 4 MiB per event-stream line (a 100-product answer is about 0.1 MiB). */
+export const DEFAULT_BODY_LIMITS: BodyLimits = {
+  maxResponseBytes: 10 * 1024 * 1024,
+  maxSseLineBytes: 4 * 1024 * 1024,
+};
 
 /**
  * The lifetime of one client call: the caller's AbortSignal plus the call's timeout,
@@ -13,11 +27,18 @@ export class CallScope {
   readonly #deadline: number;
   readonly #detach: () => void;
   #failure: CatalogError | undefined;
+  /**
+   * Whether the latest attempt's request may have reached the service and been acted on:
+   * set when a request is handed to fetch, cleared by a refused connection or a 4xx
+   * refusal. It decides `outcomeUnknown` on a failed data-changing call.
+   */
+  mayHaveArrived = false;
 
   constructor(
     readonly operation: string,
     readonly timeoutMs: number,
     callerSignal?: AbortSignal,
+    readonly limits: BodyLimits = DEFAULT_BODY_LIMITS,
   ) {
     this.#deadline = Date.now() + timeoutMs;
     this.#timer = setTimeout(() => this.#stop(new TimeoutError(timeoutMs, operation)), timeoutMs);
@@ -61,19 +82,30 @@ export class CallScope {
   }
 }
 
+/** How one call runs: its name, time limit, the caller's signal and the body limits. */
+export interface CallSettings {
+  operation: string;
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+  limits?: BodyLimits;
+  /** A call that changes data: its errors say whether the change may have been applied. */
+  mutates?: boolean;
+}
+
 /** Runs `work` inside a fresh CallScope, always releasing it. */
 export async function withCallScope<T>(
-  operation: string,
-  timeoutMs: number,
-  callerSignal: AbortSignal | undefined,
+  settings: CallSettings,
   work: (scope: CallScope) => Promise<T>,
 ): Promise<T> {
-  const scope = new CallScope(operation, timeoutMs, callerSignal);
+  const { operation, timeoutMs, signal, limits, mutates } = settings;
+  const scope = new CallScope(operation, timeoutMs, signal, limits);
   try {
     return await work(scope);
-  } catch (error) {
+  } catch (caught) {
     // Whatever fetch or a body read threw after an abort, report why it was aborted.
-    throw scope.failure ?? error;
+    const error = scope.failure ?? caught;
+    if (mutates) markOutcome(error, scope.mayHaveArrived);
+    throw error;
   } finally {
     scope.dispose();
   }

@@ -9,7 +9,11 @@ import {
   ServerError,
   ValidationError,
 } from '../errors/api-errors.js';
-import { type ValidationIssue, ValidationIssueSchema } from '../schemas/common.js';
+import {
+  ErrorResponseSchema,
+  type ValidationIssue,
+  ValidationIssueSchema,
+} from '../schemas/common.js';
 import type { Redactor } from './redact.js';
 import { headerRecord, snippet } from './response-body.js';
 import { parseRetryAfter } from './retry-after.js';
@@ -26,19 +30,14 @@ export interface ErrorContext {
 /** The `detail` of an ErrorResponse body, or undefined when the body is not one. */
 function readDetail(text: string): ErrorDetail {
   // Parsed whatever the content type says: some servers label JSON errors as text/plain.
+  let body: unknown;
   try {
-    const body: unknown = JSON.parse(text);
-    const detail = (body as { detail?: unknown } | null)?.detail;
-    if (typeof detail === 'string') return detail;
-    if (Array.isArray(detail)) {
-      return detail.filter(
-        (item): item is Record<string, unknown> => typeof item === 'object' && item !== null,
-      );
-    }
+    body = JSON.parse(text);
   } catch {
-    // Not JSON after all (a proxy page): fall through to "no detail".
+    return undefined; // Not JSON after all (a proxy page): "no detail".
   }
-  return undefined;
+  const parsed = ErrorResponseSchema.safeParse(body);
+  return parsed.success ? parsed.data.detail : undefined;
 }
 
 function describe(detail: ErrorDetail, text: string, redact: Redactor): string {

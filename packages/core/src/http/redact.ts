@@ -6,16 +6,20 @@ const REDACTED = '[redacted]';
  */
 export type Redactor = <T>(value: T) => T;
 
-function redactString(text: string, secret: string): string {
-  return text.split(secret).join(REDACTED);
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function redactValue(value: unknown, secret: string): unknown {
-  if (typeof value === 'string') return redactString(value, secret);
-  if (Array.isArray(value)) return value.map((item) => redactValue(item, secret));
+function redactValue(value: unknown, pattern: RegExp): unknown {
+  if (typeof value === 'string') return value.replace(pattern, REDACTED);
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, pattern));
   if (value !== null && typeof value === 'object') {
+    // Names too: a server may echo the key as an object member's name.
     return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, redactValue(item, secret)]),
+      Object.entries(value).map(([key, item]) => [
+        key.replace(pattern, REDACTED),
+        redactValue(item, pattern),
+      ]),
     );
   }
   return value;
@@ -23,7 +27,8 @@ function redactValue(value: unknown, secret: string): unknown {
 
 /**
  * Builds a redactor that replaces every occurrence of each secret (the API key, a bearer
- * token) in strings, deeply. Missing secrets are ignored.
+ * token) in strings and member names, deeply, in any letter case: a server or proxy that
+ * lower-cases a header value must not slip the key past it. Missing secrets are ignored.
  */
 export function createRedactor(...secrets: (string | undefined)[]): Redactor {
   // A very short "secret" would shred ordinary text; real keys and tokens are long.
@@ -32,6 +37,6 @@ export function createRedactor(...secrets: (string | undefined)[]): Redactor {
     // Longest first, so a secret that contains another is still removed whole.
     .sort((a, b) => b.length - a.length);
   if (real.length === 0) return (value) => value;
-  return <T>(value: T): T =>
-    real.reduce<unknown>((text, secret) => redactValue(text, secret), value) as T;
+  const pattern = new RegExp(real.map(escapeRegExp).join('|'), 'gi');
+  return <T>(value: T): T => redactValue(value, pattern) as T;
 }

@@ -1,24 +1,8 @@
 import type { z } from 'zod/v4';
-import { ConnectionError, ProtocolError } from '../errors/transport-errors.js';
-import type { CallScope } from './call-scope.js';
+import { ProtocolError } from '../errors/transport-errors.js';
 import type { Redactor } from './redact.js';
 
 const SNIPPET_LENGTH = 120;
-
-/** Reads the whole body; a dropped connection becomes a ConnectionError (it was sent). */
-export async function readBodyText(response: Response, scope: CallScope): Promise<string> {
-  try {
-    return await response.text();
-  } catch (error) {
-    throw (
-      scope.failure ??
-      new ConnectionError(`${scope.operation}: the connection dropped while reading the answer`, {
-        cause: error,
-        requestSent: true,
-      })
-    );
-  }
-}
 
 /** Lower-cased media type of a response, without parameters (`application/json`). */
 export function mediaType(response: Response): string {
@@ -45,10 +29,11 @@ export function parseJsonText(
 ): unknown {
   try {
     return JSON.parse(text);
-  } catch (error) {
+  } catch {
+    // No cause: JSON.parse's message quotes the body, which the redactor would not see.
     throw new ProtocolError(
       `${operation}: the answer (HTTP ${response.status}, ${mediaType(response) || 'no content type'}) is not valid JSON: ${snippet(text, redact)}`,
-      { status: response.status, cause: error },
+      { status: response.status },
     );
   }
 }

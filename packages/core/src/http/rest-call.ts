@@ -1,13 +1,8 @@
 import { ProtocolError } from '../errors/transport-errors.js';
+import { readBodyText } from './body-reader.js';
 import type { CallScope } from './call-scope.js';
 import { errorFromResponse } from './error-from-response.js';
-import {
-  isJsonMediaType,
-  mediaType,
-  parseJsonText,
-  readBodyText,
-  snippet,
-} from './response-body.js';
+import { isJsonMediaType, mediaType, parseJsonText, snippet } from './response-body.js';
 import type { RetryMode } from './retry.js';
 import type { RequestOptions, ServiceConnection } from './service-connection.js';
 

@@ -44,14 +44,17 @@ export function isRetryable(error: unknown, mode: RetryMode): boolean {
   return error.status === 408 || error.status >= 500;
 }
 
+/** The wait the server asked for: a 429's parsed Retry-After, or a 503's header. */
+function serverDelayMs(error: unknown): number | undefined {
+  if (error instanceof RateLimitError) return error.retryAfterMs;
+  if (error instanceof ApiError) return parseRetryAfter(error.headers['retry-after'])?.retryAfterMs;
+  return undefined;
+}
+
 /** The wait before the next attempt: the server's Retry-After, else backoff with full jitter. */
 export function retryDelayMs(error: unknown, attempt: number, policy: RetryPolicy): number {
-  if (error instanceof RateLimitError && error.retryAfterMs !== undefined)
-    return error.retryAfterMs;
-  if (error instanceof ApiError) {
-    const retryAfter = parseRetryAfter(error.headers['retry-after']);
-    if (retryAfter) return retryAfter.retryAfterMs;
-  }
+  const asked = serverDelayMs(error);
+  if (asked !== undefined) return asked;
   const ceiling = Math.min(policy.maxBackoffMs, policy.baseDelayMs * 2 ** attempt);
   return Math.floor(policy.random() * ceiling);
 }

@@ -1,6 +1,7 @@
 import type { ResolvedOptions } from '../client-options.js';
 import { ENV_VARS } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
+import { PaymentStep } from '../payment/paid-request.js';
 import { type CallScope, withCallScope } from './call-scope.js';
 import { createRedactor, type Redactor } from './redact.js';
 import { type RetryMode, withRetries } from './retry.js';
@@ -26,12 +27,20 @@ export class ServiceConnection {
   readonly #options: Omit<ResolvedOptions, 'apiKey'>;
   /** Replaces the key with `[redacted]` in anything the service echoes back. */
   readonly redact: Redactor;
+  /** Pays 402 challenges when the `payment` option is set. */
+  readonly #payment: PaymentStep | undefined;
 
   constructor(options: ResolvedOptions) {
     const { apiKey, ...rest } = options;
     this.#apiKey = apiKey;
     this.#options = rest;
     this.redact = createRedactor(apiKey);
+    this.#payment =
+      rest.payment &&
+      new PaymentStep(rest.payment, {
+        isApiKeyBearer: (value) => apiKey !== undefined && value === `Bearer ${apiKey}`,
+        logger: rest.logger,
+      });
   }
 
   /** A redactor for one request that also carries `token` (a bearer token): removes both. */
@@ -113,16 +122,27 @@ export class ServiceConnection {
         new ConfigurationError(`${operation}: timeoutMs must be a positive number of milliseconds`),
       );
     }
-    return withCallScope(operation, timeoutMs, requestOptions?.signal, (scope) =>
-      withRetries({ policy: this.#options.retry, mode, scope, logger: this.#options.logger }, () =>
-        attempt(scope),
-      ),
+    const { retry: policy, logger, limits } = this.#options;
+    const settings = {
+      operation,
+      timeoutMs,
+      signal: requestOptions?.signal,
+      limits,
+      // A call that must not be repeated is one that changes data.
+      mutates: mode === 'once',
+    };
+    return withCallScope(settings, (scope) =>
+      withRetries({ policy, mode, scope, logger }, () => attempt(scope)),
     );
   }
 
-  /** Sends one HTTP request (same-origin redirects only). */
-  send(request: OutgoingRequest, scope: CallScope): Promise<Response> {
-    return send(this.#options.fetch, request, scope);
+  /** Sends one HTTP request (same-origin redirects only); a 402 may be paid and resent once. */
+  async send(request: OutgoingRequest, scope: CallScope): Promise<Response> {
+    const response = await send(this.#options.fetch, request, scope);
+    if (this.#payment === undefined) return response;
+    return this.#payment.settle(response, request, scope, (paid) =>
+      send(this.#options.fetch, paid, scope),
+    );
   }
 
   /** What JSON.stringify shows: the configuration without the key. */

@@ -61,8 +61,12 @@ async function fetchOnce(
   request: OutgoingRequest,
   scope: CallScope,
 ): Promise<Response> {
+  // From here on the service may receive the request, until an answer or a refused
+  // connection proves otherwise.
+  scope.mayHaveArrived = true;
+  let response: Response;
   try {
-    return await fetchImpl(request.url, {
+    response = await fetchImpl(request.url, {
       method: request.method,
       headers: request.headers,
       body: request.body,
@@ -70,7 +74,26 @@ async function fetchOnce(
       signal: scope.signal,
     });
   } catch (error) {
-    throw scope.failure ?? toConnectionError(error, request);
+    if (scope.failure) throw scope.failure;
+    const failure = toConnectionError(error, request);
+    scope.mayHaveArrived = failure.requestSent;
+    throw failure;
+  }
+  // A 4xx is a refusal: the service did not act on the request. Anything else (a 2xx, a
+  // 5xx, a redirect such as 303 after processing) may follow a change.
+  scope.mayHaveArrived = response.status < 400 || response.status >= 500;
+  return response;
+}
+
+function resolveLocation(location: string, request: OutgoingRequest, status: number): URL {
+  try {
+    return new URL(location, request.url);
+  } catch {
+    // The header is not echoed: it is the server's text, and any URL is worth nothing here.
+    throw new ProtocolError(
+      `${request.url.pathname} answered HTTP ${status} with a Location header that is not a valid URL`,
+      { status },
+    );
   }
 }
 
@@ -82,7 +105,7 @@ function redirectTarget(response: Response, request: OutgoingRequest): URL | und
   }
   const location = response.headers.get('location');
   if (!REDIRECT_STATUSES.has(response.status) || location === null) return undefined;
-  const target = new URL(location, request.url);
+  const target = resolveLocation(location, request, response.status);
   if (target.origin !== request.url.origin) {
     // Following would hand the credential headers to another origin.
     throw new ProtocolError(

@@ -1,7 +1,8 @@
 import { ProtocolError } from '../errors/transport-errors.js';
+import { readBodyText } from '../http/body-reader.js';
 import type { CallScope } from '../http/call-scope.js';
 import { errorFromResponse } from '../http/error-from-response.js';
-import { mediaType, parseJsonText, readBodyText, snippet } from '../http/response-body.js';
+import { mediaType, parseJsonText, snippet } from '../http/response-body.js';
 import type { RequestOptions, ServiceConnection } from '../http/service-connection.js';
 import {
   type AuthTier,
@@ -39,8 +40,10 @@ function readTier(response: Response, connection: ServiceConnection): AuthTier {
   const tier = AuthTierSchema.safeParse(header);
   if (tier.success) return tier.data;
   // The contract promises the header; without it, claim nothing better than anonymous.
+  // The value is the server's text: redacted (any case) and cut short before it is logged.
+  const shown = header === undefined ? null : connection.redact(header).slice(0, 40);
   connection.options.logger?.warn?.(`${OPERATION}: missing or unknown x-ucp-auth-tier`, {
-    header: header ?? null,
+    header: shown,
   });
   return 'anonymous';
 }

@@ -3,6 +3,7 @@ import { McpError } from '../errors/mcp-errors.js';
 import { ProtocolError } from '../errors/transport-errors.js';
 import type { Redactor } from '../http/redact.js';
 import { headerRecord } from '../http/response-body.js';
+import { retryAfterFromSeconds } from '../http/retry-after.js';
 import { type JsonRpcError, JsonRpcResponseSchema } from '../schemas/mcp.js';
 
 /** JSON-RPC code this service uses for rate limits, with `data.retry_after` in seconds. */
@@ -38,17 +39,16 @@ export function matchResponse(message: unknown, id: RpcId): Record<string, unkno
   if (!isObject(message)) throw new ProtocolError('MCP answer is not a JSON-RPC object');
   if ('method' in message) return undefined;
   if (message.id === id || (message.id === null && 'error' in message)) return message;
+  // The received id is not quoted: it is the server's text and could echo a secret.
   throw new ProtocolError(
-    `MCP answer has JSON-RPC id ${JSON.stringify(message.id)}, expected ${JSON.stringify(id)}`,
+    `MCP answer has a different JSON-RPC id (${typeof message.id}) than the request's ${JSON.stringify(id)}`,
   );
 }
 
 function retryAfterSeconds(data: unknown): number | undefined {
   const value = isObject(data) ? data.retry_after : undefined;
   const seconds = typeof value === 'string' ? Number(value) : value;
-  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0
-    ? seconds
-    : undefined;
+  return typeof seconds === 'number' ? seconds : undefined;
 }
 
 /** A JSON-RPC error as a RateLimitError (-32000 with `data.retry_after`) or an McpError. */
@@ -56,15 +56,14 @@ export function rpcError(error: JsonRpcError, response: Response, redact: Redact
   const data = redact(error.data);
   const message = redact(error.message);
   const seconds = retryAfterSeconds(data);
-  if (error.code === RATE_LIMIT_RPC_CODE && seconds !== undefined) {
-    const retryAfterMs = seconds * 1000;
+  const wait = seconds === undefined ? undefined : retryAfterFromSeconds(seconds);
+  if (error.code === RATE_LIMIT_RPC_CODE && wait !== undefined) {
     return new RateLimitError({
       status: response.status,
       detail: message,
       headers: headerRecord(response.headers, redact),
       message: `catalog.search is rate limited: ${message}`,
-      retryAfterMs,
-      resetsAt: new Date(Date.now() + retryAfterMs),
+      ...wait,
     });
   }
   return new McpError(error.code, message, data);

@@ -1,5 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { ConnectionError, ProtocolError } from '../errors/transport-errors.js';
+import { ProtocolError } from '../errors/transport-errors.js';
+import { BoundedBodyReader } from '../http/body-reader.js';
 import type { CallScope } from '../http/call-scope.js';
 import { matchResponse, type RpcId } from './json-rpc.js';
 
@@ -11,8 +12,9 @@ function inspectEvent(event: EventSourceMessage, id: RpcId): Found {
   let payload: unknown;
   try {
     payload = JSON.parse(event.data);
-  } catch (error) {
-    return { error: new ProtocolError('MCP event stream carried invalid JSON', { cause: error }) };
+  } catch {
+    // No cause: JSON.parse's message quotes the event's text, past the redactor.
+    return { error: new ProtocolError('MCP event stream carried invalid JSON') };
   }
   try {
     const message = matchResponse(payload, id);
@@ -22,10 +24,19 @@ function inspectEvent(event: EventSourceMessage, id: RpcId): Found {
   }
 }
 
-async function readUntilFound(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  id: RpcId,
-): Promise<Found> {
+const LF = 0x0a;
+const CR = 0x0d;
+
+/** Length of the line still open at the end of `chunk`, given the one open before it. */
+function openLineLength(chunk: Uint8Array, before: number): number {
+  for (let index = chunk.length - 1; index >= 0; index--) {
+    const byte = chunk[index];
+    if (byte === LF || byte === CR) return chunk.length - 1 - index;
+  }
+  return before + chunk.length;
+}
+
+async function readUntilFound(reader: BoundedBodyReader, id: RpcId): Promise<Found> {
   let found: Found;
   const parser = createParser({
     onEvent: (event) => {
@@ -33,16 +44,21 @@ async function readUntilFound(
     },
   });
   const decoder = new TextDecoder();
+  const { maxSseLineBytes } = reader.scope.limits;
+  let lineBytes = 0;
   while (found === undefined) {
-    const { done, value } = await reader.read();
-    if (done) {
+    const chunk = await reader.read();
+    if (chunk === undefined) {
       // The SSE spec drops a last event without its closing blank line; some servers
       // end the stream right after the data line, so close the event instead. A
       // truncated event still fails, as invalid JSON.
       parser.feed(`${decoder.decode()}\n\n`);
       break;
     }
-    parser.feed(decoder.decode(value, { stream: true }));
+    // The parser buffers an open line whole: cap it before it grows without end.
+    lineBytes = openLineLength(chunk, lineBytes);
+    if (lineBytes > maxSseLineBytes) throw reader.tooLarge('maxSseLineBytes', maxSseLineBytes);
+    parser.feed(decoder.decode(chunk, { stream: true }));
   }
   return found;
 }
@@ -50,7 +66,7 @@ async function readUntilFound(
 /**
  * Reads a `text/event-stream` answer until the event holding the JSON-RPC response to
  * `id`; notifications before it are skipped. Stops reading (and closes the stream) as
- * soon as the answer is found.
+ * soon as the answer is found. The stream is bounded by the scope's body limits.
  */
 export async function readSseResponse(
   response: Response,
@@ -59,27 +75,17 @@ export async function readSseResponse(
 ): Promise<Record<string, unknown>> {
   if (!response.body)
     throw new ProtocolError('MCP event stream has no body', { status: response.status });
-  const reader = response.body.getReader();
+  const reader = new BoundedBodyReader(response, scope);
   let found: Found;
   try {
     found = await readUntilFound(reader, id);
-  } catch (error) {
-    throw (
-      scope.failure ??
-      new ConnectionError(`${scope.operation}: the event stream broke`, {
-        cause: error,
-        requestSent: true,
-      })
-    );
   } finally {
-    reader.cancel().catch(() => undefined);
+    reader.cancel();
   }
   if (found === undefined) {
     throw new ProtocolError(
       `MCP event stream ended without the answer to request ${JSON.stringify(id)}`,
-      {
-        status: response.status,
-      },
+      { status: response.status },
     );
   }
   if ('error' in found) throw found.error;

@@ -1,0 +1,123 @@
+import {
+  ConnectionError,
+  ProtocolError,
+  ResponseTooLargeError,
+} from '../errors/transport-errors.js';
+import type { CallScope } from './call-scope.js';
+
+// Error codes of a body that does not decode as its Content-Encoding says (Node's zlib for
+// gzip/deflate, its brotli and zstd decoders): the server sent a broken answer, which is a
+// protocol failure, not a dropped connection worth retrying.
+const DECODING_CODE = /^(Z_|ERR__ERROR|ERR_BROTLI|ERR_ZSTD)/;
+
+function isDecodingFailure(error: unknown): boolean {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  const code = (cause as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && DECODING_CODE.test(code);
+}
+
+/** What a failed body read means: the scope's own failure, a corrupt encoding, or a drop. */
+function readFailure(error: unknown, response: Response, scope: CallScope): Error {
+  if (scope.failure) return scope.failure;
+  if (error instanceof ProtocolError) return error;
+  if (isDecodingFailure(error)) {
+    // No cause: the decoder's message is harmless, but the rule is one path for all causes.
+    return new ProtocolError(
+      `${scope.operation}: the answer could not be decoded as its Content-Encoding (${response.headers.get('content-encoding') ?? 'none'}) says`,
+      { status: response.status },
+    );
+  }
+  return new ConnectionError(
+    `${scope.operation}: the connection dropped while reading the answer`,
+    {
+      cause: error,
+      requestSent: true,
+    },
+  );
+}
+
+/**
+ * Reads a response body chunk by chunk, counting bytes after decoding (so a gzip bomb
+ * counts what it expands to) and cancelling the body past `scope.limits.maxResponseBytes`.
+ * Read failures become the scope's TimeoutError/AbortError, a ProtocolError (corrupt
+ * encoding, too large) or a ConnectionError (`requestSent: true`).
+ */
+export class BoundedBodyReader {
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  #bytes = 0;
+
+  constructor(
+    readonly response: Response,
+    readonly scope: CallScope,
+  ) {
+    this.#reader = response.body?.getReader();
+  }
+
+  /** Bytes read so far (after decoding). */
+  get bytesRead(): number {
+    return this.#bytes;
+  }
+
+  /** The next chunk, or undefined at the end of the body. */
+  async read(): Promise<Uint8Array | undefined> {
+    if (this.#reader === undefined) return undefined;
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await this.#reader.read();
+    } catch (error) {
+      this.cancel();
+      throw readFailure(error, this.response, this.scope);
+    }
+    if (chunk.done) return undefined;
+    this.#bytes += chunk.value.byteLength;
+    const limit = this.scope.limits.maxResponseBytes;
+    if (this.#bytes > limit) {
+      this.cancel();
+      throw this.tooLarge('maxResponseBytes', limit);
+    }
+    return chunk.value;
+  }
+
+  /** The typed error for an exceeded limit; names the limit, never the body. */
+  tooLarge(
+    limit: 'maxResponseBytes' | 'maxSseLineBytes',
+    limitBytes: number,
+  ): ResponseTooLargeError {
+    return new ResponseTooLargeError(this.scope.operation, limit, limitBytes, {
+      status: this.response.status,
+    });
+  }
+
+  /** Stops reading and releases the connection (the rest of the body is never read). */
+  cancel(): void {
+    this.#reader?.cancel().catch(() => undefined);
+  }
+}
+
+const decoder = new TextDecoder();
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return all;
+}
+
+/**
+ * Reads the whole body as UTF-8 text within `scope.limits.maxResponseBytes`; see
+ * BoundedBodyReader for the errors.
+ */
+export async function readBodyText(response: Response, scope: CallScope): Promise<string> {
+  const reader = new BoundedBodyReader(response, scope);
+  const chunks: Uint8Array[] = [];
+  for (let chunk = await reader.read(); chunk !== undefined; chunk = await reader.read()) {
+    chunks.push(chunk);
+  }
+  if (chunks.length === 0) return '';
+  // One decode of the joined bytes is cheaper than a streaming decode per chunk.
+  return decoder.decode(concat(chunks, reader.bytesRead));
+}
