@@ -1,0 +1,23 @@
+export {
+  type BuyLinkSources,
+  collectBuyLinks,
+  productBuyLinks,
+} from './buy-links.js';
+export { type FoundUrl, findUrls } from './find-urls.js';
+export type { BuyLinkMatch } from './nearest.js';
+export { type BuyLinkMode, buyLinkReference } from './references.js';
+export {
+  BuyLinkReferences,
+  type BuyLinkResolution,
+  type ResolveBuyLinksOptions,
+  resolveBuyLinks,
+  type UnresolvedReference,
+} from './resolve.js';
+export { type BuyLinkStreamOptions, BuyLinkStreamResolver } from './stream.js';
+export {
+  type BuyLinkIssue,
+  type BuyLinkRepair,
+  type BuyLinkVerification,
+  repairBuyLinks,
+  verifyBuyLinks,
+} from './verify.js';

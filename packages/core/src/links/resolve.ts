@@ -1,0 +1,103 @@
+import { type BuyLinkSources, collectBuyLinks } from './buy-links.js';
+import { buyLinkReference, REFERENCE_PATTERN } from './references.js';
+
+/** A reference in an answer that names no single buy link of the tool outputs. */
+export interface UnresolvedReference {
+  /** The reference as written, e.g. `[[buy:123456780]]`. */
+  reference: string;
+  /** Offset of its first character in the text given. */
+  start: number;
+  end: number;
+  /** `unknown`: no buy link has it (a mistyped or invented reference); `ambiguous`: two do. */
+  reason: 'unknown' | 'ambiguous';
+}
+
+/** What {@link resolveBuyLinks} did to an answer. */
+export interface BuyLinkResolution {
+  /** The answer with every resolvable reference replaced by its buy link, byte for byte. */
+  text: string;
+  /** The references replaced, with the link each became. */
+  resolved: Array<{ reference: string; link: string }>;
+  /** References left as written: reported, never dropped or guessed. */
+  unresolved: UnresolvedReference[];
+}
+
+/** Options of {@link resolveBuyLinks}. */
+export interface ResolveBuyLinksOptions {
+  /**
+   * What replaces a reference that cannot be resolved. Default: the reference as written,
+   * so the gap stays visible; e.g. `() => '(link unavailable)'` for shoppers.
+   */
+  unresolved?: (issue: UnresolvedReference) => string;
+}
+
+/** The buy links of some tool outputs by their reference id (the digits). */
+export class BuyLinkReferences {
+  readonly #byId = new Map<string, string[]>();
+
+  constructor(toolOutputs: BuyLinkSources = []) {
+    this.add(toolOutputs);
+  }
+
+  /** Adds the buy links of more tool outputs (a later step or turn). */
+  add(toolOutputs: BuyLinkSources): void {
+    for (const link of collectBuyLinks(toolOutputs)) {
+      const id = /\d+/.exec(buyLinkReference(link))![0];
+      const links = this.#byId.get(id) ?? [];
+      if (!links.includes(link)) links.push(link);
+      this.#byId.set(id, links);
+    }
+  }
+
+  /** The links a reference id names: one when it resolves. */
+  linksOf(id: string): readonly string[] {
+    return this.#byId.get(id) ?? [];
+  }
+}
+
+/**
+ * Replaces the references in a text with the buy links they name. `offset` shifts the
+ * reported positions (for text that is part of a longer stream).
+ */
+export function resolveWith(
+  text: string,
+  references: BuyLinkReferences,
+  options: ResolveBuyLinksOptions = {},
+  offset = 0,
+): BuyLinkResolution {
+  const resolution: BuyLinkResolution = { text: '', resolved: [], unresolved: [] };
+  resolution.text = text.replace(REFERENCE_PATTERN, (reference, full, bare, index: number) => {
+    const id = (full ?? bare) as string;
+    const links = references.linksOf(id);
+    if (links.length === 1) {
+      resolution.resolved.push({ reference, link: links[0]! });
+      return links[0]!;
+    }
+    const issue: UnresolvedReference = {
+      reference,
+      start: offset + index,
+      end: offset + index + reference.length,
+      reason: links.length === 0 ? 'unknown' : 'ambiguous',
+    };
+    resolution.unresolved.push(issue);
+    return options.unresolved ? options.unresolved(issue) : reference;
+  });
+  return resolution;
+}
+
+/**
+ * Turns the buy link references a model wrote (`[[buy:123456780]]`, in `reference` mode)
+ * back into the exact buy links of the tool outputs the application got. A reference that
+ * names no link (mistyped, invented, or from outputs not given) or two links is left as
+ * written and reported in `unresolved`, never dropped or guessed.
+ *
+ * @example
+ * const { text, unresolved } = resolveBuyLinks(answer, toolOutputs);
+ */
+export function resolveBuyLinks(
+  text: string,
+  toolOutputs: BuyLinkSources,
+  options: ResolveBuyLinksOptions = {},
+): BuyLinkResolution {
+  return resolveWith(text, new BuyLinkReferences(toolOutputs), options);
+}

@@ -1,0 +1,72 @@
+import type { BuyLinkSources } from './buy-links.js';
+import { unfinishedReferenceStart } from './references.js';
+import {
+  BuyLinkReferences,
+  type ResolveBuyLinksOptions,
+  resolveWith,
+  type UnresolvedReference,
+} from './resolve.js';
+
+/** Options of {@link BuyLinkStreamResolver}. */
+export interface BuyLinkStreamOptions extends ResolveBuyLinksOptions {
+  /** Tool outputs from before the stream (earlier turns), whose references may be written. */
+  toolOutputs?: BuyLinkSources;
+  /** Called for each reference that cannot be resolved, as it is found. */
+  onUnresolved?: (issue: UnresolvedReference) => void;
+}
+
+/**
+ * Resolves buy link references in text that arrives in chunks, for framework adapters:
+ * `write` returns what can be shown now and holds back a reference that a later chunk may
+ * complete (`[[buy:12` … `3456780]]`), so where the chunks break never changes the result.
+ * `end` returns what is held. Tool outputs can be added as they arrive between chunks.
+ */
+export class BuyLinkStreamResolver {
+  readonly #references: BuyLinkReferences;
+  readonly #options: BuyLinkStreamOptions;
+  #held = '';
+  /** Characters of text already returned, for the positions of reported references. */
+  #emitted = 0;
+  readonly unresolved: UnresolvedReference[] = [];
+
+  constructor(options: BuyLinkStreamOptions = {}) {
+    this.#options = options;
+    this.#references = new BuyLinkReferences(options.toolOutputs ?? []);
+  }
+
+  /** Adds the buy links of a tool result that arrived in the stream. */
+  addToolOutput(output: unknown): void {
+    this.#references.add([output]);
+  }
+
+  /** Takes a chunk of text; returns the text that is safe to show now. */
+  write(chunk: string): string {
+    const text = this.#held + chunk;
+    const cut = unfinishedReferenceStart(text);
+    this.#held = text.slice(cut);
+    return this.#resolve(text.slice(0, cut));
+  }
+
+  /** Returns whatever is held back (at the end of a text block or of the stream). */
+  end(): string {
+    const text = this.#held;
+    this.#held = '';
+    return this.#resolve(text);
+  }
+
+  #resolve(text: string): string {
+    if (!text) return '';
+    const { text: resolved, unresolved } = resolveWith(
+      text,
+      this.#references,
+      this.#options,
+      this.#emitted,
+    );
+    this.#emitted += text.length;
+    for (const issue of unresolved) {
+      this.unresolved.push(issue);
+      this.#options.onUnresolved?.(issue);
+    }
+    return resolved;
+  }
+}

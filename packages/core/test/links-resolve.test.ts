@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { buyLinkReference } from '../src/links/references.js';
+import { resolveBuyLinks } from '../src/links/resolve.js';
+import { BuyLinkStreamResolver } from '../src/links/stream.js';
+
+const A =
+  'https://go.catalogkit.test/r/web_rzyeku4y?pub=pub_usr_demo&campaign=agent+search&u=https%3A%2F%2Fwww.birchmarket.fr%2Fproducts%2Fonyxon-glide%3Fvariant%3D240292&sig=2kforr';
+const B =
+  'https://go.catalogkit.test/r/web_k2bij9ic?pub=pub_usr_demo&campaign=agent+search&u=https%3A%2F%2Fwww.stonesole.co.uk%2Fproducts%2Fonyxon-glide%3Fvariant%3D955277&sig=lhd8nj';
+const output = {
+  result: { products: [{ id: 'p', title: 'Glide', variants: [{ url: A }, { url: B }] }] },
+};
+const refA = buyLinkReference(A);
+const refB = buyLinkReference(B);
+const idOf = (reference: string) => /\d+/.exec(reference)![0];
+
+describe('buyLinkReference', () => {
+  it('is short, the same on every call, and differs between links', () => {
+    expect(refA).toMatch(/^\[\[buy:\d{9}\]\]$/);
+    expect(buyLinkReference(A)).toBe(refA);
+    expect(refB).not.toBe(refA);
+  });
+});
+
+describe('resolveBuyLinks', () => {
+  it('turns references back into the exact links, wherever the model put them', () => {
+    const text = `1. [Glide at Birch Market](${refA})\n2. Stone Sole: ${refB}.`;
+    const resolution = resolveBuyLinks(text, [output]);
+    expect(resolution.text).toBe(`1. [Glide at Birch Market](${A})\n2. Stone Sole: ${B}.`);
+    expect(resolution.resolved).toEqual([
+      { reference: refA, link: A },
+      { reference: refB, link: B },
+    ]);
+    expect(resolution.unresolved).toEqual([]);
+  });
+
+  it('forgives spaces and letter case in a reference, and a bare buy:ID link target', () => {
+    const text = `[[ BUY: ${idOf(refA)} ]] and [Buy](buy:${idOf(refB)})`;
+    expect(resolveBuyLinks(text, [output]).text).toBe(`${A} and [Buy](${B})`);
+  });
+
+  it('reports a mistyped reference and leaves it as written', () => {
+    const typo = `[[buy:${idOf(refA).slice(0, -1)}]]`;
+    const text = `Buy: ${typo}`;
+    const resolution = resolveBuyLinks(text, [output]);
+    expect(resolution.text).toBe(text);
+    expect(resolution.unresolved).toEqual([
+      { reference: typo, start: 5, end: 5 + typo.length, reason: 'unknown' },
+    ]);
+  });
+
+  it('reports a reference from outputs it was not given', () => {
+    expect(resolveBuyLinks(`Buy: ${refA}`, []).unresolved).toHaveLength(1);
+  });
+
+  it('lets the application choose what an unresolved reference becomes', () => {
+    const resolution = resolveBuyLinks('Buy: [[buy:000000001]]', [output], {
+      unresolved: () => '(link unavailable)',
+    });
+    expect(resolution.text).toBe('Buy: (link unavailable)');
+    expect(resolution.unresolved).toHaveLength(1);
+  });
+
+  it('leaves ordinary words and brackets alone', () => {
+    const text = 'Where to buy: [Birch Market] [[note]] buy:now buy 2 for $10 [1]';
+    expect(resolveBuyLinks(text, [output])).toEqual({ text, resolved: [], unresolved: [] });
+  });
+});
+
+describe('BuyLinkStreamResolver', () => {
+  const text = `Top picks:\n1. [Glide](${refA}) at $99.99\n2. ${refB}, or [[buy:000000001]]. Buy now [x]`;
+  const expected = `Top picks:\n1. [Glide](${A}) at $99.99\n2. ${B}, or [[buy:000000001]]. Buy now [x]`;
+
+  function streamed(chunks: string[]): { text: string; unresolved: number } {
+    const resolver = new BuyLinkStreamResolver();
+    resolver.addToolOutput(output);
+    const out = chunks.map((chunk) => resolver.write(chunk)).join('') + resolver.end();
+    return { text: out, unresolved: resolver.unresolved.length };
+  }
+
+  it('gives the same text for a chunk boundary at every position', () => {
+    for (let cut = 0; cut <= text.length; cut++) {
+      expect(streamed([text.slice(0, cut), text.slice(cut)]), `cut at ${cut}`).toEqual({
+        text: expected,
+        unresolved: 1,
+      });
+    }
+  });
+
+  it('gives the same text streamed one character at a time, and for two cuts everywhere in a reference', () => {
+    expect(streamed([...text])).toEqual({ text: expected, unresolved: 1 });
+    const start = text.indexOf(refA);
+    for (let i = start; i <= start + refA.length; i++) {
+      for (let j = i; j <= start + refA.length; j++) {
+        expect(streamed([text.slice(0, i), text.slice(i, j), text.slice(j)]).text).toBe(expected);
+      }
+    }
+  });
+
+  it('never holds back more than an unfinished reference', () => {
+    const resolver = new BuyLinkStreamResolver({ toolOutputs: [output] });
+    expect(resolver.write('Hello there, ')).toBe('Hello there, ');
+    expect(resolver.write('see [[bu')).toBe('see ');
+    expect(resolver.write(`y:${idOf(refA)}]] now`)).toBe(`${A} now`);
+    expect(resolver.end()).toBe('');
+  });
+
+  it('reports unresolved references as it finds them, with their position', () => {
+    const seen: string[] = [];
+    const resolver = new BuyLinkStreamResolver({
+      onUnresolved: (issue) => seen.push(issue.reference),
+    });
+    resolver.write('ab [[buy:1');
+    resolver.write('23]] cd');
+    resolver.end();
+    expect(seen).toEqual(['[[buy:123]]']);
+    expect(resolver.unresolved[0]).toMatchObject({ start: 3, end: 14, reason: 'unknown' });
+  });
+});
