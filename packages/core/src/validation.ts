@@ -35,6 +35,25 @@ function toRequestIssue(issue: ZodIssue, prefix: string): RequestIssue {
   return { path, message: describeIssue(issue) };
 }
 
+// With the `u` flag a surrogate pair is one code point, so this matches only a lone one.
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/**
+ * Strings that are not well-formed Unicode (a lone surrogate) cannot be encoded for the
+ * wire: `encodeURIComponent` throws on them and URLSearchParams silently swaps them for
+ * U+FFFD, so an id would reach the service changed. Each one found is an issue.
+ */
+function malformedStrings(value: unknown, path: string[], found: RequestIssue[]): void {
+  if (typeof value === 'string') {
+    if (LONE_SURROGATE.test(value)) {
+      found.push({ path: path.join('.'), message: 'must be well-formed Unicode (lone surrogate)' });
+    }
+  } else if (value !== null && typeof value === 'object') {
+    // Arrays too: their entries are [index, item].
+    for (const [key, item] of Object.entries(value)) malformedStrings(item, [...path, key], found);
+  }
+}
+
 /** The outcome of checking one input: its parsed value, or the issues found. */
 export type Checked<T> = { ok: true; data: T } | { ok: false; issues: RequestIssue[] };
 
@@ -45,8 +64,12 @@ export function checkRequest<S extends z.ZodType>(
   prefix = '',
 ): Checked<z.output<S>> {
   const parsed = schema.safeParse(input);
-  if (parsed.success) return { ok: true, data: parsed.data };
-  return { ok: false, issues: parsed.error.issues.map((issue) => toRequestIssue(issue, prefix)) };
+  const issues = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => toRequestIssue(issue, prefix));
+  malformedStrings(input, prefix ? [prefix] : [], issues);
+  if (parsed.success && issues.length === 0) return { ok: true, data: parsed.data };
+  return { ok: false, issues };
 }
 
 /**
