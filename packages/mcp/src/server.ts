@@ -1,0 +1,121 @@
+import {
+  type AnyCatalogTool,
+  type CatalogTool,
+  type CatalogToolsOptions,
+  createCatalogToolList,
+} from '@catalogkit/core';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { TOOL_ANNOTATIONS } from './annotations.js';
+import { toObjectJsonSchema } from './json-schema.js';
+import { OUTPUT_SCHEMAS } from './output-schemas.js';
+import { createKeyRedactor, type Redactor } from './redact.js';
+
+/** Options of the catalog MCP server: the shared catalog tool options, plus its identity. */
+export interface CatalogMcpServerOptions extends CatalogToolsOptions {
+  /** Name and version the server reports to hosts on `initialize`. */
+  serverInfo?: { name: string; version: string };
+}
+
+const DEFAULT_SERVER_INFO = { name: 'catalogkit', version: '0.0.0' };
+
+/** The tools bound once, their MCP listing computed once: what each server instance serves. */
+export interface PreparedTools {
+  serverInfo: { name: string; version: string };
+  listing: Tool[];
+  // Erased to one input and output type: each execute validates its own input.
+  byName: ReadonlyMap<string, CatalogTool<unknown, unknown>>;
+  redact: Redactor;
+}
+
+function toMcpTool(catalogTool: AnyCatalogTool): Tool {
+  return {
+    name: catalogTool.name,
+    description: catalogTool.description,
+    inputSchema: toObjectJsonSchema(catalogTool.inputSchema, 'input'),
+    outputSchema: toObjectJsonSchema(OUTPUT_SCHEMAS[catalogTool.originalName], 'output'),
+    annotations: TOOL_ANNOTATIONS[catalogTool.originalName],
+  };
+}
+
+/**
+ * Binds the catalog tools to a client and computes their listing; throws a
+ * `ConfigurationError` naming a bad option. The HTTP handler calls this once and serves
+ * every request from the result.
+ */
+export function prepareTools(options: CatalogMcpServerOptions): PreparedTools {
+  const { serverInfo = DEFAULT_SERVER_INFO, ...toolOptions } = options;
+  const tools = createCatalogToolList(toolOptions);
+  return {
+    serverInfo,
+    listing: tools.map(toMcpTool),
+    byName: new Map(
+      tools.map((catalogTool): [string, CatalogTool<unknown, unknown>] => [
+        catalogTool.name,
+        catalogTool,
+      ]),
+    ),
+    redact: createKeyRedactor(toolOptions),
+  };
+}
+
+async function callTool(
+  catalogTool: CatalogTool<unknown, unknown>,
+  input: unknown,
+  signal: AbortSignal,
+  redact: Redactor,
+): Promise<CallToolResult> {
+  try {
+    const output = await catalogTool.execute(input, { signal });
+    return {
+      content: [{ type: 'text', text: catalogTool.toModelOutput(output) }],
+      structuredContent: redact(output as Record<string, unknown>),
+    };
+  } catch (error) {
+    const text = catalogTool.errorToModelOutput(error);
+    // Not the model's to handle (bad configuration, cancellation, a bug): a protocol error
+    // for the host, its message cleaned of the key like everything else the host receives.
+    if (text === undefined) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new McpError(ErrorCode.InternalError, redact(message));
+    }
+    return { content: [{ type: 'text', text }], isError: true };
+  }
+}
+
+/** A server for the prepared tools (the HTTP handler makes one per request). */
+export function serverFor(tools: PreparedTools): McpServer {
+  const server = new McpServer(tools.serverInfo, { capabilities: { tools: {} } });
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.listing }));
+  server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const catalogTool = tools.byName.get(request.params.name);
+    if (!catalogTool) {
+      throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+    }
+    return callTool(catalogTool, request.params.arguments ?? {}, extra.signal, tools.redact);
+  });
+  return server;
+}
+
+/**
+ * An MCP server (official SDK) offering the catalog tools: each call answers with the
+ * compact text the model reads as `content` and the full result as `structuredContent`
+ * (described by the tool's `outputSchema`); failures the model can act on come back as
+ * `isError` results with a short text. Connect it to any transport, e.g.
+ * `StdioServerTransport`.
+ *
+ * Tool calls are handled here rather than by `registerTool`, so that invalid arguments get
+ * the catalog tools' own texts naming each field, like every other failure.
+ *
+ * @throws ConfigurationError when an option is invalid.
+ */
+export function createCatalogMcpServer(options: CatalogMcpServerOptions = {}): McpServer {
+  return serverFor(prepareTools(options));
+}

@@ -1,0 +1,243 @@
+import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCatalogMcpHandler } from '../src/index.js';
+import { connectHttpClient, type MountedHandler, mountInHono } from './support/http-host.js';
+import { searchCatalog, searchWebsites, textOf, updateCollection } from './support/inputs.js';
+import { startKeyEchoService } from './support/key-echo-service.js';
+
+let emulator: RunningEmulator;
+let mounted: MountedHandler;
+let client: Client;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0 });
+  const handle = createCatalogMcpHandler({
+    clientOptions: {
+      apiKey: emulator.keys.valid,
+      baseUrl: emulator.baseUrl,
+      mcpUrl: emulator.mcpUrl,
+    },
+    defaults: { placements: ['affiliate'] },
+  });
+  mounted = await mountInHono(handle);
+  ({ client } = await connectHttpClient(mounted.url));
+  // Lets the client check every structuredContent against the listed outputSchema.
+  await client.listTools();
+});
+
+afterAll(async () => {
+  await client?.close();
+  await mounted?.close();
+  await emulator?.close();
+});
+
+describe('createCatalogMcpHandler mounted in Hono, with the SDK client over Streamable HTTP', () => {
+  it('lists the three tools with strict input schemas, output schemas and annotations', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'search_catalog',
+      'search_websites',
+      'update_collection',
+    ]);
+    const [catalog, websites, update] = tools;
+    expect(catalog?.annotations).toMatchObject({ readOnlyHint: true });
+    expect(websites?.annotations).toMatchObject({ readOnlyHint: true });
+    expect(update?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+    });
+    expect(update?.description).toContain('search_catalog');
+    for (const tool of tools) {
+      expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
+      expect(tool.inputSchema.required).toEqual(Object.keys(tool.inputSchema.properties ?? {}));
+      expect(tool.outputSchema?.type).toBe('object');
+    }
+    expect(catalog?.outputSchema?.required).toEqual(['query', 'result', 'tier']);
+  });
+
+  it('answers with compact text as content and the full result as structuredContent', async () => {
+    const result = await client.callTool({
+      name: 'search_catalog',
+      arguments: searchCatalog('trail running shoes'),
+    });
+    expect(result.isError).toBeFalsy();
+    const output = result.structuredContent as {
+      tier: string;
+      query: { placements?: string[] };
+      result: { products: { id: string; variants: { url: string }[] }[] };
+    };
+    expect(output.tier).toBe('token');
+    expect(output.query.placements).toEqual(['affiliate']);
+    expect(output.result.products).toHaveLength(3);
+    const text = textOf(result);
+    // Buy links byte for byte, in a view much smaller than the full result.
+    for (const variant of output.result.products.flatMap((product) => product.variants)) {
+      expect(text).toContain(variant.url);
+    }
+    expect(text.length).toBeLessThan(JSON.stringify(output.result).length / 2);
+  });
+
+  it('updates the collection with ids the searches gave', async () => {
+    const catalog = await client.callTool({
+      name: 'search_catalog',
+      arguments: searchCatalog('rain jacket', { limit: 1 }),
+    });
+    const websites = await client.callTool({
+      name: 'search_websites',
+      arguments: searchWebsites('outdoor', { country: 'GB' }),
+    });
+    expect(websites.structuredContent).toMatchObject({
+      request: { query: 'outdoor', limit: 2, country: 'GB' },
+    });
+    const productId = /\| (prod_\w+)/.exec(textOf(catalog))?.[1];
+    const websiteId = /website_id (\w+)/.exec(textOf(websites))?.[1];
+    expect(productId).toBeDefined();
+    expect(websiteId).toBeDefined();
+    const clause = {
+      brand_ids: [],
+      website_ids: [websiteId],
+      category_ids: [],
+      product_ids: [productId],
+    };
+    const updated = await client.callTool({
+      name: 'update_collection',
+      arguments: updateCollection('col_summer', { add_clauses: [clause] }),
+    });
+    expect(updated.isError).toBeFalsy();
+    const added = emulator.state.collections.get('col_summer')?.clauses.at(-1);
+    expect(added).toMatchObject({ product_ids: [productId], website_ids: [websiteId] });
+    expect(textOf(updated)).toContain(`clause_id ${added?.clause_id}`);
+    expect(updated.structuredContent).toMatchObject({ collectionId: 'col_summer' });
+  });
+
+  it('returns the model-facing error texts as isError results', async () => {
+    const tooLong = await client.callTool({
+      name: 'search_websites',
+      arguments: searchWebsites('x'.repeat(201)),
+    });
+    expect(tooLong).toMatchObject({ isError: true });
+    expect(textOf(tooLong)).toBe(
+      'Invalid arguments: query: must be at most 200 characters. Fix these fields and call the tool again.',
+    );
+    const wrongType = await client.callTool({
+      name: 'search_websites',
+      arguments: searchWebsites('outdoor', { limit: 'ten' }),
+    });
+    expect(wrongType.isError).toBe(true);
+    expect(textOf(wrongType)).toMatch(/^Invalid arguments: limit: .+ Fix these fields/);
+    const unknown = await client.callTool({
+      name: 'update_collection',
+      arguments: updateCollection('col_nope', { name: 'X' }),
+    });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toBe(
+      'Not found: Collection not found. Check the ids you gave; use ids from earlier tool results only.',
+    );
+  });
+
+  it('answers a call of an unknown tool with a protocol error', async () => {
+    await expect(client.callTool({ name: 'search_everything', arguments: {} })).rejects.toThrow(
+      /Tool search_everything not found/,
+    );
+  });
+
+  it('tells the model when the daily rate limit resets', async () => {
+    const limited = await startEmulator({ port: 0, rateLimits: { mcpToken: 1 } });
+    const handle = createCatalogMcpHandler({
+      clientOptions: {
+        apiKey: limited.keys.valid,
+        baseUrl: limited.baseUrl,
+        mcpUrl: limited.mcpUrl,
+      },
+    });
+    const host = await mountInHono(handle);
+    const { client: limitedClient } = await connectHttpClient(host.url);
+    try {
+      const call = { name: 'search_catalog', arguments: searchCatalog('rain jacket') };
+      expect((await limitedClient.callTool(call)).isError).toBeFalsy();
+      const second = await limitedClient.callTool(call);
+      expect(second.isError).toBe(true);
+      expect(textOf(second)).toMatch(
+        /^Rate limit of the catalog service reached \(limits are daily, per UTC day\)\. It resets at \d{4}-\d\d-\d\dT00:00Z/,
+      );
+    } finally {
+      await limitedClient.close();
+      await host.close();
+      await limited.close();
+    }
+  });
+
+  it('answers in Server-Sent Events when asked to', async () => {
+    const host = await mountInHono(
+      createCatalogMcpHandler({
+        sse: true,
+        clientOptions: {
+          apiKey: emulator.keys.valid,
+          baseUrl: emulator.baseUrl,
+          mcpUrl: emulator.mcpUrl,
+        },
+      }),
+    );
+    const { client: sseClient, received } = await connectHttpClient(host.url);
+    try {
+      const result = await sseClient.callTool({
+        name: 'search_websites',
+        arguments: searchWebsites('outdoor'),
+      });
+      expect(textOf(result)).toMatch(/^2 websites for "outdoor"/);
+      expect(received.at(-1)).toMatch(/^(id: .*\n)?event: message\ndata: /m);
+    } finally {
+      await sseClient.close();
+      await host.close();
+    }
+  });
+
+  it('refuses GET and DELETE: a stateless server has no session stream', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const response = await fetch(mounted.url, { method });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST');
+    }
+  });
+});
+
+describe('the API key', () => {
+  it('never reaches the host, even from a service that echoes it everywhere', async () => {
+    const secret = 'ck_live_echo_7f3a9c1e5b';
+    const service = await startKeyEchoService();
+    const host = await mountInHono(
+      createCatalogMcpHandler({
+        clientOptions: { apiKey: secret, baseUrl: service.baseUrl, mcpUrl: service.mcpUrl },
+      }),
+    );
+    const { client: echoClient, received } = await connectHttpClient(host.url);
+    try {
+      await echoClient.listTools();
+      const catalog = await echoClient.callTool({
+        name: 'search_catalog',
+        arguments: searchCatalog('shoes'),
+      });
+      const websites = await echoClient.callTool({
+        name: 'search_websites',
+        arguments: searchWebsites('shop'),
+      });
+      const update = await echoClient.callTool({
+        name: 'update_collection',
+        arguments: updateCollection('col_1', { name: 'X' }),
+      });
+      // The service did echo it: the places it went now say [redacted].
+      expect(JSON.stringify(catalog.structuredContent)).toContain('Echo shoe for [redacted]');
+      expect(textOf(websites)).toContain('Shop of [redacted]');
+      expect(update.isError).toBe(true);
+      expect(textOf(update)).toContain('[redacted]');
+      expect(received.length).toBeGreaterThan(3);
+      for (const body of received) expect(body).not.toContain(secret);
+    } finally {
+      await echoClient.close();
+      await host.close();
+      await service.close();
+    }
+  });
+});
