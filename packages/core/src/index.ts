@@ -1,19 +1,122 @@
-export type {
-  CatalogApi,
-  CollectionsApi,
-  ConversationsApi,
-  WebsitesApi,
+/*
+ * The public surface of @catalogkit/core: what an application or an adapter author uses.
+ * Wire schemas (zod) live at `@catalogkit/core/schemas`; everything else is internal.
+ */
+export {
+  type CatalogApi,
+  CatalogClient,
+  type CollectionsApi,
+  type ConversationsApi,
+  type WebsitesApi,
 } from './client.js';
-export { CatalogClient } from './client.js';
 export type { CatalogClientOptions, McpAuthHeader } from './client-options.js';
-export * from './conversations/index.js';
-export * from './errors/index.js';
+export {
+  type BackoffOptions,
+  type CallOptions,
+  ChatSession,
+  type ChatSessionOptions,
+  type ConversationTokenInfo,
+  ConversationTokenManager,
+  type ConversationTokenManagerOptions,
+  createHttpTokenMinter,
+  createTurnSender,
+  type HttpTokenMinterOptions,
+  type InstantInput,
+  type LockOptions,
+  MemorySessionStore,
+  type MemorySessionStoreOptions,
+  type MintContext,
+  type MintedToken,
+  type ReleaseLock,
+  type RestCaller,
+  type SessionStore,
+  type StoredValue,
+  type TokenMinter,
+  type TurnInput,
+  type TurnSender,
+  type TurnSenderOptions,
+} from './conversations/index.js';
+export {
+  AbortError,
+  ApiError,
+  type AuthChallenge,
+  AuthenticationError,
+  CatalogError,
+  CatalogToolError,
+  ConfigurationError,
+  ConnectionError,
+  type ErrorDetail,
+  McpError,
+  NotFoundError,
+  PaymentRequiredError,
+  ProtocolError,
+  RateLimitError,
+  type RequestIssue,
+  RequestValidationError,
+  ResponseTooLargeError,
+  ServerError,
+  SessionLockTimeoutError,
+  TimeoutError,
+  TokenMintError,
+  ValidationError,
+} from './errors/index.js';
 export type { RestAuth, RestRequest, RestResponse } from './http/rest-call.js';
 export type { RetryMode } from './http/retry.js';
-export { parseRetryAfter, type RetryAfter } from './http/retry-after.js';
 export type { RequestOptions } from './http/service-connection.js';
-export { parseWwwAuthenticate } from './http/www-authenticate.js';
 export type { CatalogLogger, LogContext } from './logger.js';
 export type { CatalogSearchOptions, CatalogSearchResponse } from './mcp/catalog-search.js';
-export * from './schemas/index.js';
-export * from './tools/index.js';
+// Types the client's methods take and return, so applications can name them.
+export type {
+  AuthTier,
+  CatalogMeta,
+  CatalogQuery,
+  CatalogSearchResult,
+  Clause,
+  Collection,
+  CollectionUpdate,
+  Conversation,
+  ConversationCreate,
+  CountryCode,
+  NewClause,
+  Placement,
+  Price,
+  Product,
+  ReplacementClause,
+  Turn,
+  ValidationIssue,
+  Variant,
+  Website,
+  WebsiteSearchParams,
+  WebsiteSearchResponse,
+} from './schemas/index.js';
+export {
+  type AnyCatalogTool,
+  CATALOG_TOOL_NAMES,
+  type CatalogTool,
+  type CatalogToolClient,
+  type CatalogToolContext,
+  type CatalogToolDefaults,
+  type CatalogToolDefinition,
+  type CatalogToolName,
+  type CatalogToolNames,
+  type CatalogToolsOptions,
+  createCatalogToolList,
+  defineCatalogTool,
+  errorTextForModel,
+  type FieldNamer,
+  findStrictModeViolations,
+  formatCatalogResult,
+  formatCollection,
+  formatMinorUnits,
+  formatWebsites,
+  type SearchCatalogInput,
+  type SearchCatalogOutput,
+  type SearchWebsitesInput,
+  type SearchWebsitesOutput,
+  searchCatalogTool,
+  searchWebsitesTool,
+  TOOL_NAME_PATTERN,
+  type UpdateCollectionInput,
+  type UpdateCollectionOutput,
+  updateCollectionTool,
+} from './tools/index.js';

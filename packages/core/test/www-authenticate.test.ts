@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseWwwAuthenticate } from '../src/index.js';
+import { parseWwwAuthenticate } from '../src/http/www-authenticate.js';
 
 describe('parseWwwAuthenticate (RFC 9110 §11.6.1)', () => {
   it('returns no challenge for a missing or empty header', () => {

@@ -1,4 +1,4 @@
-import { CollectionSchema } from '@catalogkit/core';
+import { CollectionSchema } from '@catalogkit/core/schemas';
 import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../src/index.js';
 import { manualClock, send, start } from './helpers.js';

@@ -1,4 +1,4 @@
-import { COUNTRY_CODES, ProductSchema } from '@catalogkit/core';
+import { COUNTRY_CODES, ProductSchema } from '@catalogkit/core/schemas';
 import { describe, expect, it } from 'vitest';
 import { generateCatalogData } from '../src/data/index.js';
 import { catalogData } from '../src/index.js';

@@ -1,4 +1,5 @@
-import { CatalogSearchResultSchema, COUNTRY_CODES, type CountryCode } from '@catalogkit/core';
+import type { CountryCode } from '@catalogkit/core';
+import { CatalogSearchResultSchema, COUNTRY_CODES } from '@catalogkit/core/schemas';
 import { describe, expect, it } from 'vitest';
 import { start } from './helpers.js';
 import { rpc, searchCatalog, structured } from './mcp-helpers.js';

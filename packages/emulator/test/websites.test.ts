@@ -1,4 +1,4 @@
-import { COUNTRY_CODES, WebsiteSearchResponseSchema } from '@catalogkit/core';
+import { COUNTRY_CODES, WebsiteSearchResponseSchema } from '@catalogkit/core/schemas';
 import { describe, expect, it } from 'vitest';
 import { get, searchWebsites, start } from './helpers.js';
 

@@ -1,6 +1,87 @@
-export * from './catalog.js';
-export * from './collections.js';
-export * from './common.js';
-export * from './conversations.js';
-export * from './mcp.js';
-export * from './websites.js';
+/*
+ * `@catalogkit/core/schemas`: the zod schemas of the service's wire shapes and their types,
+ * for the emulator and for power users who validate or build wire data themselves.
+ * Requests are strict (unknown fields refused), responses loose (unknown fields kept).
+ */
+export {
+  AFFILIATE_PLACEMENT,
+  type AuthTier,
+  AuthTierSchema,
+  type CatalogMessage,
+  CatalogMessageSchema,
+  type CatalogMeta,
+  CatalogMetaSchema,
+  CatalogPageInfoSchema,
+  CatalogPaginationSchema,
+  type CatalogQuery,
+  CatalogQuerySchema,
+  type CatalogSearchResult,
+  CatalogSearchResultSchema,
+  DescriptionSchema,
+  MediaSchema,
+  type Placement,
+  PlacementSchema,
+  type Price,
+  PriceSchema,
+  type Product,
+  ProductSchema,
+  SEARCH_CATALOG_TOOL,
+  type SearchCatalogArguments,
+  SearchCatalogArgumentsSchema,
+  type Variant,
+  VariantSchema,
+} from './catalog.js';
+export {
+  type Clause,
+  ClauseSchema,
+  type Collection,
+  CollectionIdSchema,
+  CollectionSchema,
+  type CollectionUpdate,
+  CollectionUpdateSchema,
+  type NewClause,
+  NewClauseSchema,
+  type ReplacementClause,
+  ReplacementClauseSchema,
+} from './collections.js';
+export {
+  COUNTRY_CODES,
+  type CountryCode,
+  CountryCodeSchema,
+  type ErrorResponse,
+  ErrorResponseSchema,
+  type ValidationIssue,
+  ValidationIssueSchema,
+} from './common.js';
+export {
+  type Conversation,
+  type ConversationCreate,
+  ConversationCreateSchema,
+  ConversationIdSchema,
+  ConversationSchema,
+  type ConversationToken,
+  ConversationTokenSchema,
+  type TokenMintRequest,
+  TokenMintRequestSchema,
+  type Turn,
+  type TurnRequest,
+  TurnRequestSchema,
+  TurnSchema,
+} from './conversations.js';
+export {
+  type JsonRpcError,
+  JsonRpcErrorSchema,
+  type JsonRpcResponse,
+  JsonRpcResponseSchema,
+  type ToolCallResult,
+  ToolCallResultSchema,
+} from './mcp.js';
+export {
+  WEBSITE_SEARCH_LIMITS,
+  type Website,
+  WebsiteSchema,
+  type WebsiteSearchParams,
+  WebsiteSearchParamsSchema,
+  type WebsiteSearchResponse,
+  WebsiteSearchResponseSchema,
+} from './websites.js';

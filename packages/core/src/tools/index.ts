@@ -1,15 +1,33 @@
-export * from './catalog-tools.js';
-export { commissionText, formatCatalogResult } from './catalog-view.js';
-export * from './definition.js';
-export { errorTextForModel, type FieldNamer } from './error-text.js';
-export { CATALOG_LIMIT_DEFAULT, TOOL_RESULT_LIMIT_MAX } from './limits.js';
-export { formatMinorUnits } from './money.js';
+export { type AnyCatalogTool, type CatalogTool, createCatalogToolList } from './catalog-tools.js';
+export { formatCatalogResult } from './catalog-view.js';
 export {
-  type CatalogToolsOptions,
-  TOOL_NAME_PATTERN,
-  validateToolOptions,
-} from './options.js';
-export * from './search-catalog.js';
-export * from './search-websites.js';
+  CATALOG_TOOL_NAMES,
+  type CatalogToolClient,
+  type CatalogToolContext,
+  type CatalogToolDefaults,
+  type CatalogToolDefinition,
+  type CatalogToolName,
+  type CatalogToolNames,
+  defineCatalogTool,
+} from './definition.js';
+export { errorTextForModel, type FieldNamer } from './error-text.js';
+export { formatMinorUnits } from './money.js';
+export { type CatalogToolsOptions, TOOL_NAME_PATTERN } from './options.js';
+export {
+  type SearchCatalogInput,
+  type SearchCatalogOutput,
+  searchCatalogTool,
+} from './search-catalog.js';
+export {
+  formatWebsites,
+  type SearchWebsitesInput,
+  type SearchWebsitesOutput,
+  searchWebsitesTool,
+} from './search-websites.js';
 export { findStrictModeViolations } from './strict-mode.js';
-export * from './update-collection.js';
+export {
+  formatCollection,
+  type UpdateCollectionInput,
+  type UpdateCollectionOutput,
+  updateCollectionTool,
+} from './update-collection.js';

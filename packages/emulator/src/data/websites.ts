@@ -1,4 +1,5 @@
-import { COUNTRY_CODES, type CountryCode } from '@catalogkit/core';
+import type { CountryCode } from '@catalogkit/core';
+import { COUNTRY_CODES } from '@catalogkit/core/schemas';
 import type { SeededRandom } from '../random.js';
 import { CATEGORY_DEFINITIONS, VERTICALS, type Vertical } from './categories.js';
 import { RETAILER_HOMES, RETAILER_NOUNS, RETAILER_PREFIXES } from './words.js';

@@ -1,4 +1,5 @@
-import { COUNTRY_CODES, type CountryCode } from '@catalogkit/core';
+import type { CountryCode } from '@catalogkit/core';
+import { COUNTRY_CODES } from '@catalogkit/core/schemas';
 import type { CatalogData, VariantRecord } from '../data/index.js';
 
 /** Host of the emulator's click-tracking links. */

@@ -1,9 +1,5 @@
-import {
-  AFFILIATE_PLACEMENT,
-  type AuthTier,
-  type CountryCode,
-  type SearchCatalogArguments,
-} from '@catalogkit/core';
+import type { AuthTier, CountryCode } from '@catalogkit/core';
+import { AFFILIATE_PLACEMENT, type SearchCatalogArguments } from '@catalogkit/core/schemas';
 import type { CatalogData, ProductRecord } from '../data/index.js';
 import { searchCatalog } from '../search/catalog-search.js';
 import { monetizedUrl, placementFor } from './links.js';

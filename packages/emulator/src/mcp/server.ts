@@ -1,4 +1,4 @@
-import { SEARCH_CATALOG_TOOL, SearchCatalogArgumentsSchema } from '@catalogkit/core';
+import { SEARCH_CATALOG_TOOL, SearchCatalogArgumentsSchema } from '@catalogkit/core/schemas';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { CatalogData } from '../data/index.js';

@@ -1,8 +1,5 @@
-import {
-  type CollectionUpdate,
-  CollectionUpdateSchema,
-  type ValidationIssue,
-} from '@catalogkit/core';
+import type { CollectionUpdate, ValidationIssue } from '@catalogkit/core';
+import { CollectionUpdateSchema } from '@catalogkit/core/schemas';
 import type { Context } from 'hono';
 import type { EmulatorContext } from '../context.js';
 import type { StoredClause, StoredCollection } from '../state.js';

@@ -2,7 +2,7 @@ import {
   ConversationCreateSchema,
   TokenMintRequestSchema,
   TurnRequestSchema,
-} from '@catalogkit/core';
+} from '@catalogkit/core/schemas';
 import type { Context } from 'hono';
 import { bearerCredential } from '../bearer.js';
 import type { EmulatorContext } from '../context.js';

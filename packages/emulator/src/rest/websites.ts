@@ -1,8 +1,5 @@
-import {
-  type ValidationIssue,
-  WEBSITE_SEARCH_LIMITS,
-  WebsiteSearchParamsSchema,
-} from '@catalogkit/core';
+import type { ValidationIssue } from '@catalogkit/core';
+import { WEBSITE_SEARCH_LIMITS, WebsiteSearchParamsSchema } from '@catalogkit/core/schemas';
 import type { Context } from 'hono';
 import type { EmulatorContext } from '../context.js';
 import { searchWebsites } from '../search/website-search.js';

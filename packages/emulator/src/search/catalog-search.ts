@@ -1,4 +1,5 @@
-import { COUNTRY_CODES, type CountryCode } from '@catalogkit/core';
+import type { CountryCode } from '@catalogkit/core';
+import { COUNTRY_CODES } from '@catalogkit/core/schemas';
 import type { CatalogData, ProductRecord, VariantRecord } from '../data/index.js';
 import { tokenize } from './catalog-index.js';
 import { rankProducts } from './catalog-ranking.js';

@@ -1,4 +1,5 @@
-import { COUNTRY_CODES, type CountryCode } from '@catalogkit/core';
+import type { CountryCode } from '@catalogkit/core';
+import { COUNTRY_CODES } from '@catalogkit/core/schemas';
 
 /** Constraints a shopper writes into the query text ("under $120", "in GB"). */
 export interface QueryFilters {

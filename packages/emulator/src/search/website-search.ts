@@ -1,4 +1,5 @@
-import { COUNTRY_CODES, type CountryCode } from '@catalogkit/core';
+import type { CountryCode } from '@catalogkit/core';
+import { COUNTRY_CODES } from '@catalogkit/core/schemas';
 import type { CatalogData } from '../data/index.js';
 import { allowedEdits, boundedEditDistance } from './fuzzy.js';
 import { sameFirstLetter, substringCandidates } from './website-candidates.js';
