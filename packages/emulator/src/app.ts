@@ -6,6 +6,7 @@ import type { FaultController } from './faults.js';
 import { guard } from './guard.js';
 import { mcpMethodNotAllowed, mcpPostHandler, mcpRouteNames } from './mcp/route.js';
 import type { EmulatorKeys, EmulatorOptions, RateLimits } from './options.js';
+import type { PaymentDesk } from './payment/desk.js';
 import { type RestVariables, restAuth } from './rest/auth.js';
 import { collectionUpdateHandler } from './rest/collections.js';
 import { createConversationHandler, mintTokenHandler, turnHandler } from './rest/conversations.js';
@@ -32,6 +33,8 @@ export interface EmulatorHandles {
   rateLimits: RateLimits;
   /** The generated catalog (read-only, shared by instances with the same seed). */
   data: CatalogData;
+  /** Machine payments: `accepted` lists every payment the emulator took. */
+  payments: PaymentDesk;
 }
 
 /** The Hono app with its instance handles. */
@@ -107,6 +110,8 @@ export function createEmulator(options: EmulatorOptions = {}): EmulatorApp {
   app.notFound((c) => c.json({ detail: 'Not Found' }, 404));
   // The contract's 500 body; the cause stays out of the answer.
   app.onError((_error, c) => c.json({ detail: 'Internal server error' }, 500));
-  const { keys, state, stats, faults, rateLimits, data } = emulator;
-  return Object.assign(app, { emulator: { keys, state, stats, faults, rateLimits, data } });
+  const { keys, state, stats, faults, rateLimits, data, payments } = emulator;
+  return Object.assign(app, {
+    emulator: { keys, state, stats, faults, rateLimits, data, payments },
+  });
 }

@@ -29,7 +29,7 @@ Demo keys (x-api-key):
   valid             ${keys.valid}
   otherUser         ${keys.otherUser}
   creditsExhausted  ${keys.creditsExhausted}   (402, asks for a payment method)
-  paymentRequired   ${keys.paymentRequired}   (402 with WWW-Authenticate: Payment)
+  paymentRequired   ${keys.paymentRequired}   (402 Payment challenges; pay the "test" one)
   invalid           ${keys.invalid}   (401)
 
 For the client and the demo:

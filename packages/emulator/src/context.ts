@@ -10,6 +10,7 @@ import {
   type RateLimits,
   USER_IDS,
 } from './options.js';
+import { PaymentDesk } from './payment/desk.js';
 import { DailyRateLimiter } from './rate-limit.js';
 import { EmulatorState } from './state.js';
 import { RequestStats } from './stats.js';
@@ -26,6 +27,8 @@ export class EmulatorContext {
   readonly mcpResponse: McpResponseMode;
   readonly now: Clock;
   readonly maxTokenTtlSeconds: number;
+  /** Machine payments of the `paymentRequired` key: challenges, credentials, receipts. */
+  readonly payments: PaymentDesk;
   private readonly usersByKey: Map<string, string>;
 
   constructor(options: EmulatorOptions = {}) {
@@ -35,6 +38,7 @@ export class EmulatorContext {
     this.keys = { ...DEFAULT_KEYS, ...options.keys };
     this.rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
     this.now = options.now ?? (() => new Date());
+    this.payments = new PaymentDesk(options.payment);
     this.rateLimiter = new DailyRateLimiter(this.now);
     this.faults = new FaultController(seed, options.faults);
     this.mcpResponse = options.mcpResponse ?? 'sse';

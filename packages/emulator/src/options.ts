@@ -1,4 +1,5 @@
 import type { FaultRule } from './faults.js';
+import type { EmulatorPaymentOptions } from './payment/desk.js';
 
 /** API keys the emulator recognises. Each one drives a different behaviour of the service. */
 export interface EmulatorKeys {
@@ -8,7 +9,12 @@ export interface EmulatorKeys {
   otherUser: string;
   /** Free credits used up: REST answers 402 asking for a payment method. */
   creditsExhausted: string;
-  /** REST answers 402 with a `WWW-Authenticate: Payment ...` machine-payment challenge. */
+  /**
+   * Machine payments: every REST call and MCP `tools/call` with this key is answered 402
+   * with `WWW-Authenticate: Payment` challenges (`tempo`, then `test`); resent with
+   * `Authorization: Payment <credential>` for the `test` challenge, it runs as the `valid`
+   * key's user and the answer carries a `Payment-Receipt`.
+   */
   paymentRequired: string;
   /** A well-formed key the service does not know: REST answers 401 "invalid". */
   invalid: string;
@@ -69,4 +75,6 @@ export interface EmulatorOptions {
    * test that clients follow `expires_at` and refresh in time.
    */
   maxTokenTtlSeconds?: number;
+  /** Price, currency, challenge lifetime and HMAC secret of the machine-payment challenges. */
+  payment?: EmulatorPaymentOptions;
 }

@@ -72,12 +72,16 @@ describe('REST keys', () => {
         intent: 'charge',
         expires: '2026-03-01T12:05:00.000Z',
       });
-      expect(params.id).toMatch(/^ch_/);
-      expect(params.method).toMatch(/^(tempo|stripe)$/);
+      // HMAC-SHA256 of the other parameters, base64url (43 characters).
+      expect(params.id).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(params.request).toMatch(/^[A-Za-z0-9_-]+$/);
-      const request = JSON.parse(Buffer.from(params.request ?? '', 'base64url').toString('utf8'));
-      expect(request).toMatchObject({ currency: 'usd', amount: '1000' });
     }
+    const requests = challenges.map(({ params }) =>
+      JSON.parse(Buffer.from(params.request ?? '', 'base64url').toString('utf8')),
+    );
+    expect(challenges.map(({ params }) => params.method)).toEqual(['tempo', 'test']);
+    expect(requests[0]).toMatchObject({ amount: '250000', decimals: 6 });
+    expect(requests[1]).toEqual({ amount: '25', currency: 'usd' });
     expect(emulator.state.collections.get('col_summer')?.name).toBe('Summer');
   });
 

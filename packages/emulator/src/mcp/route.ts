@@ -3,6 +3,8 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { Context } from 'hono';
 import { bearerCredential } from '../bearer.js';
 import type { EmulatorContext } from '../context.js';
+import { USER_IDS } from '../options.js';
+import { payForToolCall } from '../payment/mcp-payment.js';
 import type { Caller } from './search-tool.js';
 import { createMcpServer } from './server.js';
 
@@ -84,13 +86,25 @@ function rateLimited(
   );
 }
 
+/** A paid tool call runs as the valid key's user (token tier, monetized links). */
+const PAID_CALLER = {
+  tier: 'token',
+  publisherId: `pub_${USER_IDS.valid}`,
+  userId: USER_IDS.valid,
+} as const;
+
 /** `POST /mcp`: the official SDK server and web-standard Streamable HTTP transport, stateless. */
 export function mcpPostHandler(emulator: EmulatorContext) {
   return async (c: Context): Promise<Response> => {
-    const caller = callerOf(emulator, c);
     const rpc = await readRpc(c);
-    // Only tool calls spend quota: initialize and tools/list are protocol overhead.
-    if (rpc.ok && messages(rpc.body).some((message) => methodOf(message) === 'tools/call')) {
+    const toolCall =
+      rpc.ok && messages(rpc.body).some((message) => methodOf(message) === 'tools/call');
+    const payment = await payForToolCall(emulator, c, toolCall, AUTH_TIER_HEADER);
+    if (payment.kind === 'refused') return payment.response;
+    const caller = payment.kind === 'paid' ? PAID_CALLER : callerOf(emulator, c);
+    // Only tool calls spend quota (initialize and tools/list are protocol overhead); a paid
+    // call is paid for instead.
+    if (toolCall && payment.kind === 'free') {
       const limit =
         caller.tier === 'token' ? emulator.rateLimits.mcpToken : emulator.rateLimits.mcpAnonymous;
       const decision = emulator.rateLimiter.take(
@@ -119,7 +133,9 @@ export function mcpPostHandler(emulator: EmulatorContext) {
       rpc.ok ? { parsedBody: rpc.body } : undefined,
     );
     // Stateless: this server and transport serve one request; close them once it is answered.
-    return withTier(response, caller.tier, () => void server.close());
+    const answer = withTier(response, caller.tier, () => void server.close());
+    if (payment.kind === 'paid') answer.headers.set('Payment-Receipt', payment.receipt);
+    return answer;
   };
 }
 

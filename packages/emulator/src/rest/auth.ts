@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { EmulatorContext } from '../context.js';
+import { USER_IDS } from '../options.js';
 import { detailError } from './errors.js';
-import { paymentChallengeHeader } from './payment-challenge.js';
 
 /** Variables REST handlers read after authentication. */
 export interface RestVariables {
@@ -13,8 +13,6 @@ export const MISSING_KEY_DETAIL = 'Missing API key: send your key in the x-api-k
 export const INVALID_KEY_DETAIL = 'Invalid API key: the x-api-key header does not match any key.';
 export const CREDITS_EXHAUSTED_DETAIL =
   'Your free credits are used up. Add a payment method to your account to keep using the API.';
-export const PAYMENT_CHALLENGE_DETAIL =
-  'Payment required: satisfy the challenge in the WWW-Authenticate response header and retry.';
 
 /**
  * The REST key check (401 missing / invalid, 402 credits / payment challenge) followed
@@ -30,8 +28,22 @@ export function restAuth(
     const { keys } = emulator;
     if (key === keys.creditsExhausted) return detailError(c, 402, CREDITS_EXHAUSTED_DETAIL);
     if (key === keys.paymentRequired) {
-      const header = paymentChallengeHeader(emulator.state.nextId('ch_'), emulator.now());
-      return detailError(c, 402, PAYMENT_CHALLENGE_DETAIL, { 'WWW-Authenticate': header });
+      // Paid per call: a good credential runs the call as the valid key's user, no quota.
+      const path = c.req.routePath;
+      const route = `${c.req.method} ${path.slice(Math.max(0, path.indexOf('/v1/')))}`;
+      const paid = await emulator.payments.redeem(
+        c.req.header('authorization'),
+        emulator.now(),
+        route,
+      );
+      if (!paid.ok) {
+        const header = await emulator.payments.challengeHeader(emulator.now());
+        return detailError(c, 402, paid.detail, { 'WWW-Authenticate': header });
+      }
+      c.set('userId', USER_IDS.valid);
+      await next();
+      c.res.headers.set('Payment-Receipt', paid.receipt);
+      return;
     }
     const userId = emulator.userIdForKey(key);
     if (!userId) return detailError(c, 401, INVALID_KEY_DETAIL);
