@@ -1,0 +1,80 @@
+import type { UpdateCollectionInput } from '@catalogkit/core';
+import type { ShopPart } from './messages.js';
+
+type UpdatePart = Extract<ShopPart, { type: 'tool-update_collection' }>;
+
+function productIds(input: UpdateCollectionInput | undefined): string[] {
+  return (input?.add_clauses ?? []).flatMap((clause) => clause.product_ids);
+}
+
+/**
+ * The collection update: Approve and Deny while it waits, then what happened. Nothing is
+ * changed before Approve; Deny tells the model the shopper said no.
+ */
+export function CollectionChange(props: {
+  part: UpdatePart;
+  respond: (answer: { id: string; approved: boolean; reason?: string }) => void;
+}) {
+  const { part } = props;
+  const ids = productIds(part.input as UpdateCollectionInput | undefined);
+  const target = (part.input as UpdateCollectionInput | undefined)?.collection_id ?? 'a collection';
+  const summary = (
+    <p>
+      Add <strong>{ids.length > 0 ? ids.join(', ') : 'these items'}</strong> to{' '}
+      <strong>{target}</strong>
+    </p>
+  );
+  switch (part.state) {
+    case 'approval-requested':
+      return (
+        <div className="approval">
+          <p className="approval-title">Change your collection?</p>
+          {summary}
+          <div className="approval-actions">
+            <button
+              type="button"
+              className="approve"
+              onClick={() => props.respond({ id: part.approval.id, approved: true })}
+            >
+              Approve
+            </button>
+            <button
+              type="button"
+              className="deny"
+              onClick={() =>
+                props.respond({
+                  id: part.approval.id,
+                  approved: false,
+                  reason: 'The shopper denied the change.',
+                })
+              }
+            >
+              Deny
+            </button>
+          </div>
+        </div>
+      );
+    case 'approval-responded':
+      return (
+        <p className="tool-note">{part.approval.approved ? 'Approved, saving…' : 'Denied.'}</p>
+      );
+    case 'output-available':
+      return (
+        <div className="approval done">
+          <p className="approval-title">Saved to “{part.output.collection.name ?? target}”</p>
+          {summary}
+        </div>
+      );
+    case 'output-denied':
+      return (
+        <div className="approval denied">
+          <p className="approval-title">Not changed: you denied it</p>
+          {summary}
+        </div>
+      );
+    case 'output-error':
+      return <p className="tool-error">The collection was not changed: {part.errorText}</p>;
+    default:
+      return <p className="tool-note">Preparing a change to {target}…</p>;
+  }
+}
