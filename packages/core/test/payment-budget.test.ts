@@ -1,0 +1,208 @@
+import { describe, expect, it } from 'vitest';
+import { parseWwwAuthenticate } from '../src/http/www-authenticate.js';
+import { ConfigurationError } from '../src/index.js';
+import {
+  createBudgetedPayer,
+  decodePaymentChallenges,
+  decodePaymentReceipt,
+  formatPaymentAmount,
+  PaymentBudget,
+  type PaymentChallenge,
+  type PaymentContext,
+} from '../src/payment/index.js';
+
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+function challenge(
+  fields: Partial<PaymentChallenge> & { amount: string; currency: string },
+): PaymentChallenge {
+  return {
+    id: `ch_${fields.method ?? 'test'}_${fields.amount}`,
+    realm: 'r',
+    method: 'test',
+    intent: 'charge',
+    request: { amount: fields.amount, currency: fields.currency },
+    description: undefined,
+    expiresAt: undefined,
+    params: {},
+    ...fields,
+  };
+}
+
+const context: PaymentContext = {
+  operation: 'websites.search',
+  method: 'GET',
+  url: 'http://127.0.0.1/v1/websites/search',
+  mutates: false,
+  signal: new AbortController().signal,
+};
+
+describe('decoding challenges and receipts', () => {
+  it('decodes every Payment challenge of a header, lifting amount and currency out of request', () => {
+    const header = [
+      `Payment id="a", realm="x, y", method="tempo", intent="charge", request="${b64({ amount: '250000', currency: '0x20c0', decimals: 6, extra: { kept: true } })}", expires="2026-03-01T12:05:00Z"`,
+      'Bearer realm="other"',
+      `Payment id="b", realm="x, y", method="test", intent="charge", request="${b64({ amount: '25', currency: 'usd' })}"`,
+      'Payment id="c", method="test", intent="charge", request="%%not-base64%%"',
+    ].join(', ');
+    const decoded = decodePaymentChallenges(parseWwwAuthenticate(header));
+    expect(decoded.map((c) => [c.id, c.method, c.amount, c.currency])).toEqual([
+      ['a', 'tempo', '250000', '0x20c0'],
+      ['b', 'test', '25', 'usd'],
+    ]);
+    expect(decoded[0]?.request.extra).toEqual({ kept: true });
+    expect(decoded[0]?.expiresAt?.toISOString()).toBe('2026-03-01T12:05:00.000Z');
+    expect(decoded[0]?.realm).toBe('x, y');
+  });
+
+  it('formats amounts exactly: ISO digits, the request decimals, else base units', () => {
+    expect(formatPaymentAmount(challenge({ amount: '25', currency: 'usd' }))).toBe('0.25 USD');
+    expect(formatPaymentAmount(challenge({ amount: '1000', currency: 'JPY' }))).toBe('1000 JPY');
+    expect(
+      formatPaymentAmount({
+        ...challenge({ amount: '250000', currency: '0x20c0' }),
+        request: { decimals: 6 },
+      }),
+    ).toBe('0.250000 0x20c0');
+    expect(formatPaymentAmount(challenge({ amount: '7', currency: '0xabc' }))).toBe(
+      '7 base units of 0xabc',
+    );
+    expect(
+      formatPaymentAmount(challenge({ amount: '12345678901234567890123', currency: 'eur' })),
+    ).toBe('123456789012345678901.23 EUR');
+    expect(formatPaymentAmount(challenge({ amount: '1.5', currency: 'usd' }))).toBeUndefined();
+  });
+
+  it('decodes a receipt leniently and keeps the raw value', () => {
+    const raw = b64({
+      method: 'tempo',
+      reference: '0xabc',
+      status: 'success',
+      timestamp: 't',
+      extra: 1,
+    });
+    expect(decodePaymentReceipt(raw)).toEqual({
+      method: 'tempo',
+      reference: '0xabc',
+      status: 'success',
+      timestamp: 't',
+      challengeId: undefined,
+      fields: { method: 'tempo', reference: '0xabc', status: 'success', timestamp: 't', extra: 1 },
+      raw,
+    });
+    expect(decodePaymentReceipt('not base64!')).toMatchObject({ fields: {}, raw: 'not base64!' });
+  });
+});
+
+describe('PaymentBudget', () => {
+  it('refuses other currencies, amounts over the per-call cap and past the total', () => {
+    const budget = new PaymentBudget([{ currency: 'USD', maxPerCall: '50', total: 100n }]);
+    expect(budget.reserve('eur', '1')).toEqual({ ok: false, reason: 'currency' });
+    expect(budget.reserve('usd', '51')).toEqual({ ok: false, reason: 'per_call' });
+    expect(budget.reserve('usd', '-1')).toEqual({ ok: false, reason: 'amount' });
+    const first = budget.reserve('usd', '50');
+    expect(first.ok).toBe(true);
+    expect(budget.reserve('usd', '50').ok).toBe(true);
+    expect(budget.reserve('usd', '1')).toEqual({ ok: false, reason: 'total' });
+    if (first.ok) {
+      first.reservation.release();
+      first.reservation.release();
+    }
+    expect(budget.remaining('usd')).toBe(50n);
+    expect(budget.spent('USD')).toBe(50n);
+  });
+
+  it('names the bad limit', () => {
+    expect(() => new PaymentBudget([{ currency: 'usd', total: '1.5' }])).toThrow(
+      ConfigurationError,
+    );
+    expect(() => new PaymentBudget([{ currency: 'usd', total: '10', maxPerCall: 'x' }])).toThrow(
+      /\[0\]\.maxPerCall/,
+    );
+  });
+});
+
+describe('createBudgetedPayer', () => {
+  const supportsTest = (c: PaymentChallenge) => c.method === 'test';
+
+  it('never spends more than the total when many calls pay at once', async () => {
+    let made = 0;
+    const pay = createBudgetedPayer({
+      budget: [{ currency: 'usd', total: '100' }],
+      supports: supportsTest,
+      createCredential: async (c) => {
+        // The credential takes time (a wallet signs): other calls run meanwhile.
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        made++;
+        return `Payment ${c.id}`;
+      },
+    });
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        pay([challenge({ amount: '25', currency: 'usd' })], context),
+      ),
+    );
+    expect(results.filter((r) => r !== undefined)).toHaveLength(4);
+    expect(made).toBe(4);
+  });
+
+  it('picks the first supported, live challenge that fits, in the server order', async () => {
+    const chosen: string[] = [];
+    const declines: string[] = [];
+    const pay = createBudgetedPayer({
+      budget: [{ currency: 'usd', total: '100', maxPerCall: '30' }],
+      supports: supportsTest,
+      createCredential: async (c) => {
+        chosen.push(c.id);
+        return 'Payment x';
+      },
+      onDecline: (reason) => declines.push(reason),
+      now: () => new Date('2026-01-01T00:00:00Z'),
+    });
+    const expired = challenge({
+      amount: '1',
+      currency: 'usd',
+      id: 'old',
+      expiresAt: new Date('2025-12-31T00:00:00Z'),
+    });
+    const tempo = challenge({ amount: '1', currency: 'usd', method: 'tempo' });
+    const dear = challenge({ amount: '40', currency: 'usd', id: 'dear' });
+    const fits = challenge({ amount: '20', currency: 'usd', id: 'fits' });
+    expect(await pay([tempo, expired, dear, fits], context)).toBe('Payment x');
+    expect(chosen).toEqual(['fits']);
+    expect(await pay([tempo], context)).toBeUndefined();
+    expect(await pay([expired], context)).toBeUndefined();
+    expect(await pay([dear], context)).toBeUndefined();
+    expect(declines).toEqual(['unsupported', 'expired', 'per_call']);
+  });
+
+  it('releases the reservation when consent is refused or the credential fails', async () => {
+    const budget = new PaymentBudget([{ currency: 'usd', total: '25' }]);
+    let approve = false;
+    let fail = true;
+    const asked: string[] = [];
+    const pay = createBudgetedPayer({
+      budget,
+      supports: supportsTest,
+      approve: (c) => {
+        asked.push(formatPaymentAmount(c) ?? '');
+        return approve;
+      },
+      createCredential: async () => {
+        if (fail) throw new Error('wallet locked');
+        return 'Payment ok';
+      },
+    });
+    const offer = [challenge({ amount: '25', currency: 'usd' })];
+    expect(await pay(offer, context)).toBeUndefined();
+    expect(budget.remaining('usd')).toBe(25n);
+    approve = true;
+    await expect(pay(offer, context)).rejects.toThrow('wallet locked');
+    expect(budget.remaining('usd')).toBe(25n);
+    fail = false;
+    expect(await pay(offer, context)).toBe('Payment ok');
+    expect(budget.remaining('usd')).toBe(0n);
+    expect(await pay(offer, context)).toBeUndefined();
+    expect(asked).toEqual(['0.25 USD', '0.25 USD', '0.25 USD']);
+  });
+});
