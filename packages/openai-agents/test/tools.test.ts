@@ -1,0 +1,204 @@
+import {
+  ConfigurationError,
+  type SearchCatalogOutput,
+  type UpdateCollectionOutput,
+} from '@catalogkit/core';
+import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
+import { Agent, RunState, run, setTracingDisabled, ToolCallError } from '@openai/agents';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { catalogToolOutputOf, createCatalogTools } from '../src/index.js';
+import { searchCatalog, searchWebsites, updateCollection } from './support/inputs.js';
+import { ScriptedModel, type Turn, toolOutputsSeen } from './support/scripted-model.js';
+
+const PATCH = 'PATCH /v1/collections/:collection_id';
+
+let emulator: RunningEmulator;
+
+beforeAll(async () => {
+  // Offline: no traces are exported to OpenAI.
+  setTracingDisabled(true);
+  emulator = await startEmulator({ port: 0 });
+});
+
+afterAll(async () => {
+  await emulator?.close();
+});
+
+function clientOptions(target: RunningEmulator = emulator, apiKey = target.keys.valid) {
+  return { apiKey, baseUrl: target.baseUrl, mcpUrl: target.mcpUrl };
+}
+
+function shopper(turns: Turn[], tools = createCatalogTools({ clientOptions: clientOptions() })) {
+  const model = new ScriptedModel(turns);
+  const agent = new Agent({ name: 'Shopper', instructions: 'Help the shopper.', model, tools });
+  return { agent, model };
+}
+
+describe('createCatalogTools in the Agents SDK run loop', () => {
+  it('gives the model compact text and the application the full results', async () => {
+    const tools = createCatalogTools({
+      clientOptions: clientOptions(),
+      defaults: { placements: ['affiliate'] },
+    });
+    const { agent, model } = shopper(
+      [
+        () => [{ name: 'search_catalog', input: searchCatalog('trail running shoes') }],
+        () => [{ name: 'search_websites', input: searchWebsites('outdoor', { country: 'GB' }) }],
+      ],
+      tools,
+    );
+    const result = await run(agent, 'Find trail running shoes');
+    expect(result.finalOutput).toBe('Done.');
+
+    // What the model was offered: the three tools, strict, with their catalog descriptions.
+    const offered = model.requests[0]?.tools ?? [];
+    expect(offered.map((tool) => tool.name)).toEqual([
+      'search_catalog',
+      'search_websites',
+      'update_collection',
+    ]);
+    for (const tool of offered) {
+      expect(tool).toMatchObject({ type: 'function', strict: true });
+      expect(tool.type === 'function' && tool.parameters.additionalProperties).toBe(false);
+    }
+
+    // What the application gets: the full results, on the tool output items.
+    const outputs = result.newItems
+      .map(catalogToolOutputOf)
+      .filter((output) => output !== undefined);
+    expect(outputs).toHaveLength(2);
+    const catalog = outputs[0] as SearchCatalogOutput;
+    expect(catalog.tier).toBe('token');
+    expect(catalog.query.placements).toEqual(['affiliate']);
+    expect(catalog.result.products).toHaveLength(3);
+
+    // What the model read: compact text with every buy link byte for byte.
+    const seen = toolOutputsSeen(model.requests[1]).get('call_0_0') ?? '';
+    for (const variant of catalog.result.products.flatMap((product) => product.variants)) {
+      expect(seen).toContain(variant.url);
+    }
+    expect(seen.length).toBeLessThan(JSON.stringify(catalog.result).length / 2);
+    expect(toolOutputsSeen(model.requests[2]).get('call_1_0')).toMatch(
+      /^2 websites for "outdoor" \(commission rates for GB\)\./,
+    );
+    expect(JSON.stringify(model.requests)).not.toContain(emulator.keys.valid);
+  });
+
+  it('tells the model what failed through the error function, naming the field', async () => {
+    const tools = createCatalogTools({ clientOptions: clientOptions(), needsApproval: false });
+    const { agent, model } = shopper(
+      [
+        () => [
+          { name: 'search_websites', input: searchWebsites('x'.repeat(201)) },
+          { name: 'search_websites', input: searchWebsites('outdoor', { limit: 'ten' }) },
+          { name: 'update_collection', input: updateCollection('col_nope', { name: 'X' }) },
+        ],
+      ],
+      tools,
+    );
+    const result = await run(agent, 'Try things');
+    expect(result.finalOutput).toBe('Done.');
+    const seen = toolOutputsSeen(model.requests[1]);
+    expect(seen.get('call_0_0')).toBe(
+      'Invalid arguments: query: must be at most 200 characters. Fix these fields and call the tool again.',
+    );
+    expect(seen.get('call_0_1')).toMatch(/^Invalid arguments: limit: .+ Fix these fields/);
+    expect(seen.get('call_0_2')).toBe(
+      'Not found: Collection not found. Check the ids you gave; use ids from earlier tool results only.',
+    );
+    expect(result.newItems.map(catalogToolOutputOf).filter(Boolean)).toEqual([]);
+  });
+
+  it('tells the model when the daily rate limit resets', async () => {
+    const limited = await startEmulator({ port: 0, rateLimits: { mcpToken: 1 } });
+    try {
+      const search = { name: 'search_catalog', input: searchCatalog('rain jacket') };
+      const { agent, model } = shopper(
+        [() => [search], () => [search]],
+        createCatalogTools({ clientOptions: clientOptions(limited) }),
+      );
+      await run(agent, 'jackets');
+      expect(toolOutputsSeen(model.requests[2]).get('call_1_0')).toMatch(
+        /^Rate limit of the catalog service reached \(limits are daily, per UTC day\)\. It resets at \d{4}-\d\d-\d\dT00:00Z/,
+      );
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('ends the run on errors that are not the model’s to handle', async () => {
+    const tools = createCatalogTools({
+      clientOptions: { apiKey: emulator.keys.valid, mcpUrl: emulator.mcpUrl },
+      needsApproval: false,
+    });
+    const { agent } = shopper(
+      [() => [{ name: 'update_collection', input: updateCollection('col_summer', { name: 'X' }) }]],
+      tools,
+    );
+    const failure = await run(agent, 'rename').catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ToolCallError);
+    expect((failure as ToolCallError).error).toBeInstanceOf(ConfigurationError);
+  });
+});
+
+describe('approval of update_collection', () => {
+  const rename = () => [
+    { name: 'update_collection', input: updateCollection('col_summer', { name: 'Beach' }) },
+  ];
+
+  beforeEach(() => {
+    emulator.stats.reset();
+    const summer = emulator.state.collections.get('col_summer');
+    if (summer) summer.name = 'Summer';
+  });
+
+  it('interrupts the run; state.approve() resumes it and the update is applied once', async () => {
+    const { agent, model } = shopper([rename]);
+    const first = await run(agent, 'Rename my Summer collection to Beach');
+    expect(first.interruptions).toHaveLength(1);
+    expect(first.interruptions[0]?.name).toBe('update_collection');
+    expect(emulator.stats.count(PATCH)).toBe(0);
+    expect(emulator.state.collections.get('col_summer')?.name).toBe('Summer');
+
+    // The state travels as a string (e.g. to the user's browser and back), then is approved.
+    const state = await RunState.fromString(agent, first.state.toString());
+    const [approval] = state.getInterruptions();
+    if (!approval) throw new Error('no interruption in the restored state');
+    state.approve(approval);
+    const resumed = await run(agent, state);
+
+    expect(resumed.finalOutput).toBe('Done.');
+    expect(emulator.stats.count(PATCH)).toBe(1);
+    expect(emulator.state.collections.get('col_summer')?.name).toBe('Beach');
+    const seen = toolOutputsSeen(model.requests.at(-1)).get('call_0_0');
+    expect(seen).toMatch(/^Updated collection "Beach" \(collection_id col_summer\)/);
+    const output = resumed.newItems
+      .map(catalogToolOutputOf)
+      .find(Boolean) as UpdateCollectionOutput;
+    expect(output.collection.name).toBe('Beach');
+  });
+
+  it('applies nothing when the user refuses, and the model is told', async () => {
+    const { agent, model } = shopper([rename]);
+    const first = await run(agent, 'Rename my Summer collection to Beach');
+    const [approval] = first.interruptions;
+    if (!approval) throw new Error('no interruption');
+    first.state.reject(approval);
+    const resumed = await run(agent, first.state);
+
+    expect(resumed.finalOutput).toBe('Done.');
+    expect(emulator.stats.count(PATCH)).toBe(0);
+    expect(emulator.state.collections.get('col_summer')?.name).toBe('Summer');
+    expect(toolOutputsSeen(model.requests.at(-1)).get('call_0_0')).toBe(
+      'Tool execution was not approved.',
+    );
+  });
+
+  it('runs the update without asking when needsApproval is false', async () => {
+    const tools = createCatalogTools({ clientOptions: clientOptions(), needsApproval: false });
+    const { agent } = shopper([rename], tools);
+    const result = await run(agent, 'Rename my Summer collection to Beach');
+    expect(result.interruptions).toEqual([]);
+    expect(emulator.stats.count(PATCH)).toBe(1);
+  });
+});
