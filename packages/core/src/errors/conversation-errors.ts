@@ -6,6 +6,7 @@ import { CatalogError, type CatalogErrorOptions } from './catalog-error.js';
  * after a backoff. `cause` holds the mint function's own error.
  */
 export class TokenMintError extends CatalogError {
+  static override readonly kind: string = 'TokenMintError';
   /** Consecutive failed mints for this session, this one included. */
   readonly attempt: number;
   /** Earliest moment (local epoch ms) at which the next mint will be tried. */
@@ -26,6 +27,7 @@ export class TokenMintError extends CatalogError {
  * conversation) for longer than `lockWaitMs`.
  */
 export class SessionLockTimeoutError extends CatalogError {
+  static override readonly kind: string = 'SessionLockTimeoutError';
   /** The store key whose lock could not be taken. */
   readonly key: string;
 
