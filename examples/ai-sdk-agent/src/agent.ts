@@ -1,117 +1,70 @@
+/**
+ * A shopping agent on the Vercel AI SDK 7 with catalogkit's tools: it searches the catalog,
+ * looks up the retailers' commission rates and, once you approve, adds the best picks to a
+ * collection. Copy it as is; it needs `ai`, `@ai-sdk/openai` and `@catalogkit/ai-sdk`.
+ */
+import { openai } from '@ai-sdk/openai';
 import { createCatalogTools } from '@catalogkit/ai-sdk';
-import {
-  AgentEventLog,
-  type Approver,
-  finishShoppingRun,
-  runStartEvent,
-  SHOPPING_INSTRUCTIONS,
-  type ShoppingRunOptions,
-  type ShoppingRunResult,
-} from '@catalogkit/example-shared';
-import {
-  isStepCount,
-  type ModelMessage,
-  type ToolApprovalResponse,
-  ToolLoopAgent,
-  type ToolSet,
-} from 'ai';
-import type { ChosenModel } from './model.js';
+import { isStepCount, type LanguageModel, type StepResult, ToolLoopAgent, type ToolSet } from 'ai';
 
-/** The tool that changes the user's data: it only runs once the approver says yes. */
-const TOOL_NEEDING_APPROVAL = 'update_collection';
-/** Model calls per `generate` round; the scripted shopper needs four. */
-const MAX_STEPS = 12;
-/** Rounds of "ask for approval, continue": one update per request is expected. */
-const MAX_APPROVAL_ROUNDS = 3;
+/** What the model is told about the task. */
+export const INSTRUCTIONS = [
+  'You are a shopping assistant with catalog tools.',
+  'Find products with search_catalog (ask for placements ["affiliate"]).',
+  'For the retailers of the offers that fit the budget, call search_websites with the retailer name and the shopper’s country to get their commission rate; an offer’s website_id tells which of the websites found is its retailer.',
+  'A commission of 5% or more is good. Pick the best offers: in stock, within budget, at a retailer with good commission.',
+  'If the shopper asks, add the picks to their collection with update_collection (product_ids of the picks).',
+  'In the answer give each pick’s title, price, retailer, commission rate and buy link exactly as the tool printed it.',
+  'When a change is not approved, do not retry it.',
+].join(' ');
 
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** Your decision on a tool call that changes the user's data. */
+export type Approve = (call: { toolName: string; input: unknown }) => Promise<{
+  approved: boolean;
+  /** Told to the model when the call is denied. */
+  reason?: string;
+}>;
+
+/** How to run the agent. */
+export interface ShoppingAgentOptions {
+  /** Any AI SDK model; {@link defaultModel} when not given. */
+  model?: LanguageModel;
+  /** Where the catalog is; by default CATALOG_API_KEY, CATALOG_BASE_URL and CATALOG_MCP_URL. */
+  catalog?: { apiKey?: string; baseUrl?: string; mcpUrl?: string };
+  /** Asked before `update_collection` runs; it runs only when approved. */
+  approve: Approve;
+  /** Called as each step ends, e.g. to show the tool calls and results as they happen. */
+  onStepEnd?: (step: StepResult<ToolSet>) => void;
 }
 
-function createAgent(tools: ToolSet, model: ChosenModel, log: AgentEventLog) {
-  return new ToolLoopAgent({
-    model: model.model,
-    instructions: SHOPPING_INSTRUCTIONS,
-    tools,
-    // AI SDK 7: approval is a call option; 'user-approval' pauses the loop with a
-    // tool-approval-request instead of running the tool.
-    toolApproval: { [TOOL_NEEDING_APPROVAL]: 'user-approval' },
-    stopWhen: isStepCount(MAX_STEPS),
-    onToolExecutionStart: ({ toolCall }) => {
-      log.emit({
-        type: 'tool-call',
-        toolName: toolCall.toolName,
-        toolCallId: toolCall.toolCallId,
-        input: toolCall.input,
-      });
-    },
-    onToolExecutionEnd: ({ toolCall, toolOutput }) => {
-      const { toolName, toolCallId } = toolCall;
-      if (toolOutput.type === 'tool-result') {
-        log.emit({ type: 'tool-result', toolName, toolCallId, output: toolOutput.output });
-      } else {
-        log.emit({
-          type: 'tool-error',
-          toolName,
-          toolCallId,
-          message: errorMessage(toolOutput.error),
-        });
-      }
-    },
-  });
-}
-
-type GenerateResult = Awaited<ReturnType<ReturnType<typeof createAgent>['generate']>>;
-
-/** Asks the approver about every approval request of a round; the answers go back to the model. */
-async function decideApprovals(
-  result: GenerateResult,
-  approver: Approver,
-  log: AgentEventLog,
-): Promise<ToolApprovalResponse[]> {
-  const responses: ToolApprovalResponse[] = [];
-  for (const part of result.content) {
-    if (part.type !== 'tool-approval-request' || part.isAutomatic) continue;
-    const { toolName, toolCallId, input } = part.toolCall;
-    log.emit({ type: 'approval-request', toolName, toolCallId, input });
-    const decision = await approver({ toolName, input });
-    log.emit({ type: 'approval-decision', toolName, toolCallId, ...decision });
-    responses.push({
-      type: 'tool-approval-response',
-      approvalId: part.approvalId,
-      approved: decision.approved,
-      ...(decision.reason === undefined ? {} : { reason: decision.reason }),
-    });
-  }
-  return responses;
+/** OpenAI's OPENAI_MODEL (gpt-4.1-mini when unset); `@ai-sdk/openai` reads OPENAI_API_KEY. */
+export function defaultModel(): LanguageModel {
+  return openai(process.env.OPENAI_MODEL || 'gpt-4.1-mini');
 }
 
 /**
- * Runs the shopping agent on the AI SDK: a ToolLoopAgent with the catalog tools, whose
- * collection update waits for the approver. Approval is the AI SDK 7 flow: the round ends
- * with a tool-approval-request, the decision is added as a tool-approval-response message,
- * and the next round runs (or skips) the tool and lets the model finish.
+ * Runs the agent on one request. Returns the model's answer and every step: each tool call
+ * with the full result your application gets (the model reads a compact text of it).
  */
-export async function runShoppingAgent(
-  options: ShoppingRunOptions<ChosenModel>,
-): Promise<ShoppingRunResult> {
-  const { request, connection, model, approver } = options;
-  const log = new AgentEventLog(options.onEvent);
-  log.emit(runStartEvent('Vercel AI SDK', options));
-  const agent = createAgent(
-    createCatalogTools({ clientOptions: connection.clientOptions }),
-    model,
-    log,
-  );
-  const messages: ModelMessage[] = [{ role: 'user', content: request }];
-  let text = '';
-  for (let round = 0; round < MAX_APPROVAL_ROUNDS; round++) {
-    const result = await agent.generate({ messages });
-    messages.push(...result.responseMessages);
-    text = result.text;
-    const approvals = await decideApprovals(result, approver, log);
-    if (approvals.length === 0) break;
-    messages.push({ role: 'tool', content: approvals });
-  }
-  return finishShoppingRun(log, connection, text, TOOL_NEEDING_APPROVAL);
+export async function runShoppingAgent(request: string, options: ShoppingAgentOptions) {
+  const agent = new ToolLoopAgent({
+    model: options.model ?? defaultModel(),
+    instructions: INSTRUCTIONS,
+    tools: createCatalogTools({ clientOptions: options.catalog }),
+    // Decided while the agent runs: an approved call runs in the same step; a denied one is
+    // reported to the model with the reason.
+    toolApproval: {
+      update_collection: async (input) => {
+        const { approved, reason } = await options.approve({
+          toolName: 'update_collection',
+          input,
+        });
+        return { type: approved ? 'approved' : 'denied', reason };
+      },
+    },
+    stopWhen: isStepCount(12),
+    onStepEnd: options.onStepEnd,
+  });
+  const { text, steps } = await agent.generate({ prompt: request });
+  return { text, steps };
 }

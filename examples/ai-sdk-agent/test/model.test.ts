@@ -1,11 +1,27 @@
-import { startOpenAiStandIn } from '@catalogkit/example-shared/testing';
-import { generateText } from 'ai';
-import { describe, expect, it } from 'vitest';
-import { chooseModel } from '../src/model.js';
+import { type ReceivedRequest, startOpenAiStandIn } from '@catalogkit/example-demo-support/testing';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
-describe('chooseModel', () => {
-  it('uses the scripted model when no OPENAI_API_KEY is set', () => {
-    const chosen = chooseModel({ OPENAI_MODEL: 'gpt-4o' });
+// No static import of the agent: `@ai-sdk/openai` reads OPENAI_BASE_URL when it is imported,
+// so the modules are imported only once the environment points at the stand-in.
+const agentModule = () => import('../src/agent.js');
+const runModule = () => import('../demo/run.js');
+
+describe('the model', () => {
+  let openai: { baseUrl: string; received: ReceivedRequest[]; close(): Promise<void> };
+
+  beforeAll(async () => {
+    openai = await startOpenAiStandIn();
+    vi.stubEnv('OPENAI_BASE_URL', openai.baseUrl);
+    vi.stubEnv('OPENAI_MODEL', '');
+  });
+  afterAll(async () => {
+    vi.unstubAllEnvs();
+    await openai.close();
+  });
+
+  it('is scripted in the demo when OPENAI_API_KEY is unset or blank', async () => {
+    vi.stubEnv('OPENAI_API_KEY', ' ');
+    const chosen = (await runModule()).chooseModel();
     expect(chosen.description.scripted).toBe(true);
     expect(chosen.model).toMatchObject({
       provider: 'catalogkit-example',
@@ -13,32 +29,39 @@ describe('chooseModel', () => {
     });
   });
 
-  it('uses OpenAI with OPENAI_API_KEY, the model from OPENAI_MODEL', () => {
-    const chosen = chooseModel({ OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'gpt-4o' });
+  it('is the agent’s OpenAI model with OPENAI_API_KEY, the one OPENAI_MODEL names', async () => {
+    vi.stubEnv('OPENAI_API_KEY', 'sk-test');
+    vi.stubEnv('OPENAI_MODEL', 'gpt-4o');
+    const chosen = (await runModule()).chooseModel();
     expect(chosen.description).toEqual({ scripted: false, label: 'openai gpt-4o' });
     expect(chosen.model).toMatchObject({
       modelId: 'gpt-4o',
       provider: expect.stringMatching(/^openai/),
     });
+    vi.stubEnv('OPENAI_MODEL', '');
   });
 
-  it('sends the real model’s calls to OPENAI_BASE_URL with the OpenAI key', async () => {
-    const openai = await startOpenAiStandIn();
-    try {
-      const { model } = chooseModel({
-        OPENAI_API_KEY: 'sk-test',
-        OPENAI_MODEL: 'gpt-4o',
-        OPENAI_BASE_URL: openai.baseUrl,
-      });
-      await expect(generateText({ model, prompt: 'hi', maxRetries: 0 })).rejects.toThrow();
-      expect(openai.received).toHaveLength(1);
-      expect(openai.received[0]).toMatchObject({
-        method: 'POST',
-        headers: { authorization: 'Bearer sk-test' },
-      });
-      expect(JSON.parse(openai.received[0]?.body ?? '{}')).toMatchObject({ model: 'gpt-4o' });
-    } finally {
-      await openai.close();
-    }
+  it('by default sends gpt-4.1-mini the instructions and the catalog tools, at OPENAI_BASE_URL with the key', async () => {
+    vi.stubEnv('OPENAI_API_KEY', 'sk-test');
+    const { INSTRUCTIONS, runShoppingAgent } = await agentModule();
+    const run = runShoppingAgent('find socks', {
+      catalog: {
+        apiKey: 'ck_test',
+        baseUrl: 'http://127.0.0.1:9/api',
+        mcpUrl: 'http://127.0.0.1:9/ucp',
+      },
+      approve: async () => ({ approved: false }),
+    });
+    await expect(run).rejects.toThrow();
+    expect(openai.received).toHaveLength(1);
+    expect(openai.received[0]).toMatchObject({
+      method: 'POST',
+      headers: { authorization: 'Bearer sk-test' },
+    });
+    const body = openai.received[0]?.body ?? '';
+    expect(JSON.parse(body)).toMatchObject({ model: 'gpt-4.1-mini' });
+    for (const text of [INSTRUCTIONS, 'search_catalog', 'search_websites', 'update_collection'])
+      expect(body).toContain(JSON.stringify(text).slice(1, -1));
+    expect(body).not.toContain('ck_test');
   });
 });

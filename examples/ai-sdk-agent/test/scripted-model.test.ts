@@ -1,6 +1,6 @@
-import { SAMPLE_TRANSCRIPT } from '@catalogkit/example-shared/testing';
+import { SAMPLE_TRANSCRIPT } from '@catalogkit/example-demo-support/testing';
 import { describe, expect, it } from 'vitest';
-import { transcriptFromPrompt } from '../src/scripted-model.js';
+import { transcriptFromPrompt } from '../demo/scripted-model.js';
 
 type Prompt = Parameters<typeof transcriptFromPrompt>[0];
 

@@ -1,188 +1,98 @@
-import {
-  AgentEventLog,
-  type Approver,
-  type CatalogConnection,
-  finishShoppingRun,
-  runStartEvent,
-  SHOPPING_INSTRUCTIONS,
-  type ShoppingRunOptions,
-  type ShoppingRunResult,
-} from '@catalogkit/example-shared';
-import { createCatalogTools, isCatalogToolFailure } from '@catalogkit/langchain';
-import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
+/**
+ * A shopping agent on LangChain.js with catalogkit's tools: it searches the catalog, looks up
+ * the retailers' commission rates and, once you approve, adds the best picks to a collection.
+ * Copy it as is; it needs `langchain`, `@langchain/langgraph`, `@langchain/openai` and
+ * `@catalogkit/langchain`.
+ */
+import { createCatalogTools } from '@catalogkit/langchain';
+import type { Callbacks } from '@langchain/core/callbacks/manager';
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { Command, MemorySaver } from '@langchain/langgraph';
+import { ChatOpenAI } from '@langchain/openai';
 import {
   createAgent,
   type HITLRequest,
   type HITLResponse,
   humanInTheLoopMiddleware,
+  type Interrupt,
 } from 'langchain';
-import type { ChosenChatModel } from './model.js';
 
-/** The tool that changes the user's data: it only runs once the approver says yes. */
-const TOOL_NEEDING_APPROVAL = 'update_collection';
-/** Rounds of "ask for approval, resume": one update per request is expected. */
-const MAX_APPROVAL_ROUNDS = 3;
-/** Graph steps per round; each model call and each tool batch is a few steps. */
-const RECURSION_LIMIT = 40;
+/** What the model is told about the task. */
+export const INSTRUCTIONS = [
+  'You are a shopping assistant with catalog tools.',
+  'Find products with search_catalog (ask for placements ["affiliate"]).',
+  'For the retailers of the offers that fit the budget, call search_websites with the retailer name and the shopper’s country to get their commission rate; an offer’s website_id tells which of the websites found is its retailer.',
+  'A commission of 5% or more is good. Pick the best offers: in stock, within budget, at a retailer with good commission.',
+  'If the shopper asks, add the picks to their collection with update_collection (product_ids of the picks).',
+  'In the answer give each pick’s title, price, retailer, commission rate and buy link exactly as the tool printed it.',
+  'When a change is not approved, do not retry it.',
+].join(' ');
 
-function createShoppingAgent(connection: CatalogConnection, model: ChosenChatModel) {
-  return createAgent({
-    model: model.model,
-    systemPrompt: SHOPPING_INSTRUCTIONS,
-    tools: createCatalogTools({ clientOptions: connection.clientOptions }),
-    // LangChain's approval flow: the middleware interrupts the graph before the tool runs;
-    // the run resumes with a Command carrying the decision. Interrupts need a checkpointer.
-    middleware: [
-      humanInTheLoopMiddleware({
-        interruptOn: { [TOOL_NEEDING_APPROVAL]: { allowedDecisions: ['approve', 'reject'] } },
-      }),
-    ],
-    checkpointer: new MemorySaver(),
-  });
+/** Your decision on a tool call that changes the user's data. */
+export type Approve = (call: { toolName: string; input: unknown }) => Promise<{
+  approved: boolean;
+  /** Told to the model when the call is denied. */
+  reason?: string;
+}>;
+
+/** How to run the agent. */
+export interface ShoppingAgentOptions {
+  /** Any chat model that supports tool calling; {@link defaultModel} when not given. */
+  model?: BaseChatModel;
+  /** Where the catalog is; by default CATALOG_API_KEY, CATALOG_BASE_URL and CATALOG_MCP_URL. */
+  catalog?: { apiKey?: string; baseUrl?: string; mcpUrl?: string };
+  /** Asked before `update_collection` runs; it runs only when approved. */
+  approve: Approve;
+  /** LangChain callback handlers, e.g. to show each tool call as it ends. */
+  callbacks?: Callbacks;
 }
 
-/** A tool call the model made, by id. */
-interface SeenToolCall {
-  id: string;
-  name: string;
-  args: unknown;
+/** OpenAI's OPENAI_MODEL (gpt-4.1-mini when unset); ChatOpenAI reads OPENAI_API_KEY. */
+export function defaultModel(): BaseChatModel {
+  return new ChatOpenAI({ model: process.env.OPENAI_MODEL || 'gpt-4.1-mini' });
 }
 
-/** Turns the agent's graph updates into events, remembering each tool call's arguments. */
-class UpdateReader {
-  private readonly calls = new Map<string, SeenToolCall>();
-  /** The tool calls of the model's latest message: the ones an interrupt is about. */
-  private latestCalls: SeenToolCall[] = [];
-  answer = '';
-
-  constructor(private readonly log: AgentEventLog) {}
-
-  /** Model messages: their tool calls (for later) or the answer. */
-  readModelMessages(messages: BaseMessage[]): void {
-    for (const message of messages) {
-      if (!AIMessage.isInstance(message)) continue;
-      this.latestCalls = (message.tool_calls ?? []).flatMap((call) =>
-        call.id ? [{ id: call.id, name: call.name, args: call.args }] : [],
-      );
-      for (const call of this.latestCalls) this.calls.set(call.id, call);
-      if (this.latestCalls.length === 0) this.answer = message.text;
-    }
-  }
-
-  /** Tool messages: the call that ran, then its artifact (the full result) or its failure. */
-  readToolMessages(messages: BaseMessage[]): void {
-    for (const message of messages) {
-      if (!ToolMessage.isInstance(message)) continue;
-      const toolCallId = message.tool_call_id;
-      const call = this.calls.get(toolCallId);
-      const toolName = message.name ?? call?.name ?? '';
-      this.log.emit({ type: 'tool-call', toolName, toolCallId, input: call?.args });
-      const artifact: unknown = message.artifact;
-      if (isCatalogToolFailure(artifact)) {
-        this.log.emit({
-          type: 'tool-error',
-          toolName,
-          toolCallId,
-          message: artifact.error.message,
-        });
-      } else if (message.status === 'error') {
-        this.log.emit({ type: 'tool-error', toolName, toolCallId, message: message.text });
-      } else {
-        this.log.emit({ type: 'tool-result', toolName, toolCallId, output: artifact });
-      }
-    }
-  }
-
-  /**
-   * The ids of the calls an interrupt asks about. The interrupt carries names and
-   * arguments only; its actions are the latest message's calls of the guarded tools, in order.
-   */
-  idsOfActions(actions: HITLRequest['actionRequests']): string[] {
-    const remaining = [...this.latestCalls];
-    return actions.map((action) => {
-      const index = remaining.findIndex((call) => call.name === action.name);
-      return index < 0 ? '' : (remaining.splice(index, 1)[0]?.id ?? '');
-    });
-  }
-}
-
-/** Asks the approver about each action of an interrupt; the answers resume the run. */
-async function decide(
-  request: HITLRequest,
-  approver: Approver,
-  reader: UpdateReader,
-  log: AgentEventLog,
-): Promise<HITLResponse> {
-  const ids = reader.idsOfActions(request.actionRequests);
+/** Asks about each tool call the run stopped at; the answers resume the run. */
+async function decide({ actionRequests }: HITLRequest, approve: Approve): Promise<HITLResponse> {
   const decisions: HITLResponse['decisions'] = [];
-  for (const [index, action] of request.actionRequests.entries()) {
-    const toolCallId = ids[index] ?? '';
-    log.emit({ type: 'approval-request', toolName: action.name, toolCallId, input: action.args });
-    const decision = await approver({ toolName: action.name, input: action.args });
-    log.emit({ type: 'approval-decision', toolName: action.name, toolCallId, ...decision });
-    decisions.push(
-      decision.approved
-        ? { type: 'approve' }
-        : {
-            type: 'reject',
-            message: `Not approved by ${decision.decidedBy}: ${decision.reason ?? 'no reason given'}. Do not retry.`,
-          },
-    );
+  for (const action of actionRequests) {
+    const { approved, reason } = await approve({ toolName: action.name, input: action.args });
+    const message = `Not approved: ${reason ?? 'no reason given'}. Do not retry.`;
+    decisions.push(approved ? { type: 'approve' } : { type: 'reject', message });
   }
   return { decisions };
 }
 
-type Update = { messages?: BaseMessage[] } | undefined;
-type Interrupt = { value?: HITLRequest };
-
-/** Runs one round of the graph; returns the approval request it stopped at, if any. */
-async function runRound(
-  agent: ReturnType<typeof createShoppingAgent>,
-  input: Parameters<ReturnType<typeof createShoppingAgent>['stream']>[0],
-  threadId: string,
-  reader: UpdateReader,
-): Promise<HITLRequest | undefined> {
-  let pending: HITLRequest | undefined;
-  const stream = await agent.stream(input, {
-    configurable: { thread_id: threadId },
-    streamMode: 'updates',
-    recursionLimit: RECURSION_LIMIT,
-  });
-  for await (const chunk of stream) {
-    for (const [node, update] of Object.entries(chunk as Record<string, unknown>)) {
-      if (node === '__interrupt__') pending = (update as Interrupt[])[0]?.value;
-      // Only the model's and the tools' own messages: the approval middleware repeats the
-      // model's message, and its rejection messages are already shown as the decision.
-      else if (node === 'model_request')
-        reader.readModelMessages((update as Update)?.messages ?? []);
-      else if (node === 'tools') reader.readToolMessages((update as Update)?.messages ?? []);
-    }
-  }
-  return pending;
-}
-
 /**
- * Runs the shopping agent on LangChain: `createAgent` with the catalog tools and the
- * human-in-the-loop middleware on `update_collection`. When the graph stops for approval,
- * the approver decides and the run resumes with `new Command({ resume: { decisions } })`.
+ * Runs the agent on one request. Returns the model's answer and every step: the messages of
+ * the run, where each tool's ToolMessage has the compact text the model read as `content`
+ * and the full result for your application as `artifact`.
  */
-export async function runShoppingAgent(
-  options: ShoppingRunOptions<ChosenChatModel>,
-): Promise<ShoppingRunResult> {
-  const { request, connection, model, approver } = options;
-  const log = new AgentEventLog(options.onEvent);
-  log.emit(runStartEvent('LangChain', options));
-  const agent = createShoppingAgent(connection, model);
-  const reader = new UpdateReader(log);
-  const threadId = crypto.randomUUID();
-  let input: Parameters<typeof agent.stream>[0] = {
-    messages: [{ role: 'user', content: request }],
+export async function runShoppingAgent(request: string, options: ShoppingAgentOptions) {
+  const agent = createAgent({
+    model: options.model ?? defaultModel(),
+    systemPrompt: INSTRUCTIONS,
+    tools: createCatalogTools({ clientOptions: options.catalog }),
+    // Stops the run before update_collection until you decide; stopping needs a checkpointer.
+    middleware: [
+      humanInTheLoopMiddleware({
+        interruptOn: { update_collection: { allowedDecisions: ['approve', 'reject'] } },
+      }),
+    ],
+    checkpointer: new MemorySaver(),
+  });
+  const config = {
+    configurable: { thread_id: crypto.randomUUID() },
+    recursionLimit: 40,
+    callbacks: options.callbacks,
   };
-  for (let round = 0; round < MAX_APPROVAL_ROUNDS; round++) {
-    const pending = await runRound(agent, input, threadId, reader);
-    if (!pending) break;
-    input = new Command({ resume: await decide(pending, approver, reader, log) });
+  let state = await agent.invoke({ messages: [{ role: 'user', content: request }] }, config);
+  // At most a few approval rounds: one update per request is expected.
+  for (let round = 0; round < 3; round++) {
+    const stop = state.__interrupt__?.[0] as Interrupt<HITLRequest> | undefined;
+    if (!stop) break;
+    const resume = await decide(stop.value, options.approve);
+    state = await agent.invoke(new Command({ resume }), config);
   }
-  return finishShoppingRun(log, connection, reader.answer, TOOL_NEEDING_APPROVAL);
+  return { text: state.messages.at(-1)?.text ?? '', steps: state.messages };
 }

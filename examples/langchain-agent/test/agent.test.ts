@@ -1,8 +1,44 @@
-import { shoppingAgentSuite } from '@catalogkit/example-shared/testing';
+import { startEmulator } from '@catalogkit/emulator';
+import { shoppingAgentSuite } from '@catalogkit/example-demo-support/testing';
+import { ToolMessage } from '@langchain/core/messages';
+import { describe, expect, it } from 'vitest';
+import { runDemo } from '../demo/run.js';
+import { ScriptedShopperChatModel } from '../demo/scripted-chat-model.js';
 import { runShoppingAgent } from '../src/agent.js';
-import { chooseChatModel } from '../src/model.js';
 
-shoppingAgentSuite({
-  framework: 'LangChain',
-  run: (options) => runShoppingAgent({ ...options, model: chooseChatModel({}) }),
+shoppingAgentSuite({ framework: 'LangChain', run: runDemo });
+
+describe('runShoppingAgent', () => {
+  it('returns the answer and the messages, each ToolMessage with the full result as its artifact', async () => {
+    const emulator = await startEmulator({ port: 0 });
+    try {
+      const { text, steps } = await runShoppingAgent(
+        'Find trail running shoes under $120 in GB, then add the best one to col_summer.',
+        {
+          model: new ScriptedShopperChatModel({}),
+          catalog: {
+            apiKey: emulator.keys.valid,
+            baseUrl: emulator.baseUrl,
+            mcpUrl: emulator.mcpUrl,
+          },
+          approve: async () => ({ approved: true }),
+        },
+      );
+      const toolMessages = steps.filter((message) => ToolMessage.isInstance(message));
+      expect(toolMessages.map((message) => message.name)).toContain('search_catalog');
+      // The model read the compact text; the application gets the parsed result.
+      expect(typeof toolMessages[0]?.content).toBe('string');
+      expect(toolMessages[0]?.artifact).toMatchObject({
+        tier: 'token',
+        result: { products: expect.any(Array) },
+      });
+      const update = toolMessages.find((message) => message.name === 'update_collection');
+      expect(update?.artifact).toMatchObject({
+        collection: emulator.state.collections.get('col_summer'),
+      });
+      expect(text).toContain('I added these to col_summer');
+    } finally {
+      await emulator.close();
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { demoCommandSuite } from '@catalogkit/example-shared/testing';
+import { demoCommandSuite } from '@catalogkit/example-demo-support/testing';
 
 demoCommandSuite({
   packageDir: fileURLToPath(new URL('..', import.meta.url)),

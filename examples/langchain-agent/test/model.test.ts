@@ -1,40 +1,60 @@
-import { startOpenAiStandIn } from '@catalogkit/example-shared/testing';
+import { type ReceivedRequest, startOpenAiStandIn } from '@catalogkit/example-demo-support/testing';
 import { ChatOpenAI } from '@langchain/openai';
-import { describe, expect, it } from 'vitest';
-import { chooseChatModel } from '../src/model.js';
-import { ScriptedShopperChatModel } from '../src/scripted-chat-model.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { chooseModel } from '../demo/run.js';
+import { ScriptedShopperChatModel } from '../demo/scripted-chat-model.js';
+import { INSTRUCTIONS, runShoppingAgent } from '../src/agent.js';
 
-describe('chooseChatModel', () => {
-  it('uses the scripted model when no OPENAI_API_KEY is set', () => {
-    const chosen = chooseChatModel({ OPENAI_MODEL: 'gpt-4o' });
+describe('the model', () => {
+  let openai: { baseUrl: string; received: ReceivedRequest[]; close(): Promise<void> };
+
+  beforeAll(async () => {
+    openai = await startOpenAiStandIn();
+    vi.stubEnv('OPENAI_BASE_URL', openai.baseUrl);
+    vi.stubEnv('OPENAI_MODEL', '');
+  });
+  afterAll(async () => {
+    vi.unstubAllEnvs();
+    await openai.close();
+  });
+
+  it('is scripted in the demo when OPENAI_API_KEY is unset or blank', () => {
+    vi.stubEnv('OPENAI_API_KEY', ' ');
+    const chosen = chooseModel();
     expect(chosen.description.scripted).toBe(true);
     expect(chosen.model).toBeInstanceOf(ScriptedShopperChatModel);
   });
 
-  it('uses ChatOpenAI with OPENAI_API_KEY, the model from OPENAI_MODEL', () => {
-    const chosen = chooseChatModel({ OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'gpt-4o' });
+  it('is the agent’s ChatOpenAI with OPENAI_API_KEY, the one OPENAI_MODEL names', () => {
+    vi.stubEnv('OPENAI_API_KEY', 'sk-test');
+    vi.stubEnv('OPENAI_MODEL', 'gpt-4o');
+    const chosen = chooseModel();
     expect(chosen.description).toEqual({ scripted: false, label: 'openai gpt-4o' });
     expect(chosen.model).toBeInstanceOf(ChatOpenAI);
     expect((chosen.model as ChatOpenAI).model).toBe('gpt-4o');
+    vi.stubEnv('OPENAI_MODEL', '');
   });
 
-  it('sends the real model’s calls to OPENAI_BASE_URL with the OpenAI key', async () => {
-    const openai = await startOpenAiStandIn();
-    try {
-      const { model } = chooseChatModel({
-        OPENAI_API_KEY: 'sk-test',
-        OPENAI_MODEL: 'gpt-4o',
-        OPENAI_BASE_URL: openai.baseUrl,
-      });
-      await expect(model.invoke('hi')).rejects.toThrow();
-      expect(openai.received.length).toBeGreaterThan(0);
-      expect(openai.received[0]).toMatchObject({
-        method: 'POST',
-        headers: { authorization: 'Bearer sk-test' },
-      });
-      expect(JSON.parse(openai.received[0]?.body ?? '{}')).toMatchObject({ model: 'gpt-4o' });
-    } finally {
-      await openai.close();
-    }
+  it('by default sends gpt-4.1-mini the instructions and the catalog tools, at OPENAI_BASE_URL with the key', async () => {
+    vi.stubEnv('OPENAI_API_KEY', 'sk-test');
+    const run = runShoppingAgent('find socks', {
+      catalog: {
+        apiKey: 'ck_test',
+        baseUrl: 'http://127.0.0.1:9/api',
+        mcpUrl: 'http://127.0.0.1:9/ucp',
+      },
+      approve: async () => ({ approved: false }),
+    });
+    await expect(run).rejects.toThrow();
+    expect(openai.received.length).toBeGreaterThan(0);
+    expect(openai.received[0]).toMatchObject({
+      method: 'POST',
+      headers: { authorization: 'Bearer sk-test' },
+    });
+    const body = openai.received[0]?.body ?? '';
+    expect(JSON.parse(body)).toMatchObject({ model: 'gpt-4.1-mini' });
+    for (const text of [INSTRUCTIONS, 'search_catalog', 'search_websites', 'update_collection'])
+      expect(body).toContain(JSON.stringify(text).slice(1, -1));
+    expect(body).not.toContain('ck_test');
   });
 });

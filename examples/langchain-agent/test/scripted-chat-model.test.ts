@@ -1,7 +1,7 @@
-import { SAMPLE_TRANSCRIPT } from '@catalogkit/example-shared/testing';
+import { SAMPLE_TRANSCRIPT } from '@catalogkit/example-demo-support/testing';
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
-import { ScriptedShopperChatModel, transcriptFromMessages } from '../src/scripted-chat-model.js';
+import { ScriptedShopperChatModel, transcriptFromMessages } from '../demo/scripted-chat-model.js';
 
 const conversation = [
   new SystemMessage('You are a shopping assistant.'),

@@ -1,0 +1,8 @@
+/**
+ * `pnpm demo` / `pnpm start [--yes] [request...]`: runs the AI SDK shopping agent once and
+ * prints every step. Offline by default (emulator in this process, scripted model); the
+ * real service and model when CATALOG_* and OPENAI_API_KEY are set.
+ */
+import { runExampleCli } from '@catalogkit/example-demo-support';
+
+await runExampleCli(async () => (await import('./run.js')).runDemo);
