@@ -6,9 +6,9 @@ import {
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { Agent, RunState, run, setTracingDisabled, ToolCallError } from '@openai/agents';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ScriptedModel, type Turn, toolOutputsSeen } from '../demo/scripted-model.js';
 import { catalogToolOutputOf, createCatalogTools } from '../src/index.js';
 import { searchCatalog, searchWebsites, updateCollection } from './support/inputs.js';
-import { ScriptedModel, type Turn, toolOutputsSeen } from './support/scripted-model.js';
 
 const PATCH = 'PATCH /v1/collections/:collection_id';
 
