@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../errors/catalog-error.js';
 import { SessionLockTimeoutError } from '../errors/conversation-errors.js';
 
 /** A value read from a {@link SessionStore}. */
@@ -47,7 +48,16 @@ export interface SessionStore {
 export interface MemorySessionStoreOptions {
   /** Clock in epoch ms; tests pass a fake one. */
   now?: () => number;
+  /**
+   * Most entries held; past it the least recently used entry is evicted (an evicted
+   * session mints a new token or creates a new conversation on its next use). Default
+   * 10,000, a few megabytes.
+   */
+  maxEntries?: number;
 }
+
+/** Entries held by default: enough for a busy process, a few megabytes at most. */
+const DEFAULT_MAX_ENTRIES = 10_000;
 
 interface Entry {
   value: string;
@@ -59,8 +69,11 @@ interface Holder {
   leaseEndsAt: number;
 }
 
-/** Expired entries are swept every this many writes, so abandoned sessions do not pile up. */
-const SWEEP_EVERY_WRITES = 100;
+/**
+ * Expired entries are swept every this many reads and writes, so abandoned sessions do not
+ * pile up in a process that mostly reads.
+ */
+const SWEEP_EVERY_OPERATIONS = 100;
 
 /**
  * A {@link SessionStore} in this process's memory: the default. Sessions survive as long as
@@ -69,33 +82,50 @@ const SWEEP_EVERY_WRITES = 100;
  */
 export class MemorySessionStore implements SessionStore {
   readonly #now: () => number;
+  readonly #maxEntries: number;
+  // A Map iterates in insertion order: re-inserting on each use keeps the least recently
+  // used entry first, so eviction takes the first key.
   readonly #entries = new Map<string, Entry>();
   readonly #holders = new Map<string, Holder>();
   readonly #waiters = new Map<string, Set<() => void>>();
-  #writes = 0;
+  #operations = 0;
 
+  /** @throws ConfigurationError when `maxEntries` is not a positive integer. */
   constructor(options: MemorySessionStoreOptions = {}) {
     this.#now = options.now ?? Date.now;
+    const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+    if (!Number.isInteger(maxEntries) || maxEntries < 1) {
+      throw new ConfigurationError('option maxEntries must be a positive integer');
+    }
+    this.#maxEntries = maxEntries;
+  }
+
+  /** Entries held now (expired ones not yet swept included). */
+  get size(): number {
+    return this.#entries.size;
   }
 
   async get(key: string): Promise<StoredValue | undefined> {
+    this.#countOperation();
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
-    if (entry.expiresAt === undefined) return { value: entry.value, ttlMs: undefined };
-    const ttlMs = entry.expiresAt - this.#now();
-    if (ttlMs > 0) return { value: entry.value, ttlMs };
+    const ttlMs = entry.expiresAt === undefined ? undefined : entry.expiresAt - this.#now();
+    if (ttlMs !== undefined && ttlMs <= 0) {
+      this.#entries.delete(key);
+      return undefined;
+    }
     this.#entries.delete(key);
-    return undefined;
+    this.#entries.set(key, entry);
+    return { value: entry.value, ttlMs };
   }
 
   async set(key: string, value: string, ttlMs?: number): Promise<void> {
-    if (ttlMs !== undefined && ttlMs <= 0) {
-      this.#entries.delete(key);
-      return;
-    }
+    this.#countOperation();
+    this.#entries.delete(key);
+    if (ttlMs !== undefined && ttlMs <= 0) return;
     const expiresAt = ttlMs === undefined ? undefined : this.#now() + ttlMs;
     this.#entries.set(key, { value, expiresAt });
-    if (++this.#writes % SWEEP_EVERY_WRITES === 0) this.#sweep();
+    this.#evictBeyondBound();
   }
 
   async delete(key: string): Promise<void> {
@@ -146,6 +176,18 @@ export class MemorySessionStore implements SessionStore {
       if (signal?.aborted) onAbort();
       else signal?.addEventListener('abort', onAbort, { once: true });
     });
+  }
+
+  #countOperation(): void {
+    if (++this.#operations % SWEEP_EVERY_OPERATIONS === 0) this.#sweep();
+  }
+
+  #evictBeyondBound(): void {
+    // Least recently used first; expired entries are swept on the regular cadence.
+    for (const key of this.#entries.keys()) {
+      if (this.#entries.size <= this.#maxEntries) return;
+      this.#entries.delete(key);
+    }
   }
 
   #sweep(): void {
