@@ -6,8 +6,23 @@ import type { ShopMessage, ShopPart } from './messages.js';
 import { ProductCards } from './ProductCards.js';
 
 type Respond = (answer: { id: string; approved: boolean; reason?: string }) => void;
+interface PartProps {
+  part: ShopPart;
+  respond: Respond;
+  titles: ReadonlyMap<string, string>;
+}
 
-function ToolPart({ part, respond }: { part: ShopPart; respond: Respond }) {
+/** Titles of the products every search so far returned, by product id. */
+function productTitles(messages: ShopMessage[]): Map<string, string> {
+  const titles = new Map<string, string>();
+  for (const part of messages.flatMap((message) => message.parts)) {
+    if (part.type !== 'tool-search_catalog' || part.state !== 'output-available') continue;
+    for (const product of part.output.result.products) titles.set(product.id, product.title);
+  }
+  return titles;
+}
+
+function ToolPart({ part, respond, titles }: PartProps) {
   switch (part.type) {
     case 'text':
       return <p className="text">{part.text}</p>;
@@ -28,19 +43,19 @@ function ToolPart({ part, respond }: { part: ShopPart; respond: Respond }) {
         </ul>
       );
     case 'tool-update_collection':
-      return <CollectionChange part={part} respond={respond} />;
+      return <CollectionChange part={part} respond={respond} titles={titles} />;
     default:
       return null;
   }
 }
 
-function Message({ message, respond }: { message: ShopMessage; respond: Respond }) {
+function Message({ message, ...rest }: Omit<PartProps, 'part'> & { message: ShopMessage }) {
   return (
     <div className={`message ${message.role}`}>
       {message.parts.map((part, index) => (
         // Parts have no ids of their own; their order in a message never changes.
         // biome-ignore lint/suspicious/noArrayIndexKey: see above
-        <ToolPart key={index} part={part} respond={respond} />
+        <ToolPart key={index} part={part} {...rest} />
       ))}
     </div>
   );
@@ -54,6 +69,7 @@ export function AgentChat() {
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
   });
   const busy = status === 'submitted' || status === 'streaming';
+  const titles = productTitles(messages);
   return (
     <section className="chat" aria-label="Your agent" data-status={status}>
       <div className="messages">
@@ -61,7 +77,12 @@ export function AgentChat() {
           <p className="empty">Ask for a product. Results come back as cards with buy links.</p>
         ) : null}
         {messages.map((message) => (
-          <Message key={message.id} message={message} respond={addToolApprovalResponse} />
+          <Message
+            key={message.id}
+            message={message}
+            respond={addToolApprovalResponse}
+            titles={titles}
+          />
         ))}
         {status === 'submitted' ? <p className="tool-note">Thinking…</p> : null}
         {error ? (

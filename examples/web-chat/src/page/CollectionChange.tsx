@@ -13,14 +13,18 @@ function productIds(input: UpdateCollectionInput | undefined): string[] {
  */
 export function CollectionChange(props: {
   part: UpdatePart;
+  /** Product titles by id, from the searches so far, so the shopper sees names, not ids. */
+  titles: ReadonlyMap<string, string>;
   respond: (answer: { id: string; approved: boolean; reason?: string }) => void;
 }) {
   const { part } = props;
-  const ids = productIds(part.input as UpdateCollectionInput | undefined);
+  const ids = productIds(part.input as UpdateCollectionInput | undefined).map(
+    (id) => props.titles.get(id) ?? id,
+  );
   const target = (part.input as UpdateCollectionInput | undefined)?.collection_id ?? 'a collection';
   const summary = (
     <p>
-      Add <strong>{ids.length > 0 ? ids.join(', ') : 'these items'}</strong> to{' '}
+      Add <strong>{ids.length > 0 ? ids.join(' and ') : 'these items'}</strong> to{' '}
       <strong>{target}</strong>
     </p>
   );
