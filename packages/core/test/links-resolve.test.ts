@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buyLinkReference } from '../src/links/references.js';
+import { finalizeBuyLinks } from '../src/links/finalize.js';
 import { resolveBuyLinks } from '../src/links/resolve.js';
 import { BuyLinkStreamResolver } from '../src/links/stream.js';
 
@@ -115,5 +116,26 @@ describe('BuyLinkStreamResolver', () => {
     resolver.end();
     expect(seen).toEqual(['[[buy:123]]']);
     expect(resolver.unresolved[0]).toMatchObject({ start: 3, end: 14, reason: 'unknown' });
+  });
+});
+
+describe('finalizeBuyLinks', () => {
+  it('resolves references, repairs corrupted links and reports what is left', () => {
+    const text = `1. ${refA}\n2. ${B.replaceAll('%2F', '/')}\n3. [[buy:000000001]]`;
+    const final = finalizeBuyLinks(text, [output]);
+    expect(final.text).toBe(`1. ${A}\n2. ${B}\n3. [[buy:000000001]]`);
+    expect(final.resolved).toEqual([{ reference: refA, link: A }]);
+    expect(final.repaired.map((issue) => issue.suggestion)).toEqual([B]);
+    expect(final.unresolved.map((issue) => issue.reference)).toEqual(['[[buy:000000001]]']);
+    expect(final.ok).toBe(false);
+  });
+
+  it('only reports corrupted links when repair is off', () => {
+    const text = `Buy: ${A.toUpperCase()}`;
+    const final = finalizeBuyLinks(text, [output], { repair: false });
+    expect(final.text).toBe(text);
+    expect(final.unrepaired.map((issue) => issue.suggestion)).toEqual([A]);
+    expect(final.ok).toBe(false);
+    expect(finalizeBuyLinks(`Buy: ${A}`, [output]).ok).toBe(true);
   });
 });

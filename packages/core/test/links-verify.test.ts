@@ -95,6 +95,7 @@ describe('verifyBuyLinks', () => {
     ['the signature cut', A.slice(0, -3), 'truncated'],
     ['the query cut after the product path', A.slice(0, A.indexOf('%3Fvariant')), 'truncated'],
     ['the scheme dropped', A.slice('https://'.length), 'normalized'],
+    ['& written as &amp;', A.replaceAll('&', '&amp;'), 'normalized'],
     ["another link's signature spliced on", A.replace('sig=2kforr', 'sig=lhd8nj'), 'edited'],
   ];
 

@@ -3,6 +3,11 @@ export {
   collectBuyLinks,
   productBuyLinks,
 } from './buy-links.js';
+export {
+  type FinalizeBuyLinksOptions,
+  type FinalizedBuyLinks,
+  finalizeBuyLinks,
+} from './finalize.js';
 export { type FoundUrl, findUrls } from './find-urls.js';
 export type { BuyLinkMatch } from './nearest.js';
 export { type BuyLinkMode, buyLinkReference } from './references.js';

@@ -36,9 +36,9 @@ function decodeAll(text: string): string {
   return current;
 }
 
-/** The form two URLs share when they differ only by case, encoding or scheme. */
+/** The form two URLs share when they differ only by case, encoding (`&amp;` too) or scheme. */
 function normalize(url: string): string {
-  return decodeAll(url)
+  return decodeAll(url.replace(/&amp;/gi, '&'))
     .toLowerCase()
     .replace(/^https?:\/\//, '')
     .replace(/\+/g, ' ');

@@ -34,6 +34,7 @@ export interface ResolveBuyLinksOptions {
 /** The buy links of some tool outputs by their reference id (the digits). */
 export class BuyLinkReferences {
   readonly #byId = new Map<string, string[]>();
+  readonly #links = new Set<string>();
 
   constructor(toolOutputs: BuyLinkSources = []) {
     this.add(toolOutputs);
@@ -42,11 +43,17 @@ export class BuyLinkReferences {
   /** Adds the buy links of more tool outputs (a later step or turn). */
   add(toolOutputs: BuyLinkSources): void {
     for (const link of collectBuyLinks(toolOutputs)) {
+      this.#links.add(link);
       const id = /\d+/.exec(buyLinkReference(link))![0];
       const links = this.#byId.get(id) ?? [];
       if (!links.includes(link)) links.push(link);
       this.#byId.set(id, links);
     }
+  }
+
+  /** Every buy link added, as a tool output the other links helpers accept. */
+  outputs(): BuyLinkSources {
+    return [{ products: [{ variants: [...this.#links].map((url) => ({ url })) }] }];
   }
 
   /** The links a reference id names: one when it resolves. */

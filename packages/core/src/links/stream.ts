@@ -9,8 +9,11 @@ import {
 
 /** Options of {@link BuyLinkStreamResolver}. */
 export interface BuyLinkStreamOptions extends ResolveBuyLinksOptions {
-  /** Tool outputs from before the stream (earlier turns), whose references may be written. */
-  toolOutputs?: BuyLinkSources;
+  /**
+   * Tool outputs from before the stream (earlier turns), whose references may be written; a
+   * {@link BuyLinkReferences} is shared, so resolvers of one stream see the same outputs.
+   */
+  toolOutputs?: BuyLinkSources | BuyLinkReferences;
   /** Called for each reference that cannot be resolved, as it is found. */
   onUnresolved?: (issue: UnresolvedReference) => void;
 }
@@ -31,7 +34,9 @@ export class BuyLinkStreamResolver {
 
   constructor(options: BuyLinkStreamOptions = {}) {
     this.#options = options;
-    this.#references = new BuyLinkReferences(options.toolOutputs ?? []);
+    const outputs = options.toolOutputs ?? [];
+    this.#references =
+      outputs instanceof BuyLinkReferences ? outputs : new BuyLinkReferences(outputs);
   }
 
   /** Adds the buy links of a tool result that arrived in the stream. */
