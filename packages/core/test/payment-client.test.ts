@@ -233,4 +233,28 @@ describe('the payment option', () => {
     expect(error).toMatchObject({ reason: 'credits_exhausted' });
     expect(calls).toBe(0);
   });
+
+  it('a pay hook that throws fails the call with its error; a conversation token is never displaced', async () => {
+    paidOnly({ websites: [] });
+    const failing = clientWith(() => {
+      throw new Error('wallet locked');
+    });
+    await expect(failing.websites.search({ query: 'nike' })).rejects.toThrow('wallet locked');
+    let asked = 0;
+    const client = clientWith(() => {
+      asked++;
+      return CREDENTIAL;
+    });
+    const turn = client.request({
+      operation: 'conversations.turn',
+      method: 'POST',
+      path: '/v1/conversations/c1/turns',
+      body: { message: 'hi' },
+      retry: 'once',
+      auth: { type: 'bearer', token: 'conversation_token_123' },
+    });
+    await expect(turn).rejects.toBeInstanceOf(PaymentRequiredError);
+    expect(asked).toBe(0);
+    expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer conversation_token_123');
+  });
 });

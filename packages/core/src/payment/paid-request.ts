@@ -3,7 +3,7 @@ import type { CallScope } from '../http/call-scope.js';
 import type { OutgoingRequest } from '../http/transport.js';
 import { parseWwwAuthenticate } from '../http/www-authenticate.js';
 import type { CatalogLogger } from '../logger.js';
-import { decodePaymentChallenges } from './challenge.js';
+import { decodePaymentChallenges, type PaymentChallenge } from './challenge.js';
 import { decodePaymentReceipt } from './receipt.js';
 import type { PaymentContext, PaymentOptions } from './types.js';
 
@@ -26,31 +26,27 @@ function contextOf(request: OutgoingRequest, scope: CallScope): PaymentContext {
 /**
  * The request again with the payment credential in `Authorization`. The API key stays:
  * sent as a bearer token (MCP), it moves to `x-api-key`, which the service also accepts.
- * Undefined when `Authorization` carries another credential (a conversation token) that
- * cannot share the header.
  */
 function withCredential(
   request: OutgoingRequest,
   credential: string,
   deps: PaymentDeps,
-): OutgoingRequest | undefined {
+): OutgoingRequest {
   const { authorization, ...headers } = request.headers;
-  if (authorization !== undefined) {
-    if (!deps.isApiKeyBearer(authorization)) return undefined;
+  if (authorization !== undefined && deps.isApiKeyBearer(authorization)) {
     headers['x-api-key'] = authorization.replace(/^bearer\s+/i, '');
   }
   return { ...request, headers: { ...headers, authorization: credential } };
 }
 
-function checkCredential(value: unknown, operation: string): value is string | undefined {
-  if (value === undefined) return true;
-  // Never echo the value: it is a credential.
+/** Throws unless `value` is undefined or a one-line header value; never echoes it. */
+function checkCredential(value: unknown, operation: string): asserts value is string | undefined {
+  if (value === undefined) return;
   if (typeof value !== 'string' || value.trim() === '' || /[\r\n]/.test(value)) {
     throw new ConfigurationError(
       `${operation}: payment.pay must return the Authorization header value ("Payment <credential>") or undefined`,
     );
   }
-  return true;
 }
 
 /**
@@ -81,26 +77,44 @@ export class PaymentStep {
     const challenges = decodePaymentChallenges(
       parseWwwAuthenticate(response.headers.get('www-authenticate')),
     );
-    if (challenges.length === 0) return response;
+    if (challenges.length === 0 || !this.#canCarry(request, scope)) return response;
     this.#askedCalls.add(scope);
     const context = contextOf(request, scope);
-    const credential = await this.#options.pay(challenges, context);
-    if (!checkCredential(credential, scope.operation) || credential === undefined) return response;
-    const paid = withCredential(request, credential, this.#deps);
-    if (paid === undefined) {
-      this.#deps.logger?.warn?.(
-        `${scope.operation}: cannot send a payment credential beside a bearer token`,
-        {
-          operation: scope.operation,
-        },
-      );
-      return response;
-    }
+    const credential = await this.#ask(challenges, context, response);
+    if (credential === undefined) return response;
     // The 402's body is not needed once the request is resent.
     await response.body?.cancel().catch(() => undefined);
-    const answer = await resend(paid);
+    const answer = await resend(withCredential(request, credential, this.#deps));
     this.#reportReceipt(answer, context);
     return answer;
+  }
+
+  /** Whether a credential can be sent beside the request's own `Authorization`, if any. */
+  #canCarry(request: OutgoingRequest, scope: CallScope): boolean {
+    const { authorization } = request.headers;
+    if (authorization === undefined || this.#deps.isApiKeyBearer(authorization)) return true;
+    this.#deps.logger?.warn?.(
+      `${scope.operation}: a payment credential cannot share Authorization with a bearer token`,
+      { operation: scope.operation },
+    );
+    return false;
+  }
+
+  /** The application's answer: a credential, or undefined to decline. */
+  async #ask(
+    challenges: PaymentChallenge[],
+    context: PaymentContext,
+    response: Response,
+  ): Promise<string | undefined> {
+    try {
+      const credential = await this.#options.pay(challenges, context);
+      checkCredential(credential, context.operation);
+      return credential;
+    } catch (error) {
+      // The call ends here: free the connection the 402 holds.
+      await response.body?.cancel().catch(() => undefined);
+      throw error;
+    }
   }
 
   #reportReceipt(answer: Response, context: PaymentContext): void {
