@@ -1,6 +1,11 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CatalogClient, ConfigurationError, PaymentRequiredError } from '../src/index.js';
+import {
+  CatalogClient,
+  type CatalogClientOptions,
+  ConfigurationError,
+  PaymentRequiredError,
+} from '../src/index.js';
 import type { PaymentChallenge, PaymentContext, PaymentReceipt } from '../src/payment/index.js';
 import { TEST_KEY } from './support/fixtures.js';
 import { sendJson, startTestServer, type TestServer } from './support/test-server.js';
@@ -32,15 +37,27 @@ function paidOnly(body: unknown) {
 
 function clientWith(
   pay: (c: readonly PaymentChallenge[], x: PaymentContext) => string | undefined,
-  extra = {},
+  options: Partial<CatalogClientOptions> = {},
 ) {
   return new CatalogClient({
     apiKey: TEST_KEY,
     baseUrl: server.origin,
     mcpUrl: server.origin,
-    payment: { pay, ...extra },
-    ...extra,
+    payment: { pay },
+    ...options,
   });
+}
+
+/** A pay hook that always pays, and how often it was asked. */
+function countingPayer() {
+  const payer = {
+    calls: 0,
+    pay: () => {
+      payer.calls++;
+      return CREDENTIAL;
+    },
+  };
+  return payer;
 }
 
 describe('the payment option', () => {
@@ -105,25 +122,15 @@ describe('the payment option', () => {
 
   it('a refused credential is a PaymentRequiredError after one resend; pay is asked once per call, retries included', async () => {
     server.handle((_request, response) => challenge(response));
-    let calls = 0;
-    const client = new CatalogClient({
-      apiKey: TEST_KEY,
-      baseUrl: server.origin,
-      maxRetries: 3,
-      payment: {
-        pay: () => {
-          calls++;
-          return CREDENTIAL;
-        },
-      },
-    });
+    const payer = countingPayer();
+    const client = clientWith(payer.pay, { maxRetries: 3 });
     const error = await client.websites.search({ query: 'nike' }).catch((caught) => caught);
     expect(error).toBeInstanceOf(PaymentRequiredError);
-    expect(calls).toBe(1);
+    expect(payer.calls).toBe(1);
     expect(server.requests.map((r) => r.headers.authorization)).toEqual([undefined, CREDENTIAL]);
     // A second call of the client is a new call: it may pay again.
     await client.websites.search({ query: 'nike' }).catch(() => undefined);
-    expect(calls).toBe(2);
+    expect(payer.calls).toBe(2);
   });
 
   it('pays once across retries: a 503 after the paid resend is retried without paying again', async () => {
@@ -135,21 +142,17 @@ describe('the payment option', () => {
       }
       challenge(response);
     });
-    let calls = 0;
-    const client = new CatalogClient({
-      apiKey: TEST_KEY,
-      baseUrl: server.origin,
-      maxRetries: 2,
-      payment: {
-        pay: () => {
-          calls++;
-          return CREDENTIAL;
-        },
-      },
-    });
+    const payer = countingPayer();
+    const client = clientWith(payer.pay, { maxRetries: 2 });
     const error = await client.websites.search({ query: 'nike' }).catch((caught) => caught);
     expect(error).toBeInstanceOf(PaymentRequiredError);
-    expect(calls).toBe(1);
+    expect(payer.calls).toBe(1);
+    // First try, paid resend (503), then the retry: challenged again and not paid.
+    expect(server.requests.map((r) => r.headers.authorization)).toEqual([
+      undefined,
+      CREDENTIAL,
+      undefined,
+    ]);
   });
 
   it('says a collection update changes data, and its paid resend carries the same body', async () => {
@@ -224,14 +227,11 @@ describe('the payment option', () => {
     server.handle((_request, response) =>
       sendJson(response, 402, { detail: 'Add a payment method' }),
     );
-    let calls = 0;
-    const client = clientWith(() => {
-      calls++;
-      return CREDENTIAL;
-    });
+    const payer = countingPayer();
+    const client = clientWith(payer.pay);
     const error = await client.websites.search({ query: 'nike' }).catch((caught) => caught);
     expect(error).toMatchObject({ reason: 'credits_exhausted' });
-    expect(calls).toBe(0);
+    expect(payer.calls).toBe(0);
   });
 
   it('a pay hook that throws fails the call with its error; a conversation token is never displaced', async () => {
@@ -240,11 +240,8 @@ describe('the payment option', () => {
       throw new Error('wallet locked');
     });
     await expect(failing.websites.search({ query: 'nike' })).rejects.toThrow('wallet locked');
-    let asked = 0;
-    const client = clientWith(() => {
-      asked++;
-      return CREDENTIAL;
-    });
+    const payer = countingPayer();
+    const client = clientWith(payer.pay);
     const turn = client.request({
       operation: 'conversations.turn',
       method: 'POST',
@@ -254,7 +251,7 @@ describe('the payment option', () => {
       auth: { type: 'bearer', token: 'conversation_token_123' },
     });
     await expect(turn).rejects.toBeInstanceOf(PaymentRequiredError);
-    expect(asked).toBe(0);
+    expect(payer.calls).toBe(0);
     expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer conversation_token_123');
   });
 });
