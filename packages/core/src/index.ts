@@ -65,29 +65,31 @@ export type { RetryMode } from './http/retry.js';
 export type { RequestOptions } from './http/service-connection.js';
 export type { CatalogLogger, LogContext } from './logger.js';
 export type { CatalogSearchOptions, CatalogSearchResponse } from './mcp/catalog-search.js';
-// Types the client's methods take and return, so applications can name them.
-export type {
-  AuthTier,
-  CatalogMeta,
-  CatalogQuery,
-  CatalogSearchResult,
-  Clause,
-  Collection,
-  CollectionUpdate,
-  Conversation,
-  ConversationCreate,
-  CountryCode,
-  NewClause,
-  Placement,
-  Price,
-  Product,
-  ReplacementClause,
-  Turn,
-  ValidationIssue,
-  Variant,
-  Website,
-  WebsiteSearchParams,
-  WebsiteSearchResponse,
+// Types the client's methods take and return, so applications can name them, and the one
+// reader of the commission inside a variant's placement.
+export {
+  type AuthTier,
+  type CatalogMeta,
+  type CatalogQuery,
+  type CatalogSearchResult,
+  type Clause,
+  type Collection,
+  type CollectionUpdate,
+  type Conversation,
+  type ConversationCreate,
+  type CountryCode,
+  commissionPercentage,
+  type NewClause,
+  type Placement,
+  type Price,
+  type Product,
+  type ReplacementClause,
+  type Turn,
+  type ValidationIssue,
+  type Variant,
+  type Website,
+  type WebsiteSearchParams,
+  type WebsiteSearchResponse,
 } from './schemas/index.js';
 export {
   type AnyCatalogTool,

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { type CatalogSearchResult, CatalogSearchResultSchema } from '../src/schemas/index.js';
+import {
+  type CatalogSearchResult,
+  CatalogSearchResultSchema,
+  commissionPercentage,
+} from '../src/schemas/index.js';
 import { commissionText, formatCatalogResult } from '../src/tools/catalog-view.js';
 import { formatMinorUnits } from '../src/tools/money.js';
 import { formatWebsites } from '../src/tools/search-websites.js';
@@ -167,6 +171,16 @@ describe('formatCatalogResult', () => {
     expect(noVariants).toContain(
       'Trail Runner 2 | prod_trail | brand_acme | $129.99 | https://shop.example/p',
     );
+  });
+});
+
+describe('commissionPercentage', () => {
+  it('reads the comparable catalog shape and nothing else', () => {
+    expect(commissionPercentage({ commission: { percentage: { value: 12 } } })).toBe(12);
+    expect(commissionPercentage({ commission: { percentage: { value: '12.5' } } })).toBe('12.5');
+    expect(commissionPercentage({ commission: { flat: { value: 3 } } })).toBeUndefined();
+    expect(commissionPercentage({ commission: [] })).toBeUndefined();
+    expect(commissionPercentage(undefined)).toBeUndefined();
   });
 });
 

@@ -1,25 +1,6 @@
-import { seedCollections } from './data/collections.js';
+import { type StoredCollection, seedCollections } from './data/collections.js';
 import type { CatalogData } from './data/index.js';
-
-/** A clause as stored and returned. */
-export interface StoredClause {
-  clause_id: string;
-  brand_ids: string[];
-  website_ids: string[];
-  category_ids: string[];
-  product_ids: string[];
-}
-
-/** A collection as stored; returned as is by the update operation. */
-export interface StoredCollection {
-  collection_id: string;
-  name: string;
-  description: string;
-  clauses: StoredClause[];
-  created_at: string;
-  updated_at: string;
-  user_id: string;
-}
+import { sequentialId } from './ids.js';
 
 /** A conversation token minted with an API key. */
 export interface StoredToken {
@@ -73,6 +54,6 @@ export class EmulatorState {
   nextId(prefix: string): string {
     const next = (this.counters.get(prefix) ?? 0) + 1;
     this.counters.set(prefix, next);
-    return `${prefix}${next.toString().padStart(4, '0')}`;
+    return sequentialId(prefix, next);
   }
 }

@@ -1,4 +1,5 @@
 import { runWithinTime } from '../async.js';
+import { isRecord } from '../is-record.js';
 import { readThroughLocked, type StoredValue } from './stores.js';
 import type { InstantInput, MintedToken, ResolvedManagerOptions } from './token-manager-options.js';
 
@@ -99,6 +100,8 @@ export interface HeldToken {
  * Maps a mint result onto the local clock. With `serverDate`, the remaining life is
  * `expiresAt - serverDate` (both on the server's clock) counted from `sentAt`, the local
  * time before the mint call: the server answered after that, so the estimate errs early.
+ * With `ttlSeconds`, the life is also capped at `sentAt + ttlSeconds`, which holds however
+ * wrong the local clock is.
  * Returns a message naming the offending field when the result is unusable.
  */
 export function holdMintedToken(
@@ -115,6 +118,13 @@ export function holdMintedToken(
     const serverDate = parseInstant(minted.serverDate, 'serverDate');
     if ('problem' in serverDate) return serverDate;
     expiresAt = times.sentAt + (expires.ms - latestServerTime(serverDate.ms));
+  }
+  if (minted.ttlSeconds !== undefined) {
+    if (!Number.isFinite(minted.ttlSeconds) || minted.ttlSeconds <= 0) {
+      return { problem: 'ttlSeconds must be a positive number of seconds' };
+    }
+    // The token was created after the mint started, so it cannot outlive sentAt + ttl.
+    expiresAt = Math.min(expiresAt, times.sentAt + minted.ttlSeconds * 1000);
   }
   const lifetimeMs = expiresAt - times.receivedAt;
   if (lifetimeMs <= 0) {
@@ -175,8 +185,8 @@ export function decodeStoredToken(
 function parseRecord(value: string): { token: string; lifetimeMs?: number } | undefined {
   try {
     const parsed: unknown = JSON.parse(value);
-    if (typeof parsed !== 'object' || parsed === null) return undefined;
-    const { token, lifetimeMs } = parsed as Record<string, unknown>;
+    if (!isRecord(parsed)) return undefined;
+    const { token, lifetimeMs } = parsed;
     if (typeof token !== 'string' || token === '') return undefined;
     return typeof lifetimeMs === 'number' && lifetimeMs > 0 ? { token, lifetimeMs } : { token };
   } catch {

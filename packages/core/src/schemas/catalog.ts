@@ -1,4 +1,5 @@
 import { z } from 'zod/v4';
+import { isRecord } from '../is-record.js';
 
 /** The name of the catalog search tool on the MCP endpoint. */
 export const SEARCH_CATALOG_TOOL = 'search_catalog';
@@ -73,6 +74,29 @@ export const MediaSchema = z.looseObject({
 /** Commission data on a variant. Not part of UCP and not public: kept as an open object. */
 export const PlacementSchema = z.looseObject({});
 export type Placement = z.infer<typeof PlacementSchema>;
+
+/**
+ * The commission inside a placement as the comparable catalog sends it
+ * (`placement.commission.percentage.value`, e.g. 12 for 12%). Not enforced on results, since
+ * the shape is not public; {@link commissionPercentage} reads it, the emulator builds it.
+ */
+export interface PlacementCommission {
+  percentage: { value: number | string };
+  [key: string]: unknown;
+}
+
+/**
+ * The commission percentage of a variant's placement (`12` or `"12.5"` for 12.5%), or
+ * undefined when the placement has none in the known shape.
+ */
+export function commissionPercentage(
+  placement: Placement | undefined,
+): number | string | undefined {
+  const commission = placement?.commission;
+  const percentage = isRecord(commission) ? commission.percentage : undefined;
+  const value = isRecord(percentage) ? percentage.value : undefined;
+  return typeof value === 'number' || typeof value === 'string' ? value : undefined;
+}
 
 export const VariantSchema = z.looseObject({
   id: z.string(),

@@ -3,6 +3,7 @@ import { CatalogClient } from '../client.js';
 import { ENV_VARS, readEnv } from '../client-options.js';
 import { createRedactor, type Redactor } from '../http/redact.js';
 import { validateRequest } from '../validation.js';
+import type { SearchCatalogOutput } from './catalog-view.js';
 import type {
   CatalogToolClient,
   CatalogToolDefaults,
@@ -17,11 +18,7 @@ import {
   selectToolNames,
   validateToolOptions,
 } from './options.js';
-import {
-  type SearchCatalogInput,
-  type SearchCatalogOutput,
-  searchCatalogTool,
-} from './search-catalog.js';
+import { type SearchCatalogInput, searchCatalogTool } from './search-catalog.js';
 import {
   type SearchWebsitesInput,
   type SearchWebsitesOutput,

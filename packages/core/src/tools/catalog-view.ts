@@ -1,6 +1,25 @@
-import type { Placement, Product, Variant } from '../schemas/index.js';
+import { isRecord } from '../is-record.js';
+import {
+  type AuthTier,
+  type CatalogQuery,
+  type CatalogSearchResult,
+  commissionPercentage,
+  type Placement,
+  type Product,
+  type Variant,
+} from '../schemas/catalog.js';
 import { formatMinorUnits } from './money.js';
-import type { SearchCatalogOutput } from './search-catalog.js';
+
+/**
+ * What the application gets from `search_catalog`: the query as sent and the full parsed
+ * result. Defined next to its view, which the tool definition uses.
+ */
+export interface SearchCatalogOutput {
+  query: CatalogQuery;
+  result: CatalogSearchResult;
+  /** The tier the service applied; `anonymous` means buy links are not monetized. */
+  tier: AuthTier;
+}
 
 /** Cells of one line, without the empty ones, joined by a separator that costs one token. */
 function cells(...values: Array<string | undefined>): string {
@@ -29,10 +48,6 @@ function priceText(variant: Variant): string | undefined {
   return `${price}${sale}${availability ? ` (${availability})` : ''}`;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * The commission on a variant. The placement shape is not public: the comparable catalog's
  * `commission.percentage.value` is shown as a percentage; any other shape is shown as JSON
@@ -40,10 +55,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  */
 export function commissionText(placement: Placement | undefined): string | undefined {
   if (!placement || Object.keys(placement).length === 0) return undefined;
-  const commission = placement.commission;
-  const percentage = isRecord(commission) ? commission.percentage : undefined;
-  const value = isRecord(percentage) ? percentage.value : undefined;
-  if (typeof value === 'number' || typeof value === 'string') return `${value}%`;
+  const percentage = commissionPercentage(placement);
+  if (percentage !== undefined) return `${percentage}%`;
   return `placement ${JSON.stringify(placement)}`;
 }
 

@@ -1,5 +1,5 @@
 export { type AnyCatalogTool, type CatalogTool, createCatalogToolList } from './catalog-tools.js';
-export { formatCatalogResult } from './catalog-view.js';
+export { formatCatalogResult, type SearchCatalogOutput } from './catalog-view.js';
 export {
   CATALOG_TOOL_NAMES,
   type CatalogToolClient,
@@ -15,7 +15,6 @@ export { formatMinorUnits } from './money.js';
 export { type CatalogToolsOptions, TOOL_NAME_PATTERN } from './options.js';
 export {
   type SearchCatalogInput,
-  type SearchCatalogOutput,
   searchCatalogTool,
 } from './search-catalog.js';
 export {

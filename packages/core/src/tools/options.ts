@@ -2,6 +2,7 @@ import { z } from 'zod/v4';
 import type { CatalogClient } from '../client.js';
 import type { CatalogClientOptions } from '../client-options.js';
 import { ConfigurationError, RequestValidationError } from '../errors/index.js';
+import { isRecord } from '../is-record.js';
 import { CountryCodeSchema } from '../schemas/index.js';
 import { validateRequest } from '../validation.js';
 import {
@@ -34,17 +35,16 @@ export interface CatalogToolsOptions {
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 const isFunction = (value: unknown) => typeof value === 'function';
-const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 
 const OptionsSchema = z.strictObject({
   client: z
     .custom<CatalogClient>(
       (value) =>
-        isObject(value) && ['catalog', 'websites', 'collections'].every((key) => key in value),
+        isRecord(value) && ['catalog', 'websites', 'collections'].every((key) => key in value),
       'must be a CatalogClient',
     )
     .optional(),
-  clientOptions: z.custom<CatalogClientOptions>(isObject, 'must be an object').optional(),
+  clientOptions: z.custom<CatalogClientOptions>(isRecord, 'must be an object').optional(),
   include: z.array(z.enum(CATALOG_TOOL_NAMES)).optional(),
   exclude: z.array(z.enum(CATALOG_TOOL_NAMES)).optional(),
   defaults: z

@@ -1,11 +1,6 @@
 import { z } from 'zod/v4';
-import {
-  AFFILIATE_PLACEMENT,
-  type AuthTier,
-  type CatalogQuery,
-  type CatalogSearchResult,
-} from '../schemas/index.js';
-import { formatCatalogResult } from './catalog-view.js';
+import { AFFILIATE_PLACEMENT, type CatalogQuery } from '../schemas/catalog.js';
+import { formatCatalogResult, type SearchCatalogOutput } from './catalog-view.js';
 import { defineCatalogTool, nullToUndefined } from './definition.js';
 import { CATALOG_LIMIT_DEFAULT, TOOL_RESULT_LIMIT_MAX } from './limits.js';
 
@@ -34,14 +29,6 @@ export const SearchCatalogInputSchema = z.strictObject({
     ),
 });
 export type SearchCatalogInput = z.infer<typeof SearchCatalogInputSchema>;
-
-/** What the application gets from `search_catalog`: the query as sent and the full parsed result. */
-export interface SearchCatalogOutput {
-  query: CatalogQuery;
-  result: CatalogSearchResult;
-  /** The tier the service applied; `anonymous` means buy links are not monetized. */
-  tier: AuthTier;
-}
 
 function buildQuery(
   input: SearchCatalogInput,

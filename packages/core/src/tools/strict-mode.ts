@@ -1,3 +1,5 @@
+import { isRecord } from '../is-record.js';
+
 /**
  * Keywords OpenAI's strict mode (Structured Outputs for function calling) refuses. The
  * supported subset keeps types, enum/const, anyOf, $ref/$defs, descriptions and numeric
@@ -25,9 +27,7 @@ const UNSUPPORTED_KEYWORDS = [
 
 type JsonObject = Record<string, unknown>;
 
-function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isJsonObject: (value: unknown) => value is JsonObject = isRecord;
 
 function objectViolations(schema: JsonObject, path: string): string[] {
   const problems: string[] = [];

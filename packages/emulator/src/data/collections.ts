@@ -1,12 +1,32 @@
+import { sequentialId } from '../ids.js';
 import { USER_IDS } from '../options.js';
-import type { StoredClause, StoredCollection } from '../state.js';
 import type { CatalogData } from './index.js';
+
+/** A clause as stored and returned. */
+export interface StoredClause {
+  clause_id: string;
+  brand_ids: string[];
+  website_ids: string[];
+  category_ids: string[];
+  product_ids: string[];
+}
+
+/** A collection as stored; returned as is by the update operation. */
+export interface StoredCollection {
+  collection_id: string;
+  name: string;
+  description: string;
+  clauses: StoredClause[];
+  created_at: string;
+  updated_at: string;
+  user_id: string;
+}
 
 /** Seeded collections are dated in the past so that any update visibly moves `updated_at`. */
 const SEEDED_AT = '2025-05-01T09:30:00.000Z';
 
 const clause = (id: number, selectors: Partial<Omit<StoredClause, 'clause_id'>>): StoredClause => ({
-  clause_id: `cl_${id.toString().padStart(4, '0')}`,
+  clause_id: sequentialId('cl_', id),
   brand_ids: [],
   website_ids: [],
   category_ids: [],

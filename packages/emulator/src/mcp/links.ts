@@ -1,5 +1,5 @@
 import type { CountryCode } from '@catalogkit/core';
-import { COUNTRY_CODES } from '@catalogkit/core/schemas';
+import { COUNTRY_CODES, type PlacementCommission } from '@catalogkit/core/schemas';
 import type { CatalogData, VariantRecord } from '../data/index.js';
 
 /** Host of the emulator's click-tracking links. */
@@ -44,6 +44,6 @@ export function placementFor(
     placement_id: `plc_${variant.id}`,
     website_id: variant.metadata.website_id,
     country,
-    commission: { percentage: { value: rate }, model: 'cps' },
+    commission: { percentage: { value: rate }, model: 'cps' } satisfies PlacementCommission,
   };
 }

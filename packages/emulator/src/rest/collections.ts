@@ -2,7 +2,7 @@ import type { CollectionUpdate, ValidationIssue } from '@catalogkit/core';
 import { CollectionUpdateSchema } from '@catalogkit/core/schemas';
 import type { Context } from 'hono';
 import type { EmulatorContext } from '../context.js';
-import type { StoredClause, StoredCollection } from '../state.js';
+import type { StoredClause, StoredCollection } from '../data/collections.js';
 import type { RestVariables } from './auth.js';
 import { detailError, validationError } from './errors.js';
 import { validatedBody } from './read-json.js';
