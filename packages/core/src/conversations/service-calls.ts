@@ -17,6 +17,9 @@ export interface RestCaller {
   request(request: RestRequest, options?: RequestOptions): Promise<RestResponse>;
 }
 
+/** A token's life when the mint asks for none (the comparable service's default). */
+const SERVICE_DEFAULT_TTL_SECONDS = 1800;
+
 /** Options of {@link createHttpTokenMinter}. */
 export interface HttpTokenMinterOptions {
   /** A `CatalogClient` configured with the API key and base URL. */
@@ -56,7 +59,9 @@ export function createHttpTokenMinter(options: HttpTokenMinterOptions): TokenMin
     );
     const minted = parseResponse(ConversationTokenSchema, response.data, operation);
     const serverDate = response.headers.get('date') ?? undefined;
-    return { token: minted.token, expiresAt: minted.expires_at, serverDate };
+    // The life asked for bounds the token on the local clock when `Date` is hidden (CORS).
+    const ttl = body.ttl_seconds ?? SERVICE_DEFAULT_TTL_SECONDS;
+    return { token: minted.token, expiresAt: minted.expires_at, serverDate, ttlSeconds: ttl };
   };
 }
 

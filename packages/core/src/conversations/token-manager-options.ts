@@ -116,6 +116,13 @@ export interface MintedToken {
    * clock that is minutes off still refreshes in time.
    */
   serverDate?: InstantInput;
+  /**
+   * The life the token was asked for, in seconds. The token is never held longer than
+   * this from the moment the mint started, whatever the clocks say: a local clock minutes
+   * behind, with no `serverDate` (browsers hide `Date` from cross-origin reads), would
+   * otherwise stretch the token past its real end.
+   */
+  ttlSeconds?: number;
 }
 
 /** Context handed to a mint function. */
