@@ -5,6 +5,7 @@ import {
   createBudgetedPayer,
   decodePaymentChallenges,
   decodePaymentReceipt,
+  describePaymentPrice,
   formatPaymentAmount,
   PaymentBudget,
   type PaymentChallenge,
@@ -204,5 +205,19 @@ describe('createBudgetedPayer', () => {
     expect(budget.remaining('usd')).toBe(0n);
     expect(await pay(offer, context)).toBeUndefined();
     expect(asked).toEqual(['0.25 USD', '0.25 USD', '0.25 USD']);
+  });
+});
+
+describe('describePaymentPrice', () => {
+  it('prefers ISO prices, drops repeats, and says nothing without an amount', () => {
+    const token = {
+      ...challenge({ amount: '250000', currency: '0x20c0' }),
+      request: { decimals: 6 },
+    };
+    const usd = challenge({ amount: '25', currency: 'usd' });
+    const eur = challenge({ amount: '30', currency: 'eur' });
+    expect(describePaymentPrice([token, usd, usd, eur])).toBe('0.25 USD or 0.30 EUR');
+    expect(describePaymentPrice([token])).toBe('0.250000 0x20c0');
+    expect(describePaymentPrice([challenge({ amount: 'many', currency: 'usd' })])).toBeUndefined();
   });
 });

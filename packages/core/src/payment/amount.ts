@@ -48,3 +48,20 @@ export function formatPaymentAmount(challenge: PaymentChallenge): string | undef
     ? `${units} base units of ${currency}`
     : `${shift(units, digits)} ${code}`;
 }
+
+/**
+ * What a 402's challenges ask, for a model or a shopper: `0.25 USD`, or `0.25 USD or 0.30
+ * EUR`. Prices in ISO currencies are preferred over token amounts (an address is noise to
+ * a reader); undefined when no challenge states an amount.
+ */
+export function describePaymentPrice(challenges: readonly PaymentChallenge[]): string | undefined {
+  const priced = challenges.flatMap((challenge) => {
+    const text = formatPaymentAmount(challenge);
+    return text === undefined
+      ? []
+      : [{ text, iso: /^[A-Za-z]{3}$/.test(challenge.currency ?? '') }];
+  });
+  const shown = priced.some((price) => price.iso) ? priced.filter((price) => price.iso) : priced;
+  const texts = [...new Set(shown.map((price) => price.text))];
+  return texts.length === 0 ? undefined : texts.join(' or ');
+}

@@ -1,4 +1,4 @@
-export { formatPaymentAmount } from './amount.js';
+export { describePaymentPrice, formatPaymentAmount } from './amount.js';
 export {
   type BudgetRefusal,
   PaymentBudget,
