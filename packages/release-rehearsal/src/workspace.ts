@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -55,4 +56,36 @@ export function publicPackages(root: string = repoRoot): PublicPackage[] {
       }
     })
     .sort((a, b) => a.folder.localeCompare(b.folder));
+}
+
+/**
+ * Copies the working tree of `root` (tracked and untracked files that git does not ignore:
+ * what a clean clone plus your uncommitted changes would hold) into `target`; with `head`,
+ * the last commit instead (what a clean clone would hold).
+ */
+export function copyWorkspace(root: string, target: string, head = false): number {
+  if (head) {
+    mkdirSync(target, { recursive: true });
+    const archive = execFileSync('git', ['archive', '--format=tar', 'HEAD'], {
+      cwd: root,
+      maxBuffer: 1024 * 1024 * 1024,
+    });
+    execFileSync('tar', ['-x', '-C', target], { input: archive });
+    return readdirSync(target).length;
+  }
+  const listing = execFileSync(
+    'git',
+    ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  const files = listing.split('\0').filter((file) => file && existsSync(join(root, file)));
+  for (const file of files) {
+    mkdirSync(dirname(join(target, file)), { recursive: true });
+    copyFileSync(join(root, file), join(target, file));
+  }
+  return files.length;
 }

@@ -1,0 +1,129 @@
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ConsumerSpec } from './consumers.js';
+import { run } from './run.js';
+
+/** How one consumer project went. */
+export interface ConsumerResult {
+  name: string;
+  /** Installed versions of the packages the spec shows, e.g. `ai 5.0.277`. */
+  versions: string;
+  install: 'ok' | 'failed';
+  typecheck: 'ok' | 'failed' | 'not run';
+  toolCall: 'ok' | 'failed' | 'not run' | 'skipped';
+  seconds: number;
+  error?: string;
+}
+
+/** Where the rehearsal's shared pieces are. */
+export interface ConsumerContext {
+  root: string;
+  templates: string;
+  registryUrl: string;
+  /** The command that runs pnpm (the one running this rehearsal). */
+  pnpm: string[];
+  /** Variables for the tool call: CATALOG_* of the emulator, REDIS_URL. */
+  env: NodeJS.ProcessEnv;
+}
+
+function tsconfig(module: ConsumerSpec['module']): object {
+  const node = module === 'esm' ? 'nodenext' : 'node16';
+  return {
+    compilerOptions: {
+      strict: true,
+      target: 'es2022',
+      module: node,
+      moduleResolution: node,
+      types: ['node'],
+      outDir: 'dist',
+      rootDir: 'src',
+      // Our published .d.ts files are checked too, as a user's compiler would read them.
+      skipLibCheck: false,
+    },
+    include: ['src'],
+  };
+}
+
+/** Writes package.json, .npmrc, tsconfig.json and src/ of a fresh project. */
+function writeProject(dir: string, spec: ConsumerSpec, context: ConsumerContext): void {
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  const manifest = {
+    name: `rehearsal-${spec.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`,
+    private: true,
+    type: spec.module === 'esm' ? 'module' : 'commonjs',
+    dependencies: spec.dependencies,
+  };
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileSync(
+    join(dir, '.npmrc'),
+    `registry=${context.registryUrl}/\nengine-strict=${spec.engineStrict}\nfund=false\naudit=false\n`,
+  );
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig(spec.module), null, 2));
+  copyFileSync(join(context.templates, spec.template), join(dir, 'src', 'main.ts'));
+  copyFileSync(join(context.templates, 'check.ts'), join(dir, 'src', 'check.ts'));
+}
+
+function installedVersions(dir: string, names: string[]): string {
+  return names
+    .map((name) => {
+      try {
+        const file = join(dir, 'node_modules', name, 'package.json');
+        return `${name} ${(JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version}`;
+      } catch {
+        return `${name} (transitive)`;
+      }
+    })
+    .join(', ');
+}
+
+const tail = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Creates the project, installs it once from the local registry, type-checks it under
+ * `strict` and runs its one tool call against the emulator.
+ */
+export async function runConsumer(
+  spec: ConsumerSpec,
+  context: ConsumerContext,
+  skip?: string,
+): Promise<ConsumerResult> {
+  const started = performance.now();
+  const dir = join(context.root, spec.name.toLowerCase().replace(/[^a-z0-9]+/g, '-'));
+  const result: ConsumerResult = {
+    name: spec.name,
+    versions: '',
+    install: 'failed',
+    typecheck: 'not run',
+    toolCall: 'not run',
+    seconds: 0,
+  };
+  const done = () => ({ ...result, seconds: (performance.now() - started) / 1000 });
+  writeProject(dir, spec, context);
+  const [pm = 'pnpm', ...pmArgs] = spec.packageManager === 'pnpm' ? context.pnpm : ['npm'];
+  const options = { cwd: dir, timeoutMs: 600_000 };
+  try {
+    await run(pm, [...pmArgs, 'install'], options);
+    result.install = 'ok';
+    result.versions = installedVersions(dir, spec.shown);
+    await run(join(dir, 'node_modules', '.bin', 'tsc'), ['-p', '.'], options);
+    result.typecheck = 'ok';
+    if (skip) {
+      result.toolCall = 'skipped';
+      result.error = skip;
+      return done();
+    }
+    const env = { ...process.env, ...context.env };
+    const { stdout } = await run(process.execPath, [join('dist', 'main.js')], {
+      ...options,
+      env,
+      timeoutMs: 120_000,
+    });
+    const report = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { ok?: boolean };
+    result.toolCall = report.ok === true ? 'ok' : 'failed';
+  } catch (error) {
+    if (result.install === 'ok' && result.typecheck === 'ok') result.toolCall = 'failed';
+    else if (result.install === 'ok') result.typecheck = 'failed';
+    result.error = tail(error);
+  }
+  return done();
+}

@@ -1,0 +1,137 @@
+import semver from 'semver';
+import { run } from './run.js';
+
+/** A fresh project outside the workspace that installs the packages from the local registry. */
+export interface ConsumerSpec {
+  name: string;
+  /** File in templates/ that becomes src/main.ts. */
+  template: string;
+  module: 'esm' | 'cjs';
+  packageManager: 'pnpm' | 'npm';
+  /** engine-strict=true: the install fails if any package in the tree excludes this Node. */
+  engineStrict: boolean;
+  /** Exact versions (or ranges for third-party packages) to install. */
+  dependencies: Record<string, string>;
+  /** Packages whose installed versions the summary shows. */
+  shown: string[];
+  needsRedis?: boolean;
+}
+
+// Tools every consumer compiles with (the project's own TypeScript and Node types).
+const TOOLING = { typescript: '5.9.3', '@types/node': '20.19.43' };
+
+/** The lowest and the newest version of each supported major of a peer (from its range). */
+export interface MajorVersions {
+  major: number;
+  lowest: string;
+  newest: string;
+}
+
+/**
+ * For each `^x.y.z` alternative of `range`: its floor (what the tests run) and the newest
+ * version of that major on the registry npm is configured with.
+ */
+export async function majorsOf(name: string, range: string, cwd: string): Promise<MajorVersions[]> {
+  const { stdout } = await run('npm', ['view', name, 'versions', '--json'], {
+    cwd,
+    timeoutMs: 120_000,
+  });
+  const published = (JSON.parse(stdout) as string[]).filter((v) => !semver.prerelease(v));
+  return range.split('||').map((alternative) => {
+    const lowest = semver.minVersion(alternative.trim())?.version ?? alternative;
+    const newest = semver.maxSatisfying(published, alternative.trim()) ?? lowest;
+    return { major: semver.major(lowest), lowest, newest };
+  });
+}
+
+/** The versions a rehearsal installs: the packages just published and the peers to try. */
+export interface ConsumerInputs {
+  /** Published version of each @catalogkit package, by name. */
+  published: Record<string, string>;
+  ai: MajorVersions[];
+  zodFloors: { v3: string; v4: string };
+  zodNewest: string;
+  ioredis: MajorVersions[];
+  langchain: string;
+  langchainCore: string;
+}
+
+function aiConsumers(input: ConsumerInputs, sdk: string): ConsumerSpec[] {
+  return input.ai.flatMap(({ major, lowest, newest }) => {
+    const versions =
+      lowest === newest
+        ? [['lowest = newest', lowest]]
+        : [
+            ['lowest', lowest],
+            ['newest', newest],
+          ];
+    return versions.map(([label, version]) => ({
+      name: `ai ${major} ${label}`,
+      template: major === 5 ? 'ai-v5.ts' : 'ai-v6.ts',
+      module: 'esm' as const,
+      packageManager: 'pnpm' as const,
+      // ai 7 declares Node >= 22 (it runs on 20 with a warning), so engine-strict would refuse it.
+      engineStrict: major < 7,
+      dependencies: {
+        '@catalogkit/ai-sdk': sdk,
+        ai: version ?? '',
+        // The lowest ai runs with the lowest zod we support (3 for ai 5, 4 beyond).
+        zod:
+          label === 'newest'
+            ? input.zodNewest
+            : major === 5
+              ? input.zodFloors.v3
+              : input.zodFloors.v4,
+      },
+      shown: ['ai', 'zod'],
+    }));
+  });
+}
+
+/** Every consumer project of the rehearsal. */
+export function consumerSpecs(input: ConsumerInputs): ConsumerSpec[] {
+  const version = (name: string) => input.published[`@catalogkit/${name}`] ?? 'missing';
+  const core = { '@catalogkit/core': version('core') };
+  const specs: ConsumerSpec[] = [
+    ...aiConsumers(input, version('ai-sdk')),
+    {
+      name: 'LangChain createAgent',
+      template: 'langchain.ts',
+      module: 'esm',
+      packageManager: 'pnpm',
+      engineStrict: true,
+      dependencies: {
+        '@catalogkit/langchain': version('langchain'),
+        langchain: input.langchain,
+        '@langchain/core': input.langchainCore,
+        zod: input.zodNewest,
+      },
+      shown: ['langchain', '@langchain/core', '@langchain/langgraph', 'zod'],
+    },
+    {
+      name: 'CommonJS require (npm)',
+      template: 'commonjs.ts',
+      module: 'cjs',
+      packageManager: 'npm',
+      engineStrict: true,
+      dependencies: { ...core, zod: input.zodNewest },
+      shown: ['zod'],
+    },
+    ...input.ioredis.map(({ major, newest }) => ({
+      name: `Redis store, ioredis ${major}`,
+      template: 'redis.ts',
+      module: 'esm' as const,
+      packageManager: 'pnpm' as const,
+      engineStrict: true,
+      dependencies: {
+        ...core,
+        '@catalogkit/redis': version('redis'),
+        ioredis: newest,
+        zod: input.zodNewest,
+      },
+      shown: ['ioredis'],
+      needsRedis: true,
+    })),
+  ];
+  return specs.map((spec) => ({ ...spec, dependencies: { ...spec.dependencies, ...TOOLING } }));
+}

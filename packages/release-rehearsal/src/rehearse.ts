@@ -1,0 +1,278 @@
+/**
+ * `pnpm release:rehearse`: a release, end to end, without the real registry. In a temporary
+ * copy of the workspace it versions the packages (changesets), builds them, publishes them
+ * with `pnpm publish -r` to a Verdaccio on loopback, lints every tarball (publint, attw),
+ * measures bundle sizes against size-budget.json, then installs the packages from that
+ * registry into fresh projects and runs one tool call in each against the emulator, itself
+ * started with `npx @catalogkit/emulator` from the same registry. Exits non-zero on any failure.
+ *
+ * `--keep` leaves the temporary folder in place for inspection; `--head` rehearses the last
+ * commit instead of the working tree (uncommitted and untracked files left out).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type ConsumerResult, runConsumer } from './consumer-project.js';
+import { type ConsumerInputs, consumerSpecs, majorsOf } from './consumers.js';
+import { freePort, startRegistry } from './registry.js';
+import { inPool, run } from './run.js';
+import { type Service, startEmulatorFromRegistry, startRedis } from './services.js';
+import { measure, readBudgets, type SizeReport } from './size.js';
+import { checkTarball, type TarballCheck } from './tarball-checks.js';
+import { copyWorkspace, publicPackages, readManifest, repoRoot } from './workspace.js';
+
+const here = join(dirname(fileURLToPath(import.meta.url)), '..');
+const binDir = join(here, 'node_modules', '.bin');
+const timings: [string, number][] = [];
+// The rehearsal is a command-line program: its report goes to stdout.
+const print = (text: string) => process.stdout.write(`${text}\n`);
+
+async function step<T>(label: string, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  process.stdout.write(`▸ ${label}\n`);
+  try {
+    return await work();
+  } finally {
+    timings.push([label, (performance.now() - started) / 1000]);
+  }
+}
+
+/** pnpm as this rehearsal was started (through npx on a fresh machine), else from PATH. */
+function pnpmCommand(): string[] {
+  const execPath = process.env.npm_execpath;
+  return execPath && /pnpm/.test(execPath) ? [process.execPath, execPath] : ['pnpm'];
+}
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ');
+  return [line(header), line(widths.map((w) => '─'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const keep = process.argv.includes('--keep');
+  const work = mkdtempSync(join(tmpdir(), 'catalogkit-rehearsal-'));
+  const repo = join(work, 'repo');
+  const pnpm = pnpmCommand();
+  const [pm = 'pnpm', ...pmArgs] = pnpm;
+  const services: Service[] = [];
+  let failed = false;
+  try {
+    await step('copy the workspace', async () =>
+      copyWorkspace(repoRoot, repo, process.argv.includes('--head')),
+    );
+    await step('install (shared pnpm store)', () =>
+      run(pm, [...pmArgs, 'install', '--prefer-offline'], { cwd: repo }),
+    );
+    await step('changeset version', () =>
+      run(pm, [...pmArgs, 'exec', 'changeset', 'version'], { cwd: repo }),
+    );
+    const packages = publicPackages(repo);
+    const names = packages.map((p) => p.manifest.name);
+    const filters = names.flatMap((name) => ['--filter', name]);
+    await step('build', () =>
+      run(pm, [...pmArgs, '-r', '--workspace-concurrency=2', ...filters, 'run', 'build'], {
+        cwd: repo,
+      }),
+    );
+
+    const budgets = readBudgets(join(here, 'size-budget.json'));
+    const sizes: SizeReport[] = await step('measure sizes', () =>
+      Promise.all(packages.map((p) => measure(p.dir, p.manifest, budgets[p.manifest.name]))),
+    );
+
+    const uplink = execFileSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8' })
+      .trim()
+      .replace(/\/$/, '');
+    const registry = await step('start Verdaccio', () =>
+      startRegistry(join(work, 'registry'), uplink, binDir),
+    );
+    services.push(registry);
+    const registryEnv = {
+      ...process.env,
+      npm_config_userconfig: registry.npmrc,
+      npm_config_registry: `${registry.url}/`,
+    };
+    await step('pnpm publish -r', () =>
+      run(pm, [...pmArgs, 'publish', '-r', '--registry', `${registry.url}/`, '--no-git-checks'], {
+        cwd: repo,
+        env: registryEnv,
+      }),
+    );
+    const published = Object.fromEntries(
+      packages.map((p) => [p.manifest.name, readManifest(p.dir).version]),
+    );
+
+    const tarballs = join(work, 'tarballs');
+    mkdirSync(tarballs);
+    const checks: TarballCheck[] = await step(
+      'publint --strict and attw on every tarball',
+      async () => {
+        const { stdout } = await run(
+          'npm',
+          ['pack', ...names.map((n) => `${n}@${published[n]}`), '--json'],
+          {
+            cwd: tarballs,
+            env: registryEnv,
+          },
+        );
+        const packed = JSON.parse(stdout) as { name: string; filename: string }[];
+        return inPool(
+          2,
+          packed.map((t) => () => checkTarball(t.name, join(tarballs, t.filename), binDir)),
+        );
+      },
+    );
+
+    const emulator = await step('npx @catalogkit/emulator (from the registry)', () =>
+      startEmulatorFromRegistry(
+        join(work, 'npx-emulator'),
+        published['@catalogkit/emulator'] ?? '',
+        registryEnv,
+      ),
+    );
+    services.push(emulator);
+    const redis = await step('redis-server', () => startRedis(join(work, 'redis'), freePort));
+    if (redis.service) services.push(redis.service);
+
+    const inputs = await step('look up the peer versions to try', () =>
+      peerVersions(repo, published),
+    );
+    const consumers: ConsumerResult[] = await step(
+      'consumers: install, type-check, one tool call',
+      () =>
+        inPool(
+          3,
+          consumerSpecs(inputs).map((spec) => () => {
+            process.stdout.write(`  · ${spec.name}\n`);
+            return runConsumer(
+              spec,
+              {
+                root: join(work, 'consumers'),
+                templates: join(here, 'templates'),
+                registryUrl: registry.url,
+                pnpm,
+                env: { ...emulator.env, REDIS_URL: redis.url },
+              },
+              spec.needsRedis && !redis.url ? redis.skipReason : undefined,
+            );
+          }),
+        ),
+    );
+
+    failed = report(checks, sizes, consumers, published);
+  } catch (error) {
+    failed = true;
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  } finally {
+    for (const service of services.reverse()) await service.stop().catch(() => undefined);
+    if (keep) print(`kept ${work}`);
+    else rmSync(work, { recursive: true, force: true });
+  }
+  print(
+    `\n${table(
+      ['step', 'seconds'],
+      timings.map(([label, s]) => [label, s.toFixed(1)]),
+    )}`,
+  );
+  print(
+    `\nrehearsal ${failed ? 'FAILED' : 'passed'} in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
+  process.exitCode = failed ? 1 : 0;
+}
+
+async function peerVersions(
+  repo: string,
+  published: Record<string, string>,
+): Promise<ConsumerInputs> {
+  const peer = (folder: string, name: string) =>
+    readManifest(join(repo, 'packages', folder)).peerDependencies?.[name] ?? '';
+  const [ai, zod, ioredis, langchain] = await Promise.all([
+    majorsOf('ai', peer('ai-sdk', 'ai'), repo),
+    majorsOf('zod', peer('core', 'zod'), repo),
+    majorsOf('ioredis', peer('redis', 'ioredis'), repo),
+    majorsOf('langchain', '^1.0.0', repo),
+  ]);
+  const lcCore = peer('langchain', '@langchain/core').split('||').at(-1)?.trim() ?? '^1';
+  return {
+    published,
+    ai,
+    zodFloors: { v3: zod[0]?.lowest ?? '', v4: zod[1]?.lowest ?? '' },
+    zodNewest: zod.at(-1)?.newest ?? '',
+    ioredis,
+    langchain: langchain[0]?.newest ?? '',
+    langchainCore: lcCore,
+  };
+}
+
+function report(
+  checks: TarballCheck[],
+  sizes: SizeReport[],
+  consumers: ConsumerResult[],
+  published: Record<string, string>,
+): boolean {
+  const overBudget = (s: SizeReport) => s.budget === undefined || s.gzipped > s.budget;
+  print(
+    `\nPublished to the local registry: ${Object.entries(published)
+      .map(([n, v]) => `${n}@${v}`)
+      .join(', ')}\n`,
+  );
+  print(
+    table(
+      ['package', 'publint --strict', 'attw', 'min', 'min+gz', 'budget (min+gz)'],
+      checks.map((check) => {
+        const size = sizes.find((s) => s.name === check.name);
+        const verdict = size && !overBudget(size) ? 'ok' : 'OVER';
+        return [
+          check.name,
+          check.publint === 'ok' ? 'ok' : 'FAILED',
+          check.attw === 'ok' ? 'ok' : 'FAILED',
+          size ? kB(size.minified) : '?',
+          size ? kB(size.gzipped) : '?',
+          size?.budget === undefined ? 'none set: FAILED' : `${kB(size.budget)} ${verdict}`,
+        ];
+      }),
+    ),
+  );
+  print(
+    `\n${table(
+      ['consumer', 'installed', 'install', 'strict tsc', 'tool call', 'seconds'],
+      consumers.map((c) => [
+        c.name,
+        c.versions,
+        c.install,
+        c.typecheck,
+        c.toolCall,
+        c.seconds.toFixed(0),
+      ]),
+    )}`,
+  );
+  for (const check of checks.filter((c) => c.publint !== 'ok' || c.attw !== 'ok')) {
+    print(
+      `\n${check.name}:\n${check.publint === 'ok' ? '' : check.publint}\n${check.attw === 'ok' ? '' : check.attw}`,
+    );
+  }
+  for (const consumer of consumers.filter((c) => c.error))
+    print(`\n${consumer.name}: ${consumer.error}`);
+  const consumerFailed = consumers.some(
+    (c) =>
+      c.install !== 'ok' ||
+      c.typecheck !== 'ok' ||
+      c.toolCall === 'failed' ||
+      c.toolCall === 'not run',
+  );
+  const skippedInCi = Boolean(process.env.CI) && consumers.some((c) => c.toolCall === 'skipped');
+  return (
+    checks.some((c) => c.publint !== 'ok' || c.attw !== 'ok') ||
+    sizes.some(overBudget) ||
+    consumerFailed ||
+    skippedInCi
+  );
+}
+
+await main();

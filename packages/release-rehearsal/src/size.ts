@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import type { PackageManifest } from './workspace.js';
+
+/** A package's bundle size: its ESM entry, minified, with every dependency external. */
+export interface SizeReport {
+  name: string;
+  minified: number;
+  gzipped: number;
+  /** Budget for the gzipped size, from size-budget.json. */
+  budget: number | undefined;
+}
+
+/** Budgets in bytes (min+gz), one file for every package: size-budget.json beside src/. */
+export function readBudgets(file: string): Record<string, number> {
+  const parsed = JSON.parse(readFileSync(file, 'utf8')) as { budgets: Record<string, number> };
+  return parsed.budgets;
+}
+
+/**
+ * Bundles the built ESM entry of the package in `dir` the way an application bundler would,
+ * minified, with its dependencies and peers (zod, the frameworks, other @catalogkit packages)
+ * external: what the package itself adds to an application.
+ */
+export async function measure(
+  dir: string,
+  manifest: PackageManifest,
+  budget: number | undefined,
+): Promise<SizeReport> {
+  const external = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).flatMap(
+    (name) => [name, `${name}/*`],
+  );
+  const result = await build({
+    entryPoints: [join(dir, 'dist', 'index.js')],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    write: false,
+    external: [...external, 'node:*'],
+    logLevel: 'silent',
+  });
+  const code = result.outputFiles[0]?.contents ?? new Uint8Array();
+  return {
+    name: manifest.name,
+    minified: code.byteLength,
+    gzipped: gzipSync(code, { level: 9 }).byteLength,
+    budget,
+  };
+}
