@@ -1,19 +1,12 @@
 import { defineConfig } from 'tsup';
 
-export default defineConfig([
-  {
-    entry: ['src/index.ts'],
-    format: ['esm', 'cjs'],
-    dts: true,
-    clean: true,
-    sourcemap: true,
-    target: 'es2022',
-  },
-  {
-    // The stdio bin: ESM only; tsup keeps the shebang and marks the file executable.
-    entry: ['src/cli.ts'],
-    format: ['esm'],
-    sourcemap: true,
-    target: 'es2022',
-  },
-]);
+export default defineConfig({
+  // One build, so `clean` cannot race a second one; src/cli.ts is the stdio bin (tsup keeps
+  // its shebang and marks it executable). Only the library entry needs type declarations.
+  entry: { index: 'src/index.ts', cli: 'src/cli.ts' },
+  format: ['esm', 'cjs'],
+  dts: { entry: { index: 'src/index.ts' } },
+  clean: true,
+  sourcemap: true,
+  target: 'es2022',
+});

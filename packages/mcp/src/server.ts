@@ -13,6 +13,7 @@ import {
   McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { TOOL_ANNOTATIONS } from './annotations.js';
 import { toObjectJsonSchema } from './json-schema.js';
 import { OUTPUT_SCHEMAS } from './output-schemas.js';
@@ -33,6 +34,12 @@ export interface PreparedTools {
   // Erased to one input and output type: each execute validates its own input.
   byName: ReadonlyMap<string, CatalogTool<unknown, unknown>>;
   redact: Redactor;
+  /**
+   * The SDK server only validates elicitation answers with it (these tools never elicit), yet
+   * builds a new Ajv for every server unless given one: the HTTP handler makes a server per
+   * request, so they share this one. It keeps no per-request state.
+   */
+  validator: AjvJsonSchemaValidator;
 }
 
 function toMcpTool(catalogTool: AnyCatalogTool): Tool {
@@ -63,6 +70,7 @@ export function prepareTools(options: CatalogMcpServerOptions): PreparedTools {
       ]),
     ),
     redact: createKeyRedactor(toolOptions),
+    validator: new AjvJsonSchemaValidator(),
   };
 }
 
@@ -92,7 +100,10 @@ async function callTool(
 
 /** A server for the prepared tools (the HTTP handler makes one per request). */
 export function serverFor(tools: PreparedTools): McpServer {
-  const server = new McpServer(tools.serverInfo, { capabilities: { tools: {} } });
+  const server = new McpServer(tools.serverInfo, {
+    capabilities: { tools: {} },
+    jsonSchemaValidator: tools.validator,
+  });
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.listing }));
   server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const catalogTool = tools.byName.get(request.params.name);
