@@ -2,7 +2,7 @@ import type { Website } from '@catalogkit/core';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/printing/events.js';
 import { createPrinter, shouldUseColor } from '../src/printing/printer.js';
-import { catalogOutput, RETAILER_SITES, TRICKY_URL, websitesOutput } from './fixtures.js';
+import { catalogOutput, product, RETAILER_SITES, TRICKY_URL, websitesOutput } from './fixtures.js';
 
 const ESCAPE = '\u001b[';
 
@@ -143,6 +143,25 @@ describe('createPrinter', () => {
     expect(out).toContain(
       '• Fell & Trail https://www.fellandtrail.co.uk web_fell  best commission 9.5%',
     );
+  });
+
+  it('prints an offer’s commission from its placement, as core reads it', () => {
+    let out = '';
+    const output = catalogOutput();
+    output.result.products = [
+      product('prod_x', 'Commissioned Shoe', [
+        { id: 'v', amount: 9999, seller: 'Fell & Trail', url: TRICKY_URL, commission: 9.5 },
+      ]),
+    ];
+    createPrinter({
+      write: (text) => {
+        out += text;
+      },
+      color: false,
+    })({ type: 'tool-result', toolName: 'search_catalog', toolCallId: 'c', output });
+    expect(out).toMatch(/\$99\.99 +Fell & Trail +commission 9\.5%/);
+    // Offers without commission data print none.
+    expect(plain).not.toMatch(/Fell & Trail +commission/);
   });
 
   it('prints failures, the approval request and the decision', () => {

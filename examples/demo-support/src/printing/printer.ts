@@ -1,6 +1,7 @@
 import {
   type Clause,
   type Collection,
+  commissionPercentage,
   formatMinorUnits,
   type Product,
   type Variant,
@@ -51,20 +52,11 @@ function variantLine(c: Colors, variant: Variant): string {
   const retailer = variant.seller?.name ?? 'unknown retailer';
   // Padding goes on before colour: escape codes would throw the widths off.
   const parts = [c.bold(price.padEnd(PRICE_WIDTH)), retailer.padEnd(RETAILER_WIDTH)];
-  const commission = commissionPercent(variant);
+  const commission = commissionPercentage(variant.placement);
   if (commission !== undefined) parts.push(c.green(`commission ${commission}%`));
   if (variant.availability?.available === false)
     parts.push(c.red(variant.availability.status ?? 'unavailable'));
   return parts.join('  ');
-}
-
-/** The comparable catalog's `placement.commission.percentage.value`, when present. */
-function commissionPercent(variant: Variant): number | string | undefined {
-  const commission = variant.placement?.commission as
-    | { percentage?: { value?: unknown } }
-    | undefined;
-  const value = commission?.percentage?.value;
-  return typeof value === 'number' || typeof value === 'string' ? value : undefined;
 }
 
 function productLines(c: Colors, product: Product): string[] {
