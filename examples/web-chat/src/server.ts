@@ -101,8 +101,9 @@ function agentChatRoute(options: WebChatOptions) {
 
 /**
  * Flow 2: one endpoint that creates the conversation (first call, no `conversationId`)
- * and mints a token for it. The key stays here; the page gets the token, its expiry and
- * the service's own time (so a browser with a wrong clock still refreshes in time).
+ * and mints a token for it. The key stays here; the page gets core's `MintedToken`: the
+ * token, its expiry, the service's own time and the life asked for (so a browser with a
+ * wrong clock still refreshes in time).
  */
 function conversationTokenRoute(options: WebChatOptions) {
   const client = new CatalogClient(options.catalog);
@@ -124,7 +125,7 @@ function conversationTokenRoute(options: WebChatOptions) {
       });
       const minted = await mint({ signal: AbortSignal.timeout(15_000) });
       return Response.json(
-        { conversationId, serviceUrl: options.catalog.baseUrl, ...minted },
+        { conversationId, serviceUrl: options.catalog.baseUrl, minted },
         { headers: { 'cache-control': 'no-store' } },
       );
     } catch (error) {

@@ -136,6 +136,19 @@ describe.skipIf(missing)(
       expect(mintedAt(third)).toBeLessThan(second!.expires_at.getTime());
       expect(tokenRequests(capture)).toHaveLength(3);
       expect(sent).toBeGreaterThan(3);
+
+      // Idle past the token's expiry: nothing is minted or sent until the shopper types.
+      const requestsBefore = capture.requests.length;
+      await page.waitForTimeout(IDLE_MS); // the idle shopper: a bounded wait, by design
+      await capture.settle();
+      expect(capture.requests.slice(requestsBefore)).toEqual([]);
+      expect(conversation.tokens).toHaveLength(3);
+      // The next message gets a fresh token first: the expired one is never sent.
+      await say(chat, 'back again', sent + 1);
+      await capture.settle();
+      const last = turnRequests(capture).at(-1);
+      expect(bearer(last?.headers ?? {})).toBe(conversation.tokens[3]?.token);
+      expect(app.emulator.stats.count(TURNS_ROUTE)).toBe(sent + 1);
     });
 
     it('a turn answered 401 once gets one refresh and one retry; the chat keeps working', async () => {

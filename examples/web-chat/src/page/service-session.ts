@@ -7,10 +7,12 @@ import {
 } from '@catalogkit/core';
 
 /** What `POST /api/conversation-token` answers. */
-interface TokenAnswer extends MintedToken {
+interface TokenAnswer {
   conversationId: string;
   /** Where turns go: the service's REST base address. */
   serviceUrl: string;
+  /** The token as core's server-side minter returned it, handed on to core's manager. */
+  minted: MintedToken;
 }
 
 /** Our own server could not create the conversation or mint a token. */
@@ -29,7 +31,7 @@ async function requestToken(conversationId: string | undefined, signal: AbortSig
   const body = (await response.json().catch(() => ({}))) as Partial<TokenAnswer> & {
     error?: string;
   };
-  if (!response.ok || !body.token || !body.conversationId || !body.serviceUrl) {
+  if (!response.ok || !body.minted?.token || !body.conversationId || !body.serviceUrl) {
     throw new TokenEndpointError(body.error ?? `The chat server answered ${response.status}.`);
   }
   return body as TokenAnswer;
@@ -52,8 +54,7 @@ export function createServiceSession(): ChatSession {
       // No API key here: turns authenticate with the conversation token alone.
       sendTurn = createTurnSender({ client: new CatalogClient({ baseUrl: serviceUrl }) });
     }
-    const { token, expiresAt, serverDate } = answer;
-    return serverDate === undefined ? { token, expiresAt } : { token, expiresAt, serverDate };
+    return answer.minted;
   };
   return new ChatSession({
     sessionId: 'web-chat',

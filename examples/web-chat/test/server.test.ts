@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SECRET_KEY, startTestApp, type TestApp } from './support/app.js';
+
+// The server's two routes over HTTP, without a browser: what a page (or anyone) can ask.
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+function post(path: string, body: unknown): Promise<Response> {
+  return fetch(new URL(path, app.chat.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+describe('POST /api/conversation-token', () => {
+  it('creates the conversation on the first call, then mints for it; never answers the key', async () => {
+    const first = await post('/api/conversation-token', {});
+    expect(first.status).toBe(200);
+    const created = (await first.json()) as { conversationId: string; minted: { token: string } };
+    expect(created).toMatchObject({
+      conversationId: expect.stringMatching(/^conv_/),
+      serviceUrl: app.emulator.baseUrl,
+      minted: { token: expect.any(String), expiresAt: expect.any(String) },
+    });
+    const again = await post('/api/conversation-token', { conversationId: created.conversationId });
+    const minted = (await again.json()) as { conversationId: string; minted: { token: string } };
+    expect(minted.conversationId).toBe(created.conversationId);
+    expect(minted.minted.token).not.toBe(created.minted.token);
+    expect(app.emulator.state.conversations.size).toBe(1);
+    expect(JSON.stringify([created, minted])).not.toContain(SECRET_KEY);
+  });
+
+  it('mints only for conversations it created', async () => {
+    const before = app.emulator.stats.snapshot();
+    const response = await post('/api/conversation-token', { conversationId: 'conv_someone_else' });
+    expect(response.status).toBe(404);
+    // Refused before the service is asked anything.
+    expect(app.emulator.stats.snapshot()).toEqual(before);
+  });
+});
+
+describe('POST /api/chat', () => {
+  it('refuses a body without messages', async () => {
+    const response = await post('/api/chat', { text: 'hi' });
+    expect(response.status).toBe(400);
+  });
+});
+
+describe('the page', () => {
+  it('serves the built page for any other path', async () => {
+    const response = await fetch(new URL('/some/deep/link', app.chat.url));
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('<div id="root"></div>');
+  });
+});
