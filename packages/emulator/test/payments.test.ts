@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { get, manualClock, send, start } from './helpers.js';
-import { searchCatalog } from './mcp-helpers.js';
+import { rpc, searchCatalog } from './mcp-helpers.js';
 import { challengeOf, credentialFor, decodeJson, paymentChallenges } from './payment-helpers.js';
 
 const SEARCH = '/v1/websites/search?query=fell';
@@ -133,5 +133,39 @@ describe('machine payments (paymentRequired key)', () => {
     expect(paid.headers.get('x-ucp-auth-tier')).toBe('token');
     expect(decodeJson(paid.headers.get('payment-receipt'))).toMatchObject({ status: 'success' });
     expect(emulator.payments.accepted.map((p) => p.route)).toEqual(['POST /mcp tools/call']);
+  });
+
+  it('leaves MCP protocol messages free and pays over SSE too', async () => {
+    const emulator = await start();
+    const key = emulator.keys.paymentRequired;
+    const init = await rpc(
+      emulator.mcpUrl,
+      'initialize',
+      {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'test', version: '1' },
+      },
+      { 'x-api-key': key },
+    );
+    expect(init.status).toBe(200);
+    const challenged = await fetch(`${emulator.mcpUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${key}`,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: {} }),
+    });
+    expect(challenged.status).toBe(402);
+    const paid = await searchCatalog(
+      emulator.mcpUrl,
+      { query: 'shoes' },
+      { 'x-api-key': key, authorization: credentialFor(challengeOf(challenged)) },
+    );
+    expect(paid.headers.get('content-type')).toMatch(/text\/event-stream/);
+    expect(paid.headers.get('payment-receipt')).toBeTruthy();
+    expect(paid.message.result).toBeDefined();
   });
 });
