@@ -8,7 +8,7 @@ import { createCatalogMcpServer } from './server.js';
  * environment the host gives it. stdout carries the protocol, so messages go to stderr.
  */
 async function main(): Promise<void> {
-  const server = createCatalogMcpServer({ serverInfo: { name: 'catalogkit', version: '0.0.0' } });
+  const server = createCatalogMcpServer();
   await server.connect(new StdioServerTransport());
 }
 

@@ -14,6 +14,8 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+// Bundled into dist by tsup, so hosts see the version that was published.
+import packageJson from '../package.json' with { type: 'json' };
 import { TOOL_ANNOTATIONS } from './annotations.js';
 import { toObjectJsonSchema } from './json-schema.js';
 import { OUTPUT_SCHEMAS } from './output-schemas.js';
@@ -25,7 +27,7 @@ export interface CatalogMcpServerOptions extends CatalogToolsOptions {
   serverInfo?: { name: string; version: string };
 }
 
-const DEFAULT_SERVER_INFO = { name: 'catalogkit', version: '0.0.0' };
+const DEFAULT_SERVER_INFO = { name: 'catalogkit', version: packageJson.version };
 
 /** The tools bound once, their MCP listing computed once: what each server instance serves. */
 export interface PreparedTools {

@@ -3,6 +3,7 @@ import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import packageJson from '../package.json' with { type: 'json' };
 import { searchCatalog, textOf, updateCollection } from './support/inputs.js';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
@@ -46,7 +47,10 @@ describe('the stdio bin (npx @catalogkit/mcp)', () => {
       CATALOG_MCP_URL: emulator.mcpUrl,
     });
     try {
-      expect(client.getServerVersion()?.name).toBe('catalogkit');
+      expect(client.getServerVersion()).toEqual({
+        name: 'catalogkit',
+        version: packageJson.version,
+      });
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toEqual([
         'search_catalog',

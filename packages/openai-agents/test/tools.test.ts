@@ -5,7 +5,7 @@ import {
 } from '@catalogkit/core';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { Agent, RunState, run, setTracingDisabled, ToolCallError } from '@openai/agents';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ScriptedModel, type Turn, toolOutputsSeen } from '../demo/scripted-model.js';
 import { catalogToolOutputOf, createCatalogTools } from '../src/index.js';
 import { searchCatalog, searchWebsites, updateCollection } from './support/inputs.js';
@@ -22,6 +22,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await emulator?.close();
+});
+
+afterEach(() => {
+  vi.unstubAllEnvs();
 });
 
 function clientOptions(target: RunningEmulator = emulator, apiKey = target.keys.valid) {
@@ -127,6 +131,8 @@ describe('createCatalogTools in the Agents SDK run loop', () => {
   });
 
   it('ends the run on errors that are not the model’s to handle', async () => {
+    // No base URL anywhere, whatever the environment running the tests says.
+    vi.stubEnv('CATALOG_BASE_URL', '');
     const tools = createCatalogTools({
       clientOptions: { apiKey: emulator.keys.valid, mcpUrl: emulator.mcpUrl },
       needsApproval: false,
