@@ -194,6 +194,54 @@ describe('createCatalogMcpHandler mounted in Hono, with the SDK client over Stre
     }
   });
 
+  it('serves concurrent calls independently (a fresh server per request)', async () => {
+    const queries = ['rain jacket', 'yoga mat', 'espresso machine', 'trail running shoes'];
+    const results = await Promise.all(
+      queries.map((query) =>
+        client.callTool({ name: 'search_catalog', arguments: searchCatalog(query, { limit: 1 }) }),
+      ),
+    );
+    results.forEach((result, i) => {
+      expect(textOf(result)).toMatch(new RegExp(`^1 of \\d+ products for "${queries[i]}"`));
+    });
+  });
+
+  it('applies the shared options: renamed tools keep their schemas and annotations', async () => {
+    const host = await mountInHono(
+      createCatalogMcpHandler({
+        clientOptions: {
+          apiKey: emulator.keys.valid,
+          baseUrl: emulator.baseUrl,
+          mcpUrl: emulator.mcpUrl,
+        },
+        exclude: ['update_collection'],
+        rename: (name) => `shop_${name}`,
+      }),
+    );
+    const { client: renamedClient } = await connectHttpClient(host.url);
+    try {
+      const { tools } = await renamedClient.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual([
+        'shop_search_catalog',
+        'shop_search_websites',
+      ]);
+      expect(tools[0]?.description).toContain('shop_search_websites');
+      expect(tools[1]?.annotations).toMatchObject({ readOnlyHint: true });
+      expect(tools[1]?.outputSchema?.required).toEqual(['request', 'response']);
+      const result = await renamedClient.callTool({
+        name: 'shop_search_websites',
+        arguments: searchWebsites('outdoor'),
+      });
+      expect(result.structuredContent).toMatchObject({ request: { query: 'outdoor' } });
+      await expect(
+        renamedClient.callTool({ name: 'search_websites', arguments: searchWebsites('outdoor') }),
+      ).rejects.toThrow(/Tool search_websites not found/);
+    } finally {
+      await renamedClient.close();
+      await host.close();
+    }
+  });
+
   it('refuses GET and DELETE: a stateless server has no session stream', async () => {
     for (const method of ['GET', 'DELETE']) {
       const response = await fetch(mounted.url, { method });
