@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buyLinkReference } from '../src/links/references.js';
 import { finalizeBuyLinks } from '../src/links/finalize.js';
+import { buyLinkReference } from '../src/links/references.js';
 import { resolveBuyLinks } from '../src/links/resolve.js';
 import { BuyLinkStreamResolver } from '../src/links/stream.js';
 
@@ -33,6 +33,12 @@ describe('resolveBuyLinks', () => {
       { reference: refB, link: B },
     ]);
     expect(resolution.unresolved).toEqual([]);
+  });
+
+  it('takes a lost or missing bracket with the reference, leaving none around the link', () => {
+    const id = idOf(refA);
+    const text = `[[buy:${id}] [buy:${id}]] [buy:${id}] [[buy:${id} end`;
+    expect(resolveBuyLinks(text, [output]).text).toBe(`${A} ${A} ${A} ${A} end`);
   });
 
   it('forgives spaces and letter case in a reference, and a bare buy:ID link target', () => {
@@ -94,6 +100,17 @@ describe('BuyLinkStreamResolver', () => {
     for (let i = start; i <= start + refA.length; i++) {
       for (let j = i; j <= start + refA.length; j++) {
         expect(streamed([text.slice(0, i), text.slice(i, j), text.slice(j)]).text).toBe(expected);
+      }
+    }
+  });
+
+  it('gives the same text as resolving it whole, for odd spacing and brackets cut anywhere', () => {
+    const id = idOf(refA);
+    const odd = `a [[ buy : ${id} ] ] b [buy:${id}] c buy:${id}. [[buy:${id} d [[note]] e`;
+    const whole = resolveBuyLinks(odd, [output]).text;
+    for (let i = 0; i <= odd.length; i++) {
+      for (let j = i; j <= odd.length; j += 7) {
+        expect(streamed([odd.slice(0, i), odd.slice(i, j), odd.slice(j)]).text).toBe(whole);
       }
     }
   });

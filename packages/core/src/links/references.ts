@@ -26,17 +26,20 @@ export function buyLinkReference(link: string): string {
 }
 
 /**
- * A reference as models write it: `[[buy:ID]]` (spaces and letter case forgiven), or a bare
- * `buy:ID` (as in `[Buy](buy:ID)`). The id is the first group of either alternative.
+ * A reference as models write it: `[[buy:ID]]`, forgiving spaces, letter case and a missing or
+ * extra-lost bracket (`[buy:ID]`, `[[buy:ID]`), or a bare `buy:ID` (as in `[Buy](buy:ID)`). The
+ * id is the first group of either alternative. Brackets are consumed with the reference, so a
+ * miscopied one leaves no stray bracket around the link.
  */
-export const REFERENCE_PATTERN = /\[\[\s*buy\s*:\s*(\d+)\s*\]\]|(?<![\w:/])buy:(\d+)(?!\d)/gi;
+export const REFERENCE_PATTERN =
+  /\[\[?\s*buy\s*:\s*(\d+)(?:\s*\]){0,2}|(?<![\w:/])buy:(\d+)(?!\d)/gi;
 
 /**
  * The start of a reference a stream may still complete: the text from here is held back
  * until the next chunk tells whether it is one.
  */
 const REFERENCE_PREFIX =
-  /(?:\[(?:\[\s*(?:b(?:u(?:y(?:\s*:?\s*\d*\s*\]?)?)?)?)?)?|(?<![\w:/])b(?:u(?:y(?::\d*)?)?)?)$/i;
+  /(?:\[\[?\s*(?:b(?:u(?:y(?:\s*(?::\s*(?:\d+(?:\s*\]?\s*)?)?)?)?)?)?)?|(?<![\w:/])b(?:u(?:y(?::\d*)?)?)?)$/i;
 
 /** Where a possibly unfinished reference starts at the end of a text, or `text.length`. */
 export function unfinishedReferenceStart(text: string): number {
