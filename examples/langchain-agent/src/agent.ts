@@ -1,8 +1,7 @@
 /**
  * A shopping agent on LangChain.js with catalogkit's tools: it searches the catalog, looks up
  * the retailers' commission rates and, once you approve, adds the best picks to a collection.
- * Copy it as is; it needs `langchain`, `@langchain/langgraph`, `@langchain/openai` and
- * `@catalogkit/langchain`.
+ * Copy it as is; it needs langchain, @langchain/langgraph, @langchain/openai, @catalogkit/langchain.
  */
 import { createCatalogTools } from '@catalogkit/langchain';
 import type { Callbacks } from '@langchain/core/callbacks/manager';
@@ -14,7 +13,6 @@ import {
   type HITLRequest,
   type HITLResponse,
   humanInTheLoopMiddleware,
-  type Interrupt,
 } from 'langchain';
 
 /** What the model is told about the task. */
@@ -81,17 +79,14 @@ export async function runShoppingAgent(request: string, options: ShoppingAgentOp
     ],
     checkpointer: new MemorySaver(),
   });
-  const config = {
-    configurable: { thread_id: crypto.randomUUID() },
-    recursionLimit: 40,
-    callbacks: options.callbacks,
-  };
+  const thread = { configurable: { thread_id: crypto.randomUUID() } };
+  const config = { ...thread, recursionLimit: 40, callbacks: options.callbacks };
   let state = await agent.invoke({ messages: [{ role: 'user', content: request }] }, config);
   // At most a few approval rounds: one update per request is expected.
   for (let round = 0; round < 3; round++) {
-    const stop = state.__interrupt__?.[0] as Interrupt<HITLRequest> | undefined;
+    const stop = state.__interrupt__?.[0];
     if (!stop) break;
-    const resume = await decide(stop.value, options.approve);
+    const resume = await decide(stop.value as HITLRequest, options.approve);
     state = await agent.invoke(new Command({ resume }), config);
   }
   return { text: state.messages.at(-1)?.text ?? '', steps: state.messages };
