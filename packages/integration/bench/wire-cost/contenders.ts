@@ -1,0 +1,151 @@
+import { CatalogClient } from '@catalogkit/core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { buyLinksOf } from '../raw-catalog-search.js';
+
+/** Which way of calling a contender is. */
+export type ContenderId = 'raw' | 'client' | 'sdk';
+
+/** One way of making the call of a scenario; `call()` gives what the answer's links are. */
+export interface Contender {
+  id: ContenderId;
+  label: string;
+  call(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/** One measured call shape against the canned server. */
+export interface Scenario {
+  name: string;
+  contenders: Contender[];
+}
+
+const KEY = 'ck_bench_7d1e0f9a8c4e21b3';
+const QUERY = { query: 'shoes', pagination: { limit: 10 } };
+const RPC_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'x-api-key': KEY,
+};
+
+function toolsCall(id: number): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'search_catalog', arguments: { meta: null, catalog: QUERY } },
+  });
+}
+
+/** The JSON-RPC message of an SSE answer: the first `data:` line, parsed. */
+function firstSseData(text: string): unknown {
+  const start = text.indexOf('data: ') + 'data: '.length;
+  const end = text.indexOf('\n', start);
+  return JSON.parse(text.slice(start, end === -1 ? undefined : end));
+}
+
+/** Raw fetch + JSON.parse: the floor any client is measured against. */
+function rawCatalog(mcpUrl: string, sse: boolean): Contender {
+  let id = 0;
+  return {
+    id: 'raw',
+    label: 'fetch + JSON.parse',
+    call: async () => {
+      const response = await fetch(`${mcpUrl}/mcp`, {
+        method: 'POST',
+        headers: RPC_HEADERS,
+        body: toolsCall(++id),
+      });
+      const text = await response.text();
+      const message = (sse ? firstSseData(text) : JSON.parse(text)) as {
+        result: { structuredContent: unknown };
+      };
+      return buyLinksOf(message.result.structuredContent);
+    },
+    close: async () => {},
+  };
+}
+
+function clientCatalog(mcpUrl: string): Contender {
+  const client = new CatalogClient({ apiKey: KEY, mcpUrl });
+  return {
+    id: 'client',
+    label: 'CatalogClient.catalog.search',
+    call: async () => buyLinksOf((await client.catalog.search(QUERY)).result),
+    close: async () => {},
+  };
+}
+
+async function sdkCatalog(mcpUrl: string): Promise<Contender> {
+  const client = new Client({ name: 'catalogkit-bench', version: '0.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${mcpUrl}/mcp`), {
+      requestInit: { headers: { 'x-api-key': KEY } },
+    }),
+  );
+  return {
+    id: 'sdk',
+    label: 'MCP SDK Client (connected once)',
+    call: async () => {
+      const result = await client.callTool({
+        name: 'search_catalog',
+        arguments: { meta: null, catalog: QUERY },
+      });
+      return buyLinksOf(result.structuredContent);
+    },
+    close: () => client.close(),
+  };
+}
+
+function websiteIds(body: unknown): string[] {
+  return ((body as { websites?: { id: string; url: string }[] }).websites ?? []).map(
+    (website) => `${website.id} ${website.url}`,
+  );
+}
+
+/** `websites.search`: the client against raw fetch (the MCP SDK has no REST call). */
+function websiteScenario(origin: string): Scenario {
+  const client = new CatalogClient({ apiKey: KEY, baseUrl: origin });
+  const url = `${origin}/v1/websites/search?query=shop&limit=5`;
+  return {
+    name: 'websites.search (JSON, 5 websites)',
+    contenders: [
+      {
+        id: 'raw',
+        label: 'fetch + JSON.parse',
+        call: async () => {
+          const response = await fetch(url, {
+            headers: { accept: 'application/json', 'x-api-key': KEY },
+          });
+          return websiteIds(JSON.parse(await response.text()));
+        },
+        close: async () => {},
+      },
+      {
+        id: 'client',
+        label: 'CatalogClient.websites.search',
+        call: async () => websiteIds(await client.websites.search({ query: 'shop', limit: 5 })),
+        close: async () => {},
+      },
+    ],
+  };
+}
+
+/** Every scenario against the canned server at `origin`. */
+export async function createScenarios(origin: string): Promise<Scenario[]> {
+  const scenarios = [websiteScenario(origin)];
+  for (const size of ['10', '100']) {
+    for (const mode of ['json', 'sse'] as const) {
+      const mcpUrl = `${origin}/${mode}/${size}`;
+      scenarios.push({
+        name: `catalog.search (${mode.toUpperCase()}, ${size} products)`,
+        contenders: [
+          rawCatalog(mcpUrl, mode === 'sse'),
+          clientCatalog(mcpUrl),
+          await sdkCatalog(mcpUrl),
+        ],
+      });
+    }
+  }
+  return scenarios;
+}

@@ -1,0 +1,46 @@
+// Cost per call of the client against raw fetch + JSON.parse and the official MCP SDK
+// client, side by side, interleaved, against one canned loopback server (in a worker
+// thread, so its work is not charged to the clients):
+//   pnpm --filter @catalogkit/integration-tests bench:wire   (options: --calls 2000 --warmup 200)
+import { cpus, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
+import { cannedAnswers } from './canned-answers.js';
+import { createScenarios } from './contenders.js';
+import { measureWireCost, wireCostTable } from './measure.js';
+
+const { values } = parseArgs({
+  options: {
+    calls: { type: 'string', default: '2000' },
+    warmup: { type: 'string', default: '200' },
+  },
+});
+const plan = { calls: Number(values.calls), warmup: Number(values.warmup) };
+if (!(plan.calls > 0 && plan.warmup >= 0)) throw new Error('--calls and --warmup must be numbers');
+
+const answers = await cannedAnswers();
+const worker = new Worker(new URL('./canned-server.mjs', import.meta.url), { workerData: answers });
+const port = await new Promise<number>((resolve) => worker.once('message', resolve));
+const loadBefore = loadavg();
+try {
+  const scenarios = await createScenarios(`http://127.0.0.1:${port}`);
+  const rows = await measureWireCost(scenarios, plan);
+  await Promise.all(scenarios.flatMap((s) => s.contenders.map((c) => c.close())));
+  const load = (v: number[]) => v.map((x) => x.toFixed(2)).join(' / ');
+  const sizes = Object.entries(answers.catalogs).map(
+    ([n, body]) => `${n} products ${body.length} B`,
+  );
+  process.stdout.write(
+    [
+      `${plan.calls} calls per contender after ${plan.warmup} warm-up rounds, interleaved round-robin; answers: ${sizes.join(', ')} (JSON-RPC, text copy included).`,
+      '',
+      wireCostTable(rows),
+      '',
+      `Machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}; load average ${load(loadBefore)} before, ${load(loadavg())} after.`,
+      '',
+    ].join('\n'),
+  );
+  if (rows.some((row) => row.linkMismatches > 0)) process.exitCode = 1;
+} finally {
+  worker.postMessage('close');
+}
