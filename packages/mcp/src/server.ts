@@ -102,10 +102,10 @@ async function callTool(
 
 /** A server for the prepared tools (the HTTP handler makes one per request). */
 export function serverFor(tools: PreparedTools): McpServer {
-  const server = new McpServer(tools.serverInfo, {
-    capabilities: { tools: {} },
-    jsonSchemaValidator: tools.validator,
-  });
+  // Tools are declared on the underlying Server (the SDK's way to custom handlers), not in
+  // the McpServer options, which would install McpServer's own handlers for registerTool.
+  const server = new McpServer(tools.serverInfo, { jsonSchemaValidator: tools.validator });
+  server.server.registerCapabilities({ tools: {} });
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.listing }));
   server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const catalogTool = tools.byName.get(request.params.name);

@@ -51,6 +51,8 @@ describe('the stdio bin (npx @catalogkit/mcp)', () => {
         name: 'catalogkit',
         version: packageJson.version,
       });
+      // Tools only: the list never changes, so no list_changed notifications are promised.
+      expect(client.getServerCapabilities()).toEqual({ tools: {} });
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toEqual([
         'search_catalog',
