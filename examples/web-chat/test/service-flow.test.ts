@@ -13,10 +13,13 @@ import { expectNothingLeaked } from './support/leaks.js';
 const missing = chromiumMissing();
 const OUTPUT_DIR = new URL('../test-output/', import.meta.url);
 const WAIT = { timeout: 60_000 };
-/** The token life the short-life test configures on the emulator. */
-const SHORT_LIFE_S = 6;
-/** How long the shopper stays idle; longer than a short token's life, so a poller would show. */
-const IDLE_MS = 8_000;
+/**
+ * The token life the short-life test configures on the emulator. Refreshes come at half
+ * life, so a turn has 5 s to reach the service with its token: ample on a busy machine.
+ */
+const SHORT_LIFE_S = 10;
+/** How long the shopper stays idle: past a short token's expiry, so any poller would show. */
+const IDLE_MS = (SHORT_LIFE_S + 1) * 1000;
 
 let browser: Browser;
 const apps: TestApp[] = [];
@@ -137,17 +140,23 @@ describe.skipIf(missing)(
       expect(tokenRequests(capture)).toHaveLength(3);
       expect(sent).toBeGreaterThan(3);
 
-      // Idle past the token's expiry: nothing is minted or sent until the shopper types.
+      // One more message uses the newest token; then idle past its expiry: nothing is
+      // minted or sent until the shopper types (a refresh timer would mint here).
+      sent++;
+      await say(chat, `message ${sent}`, sent);
+      await capture.settle();
       const requestsBefore = capture.requests.length;
+      const tokensBefore = conversation.tokens.length;
       await page.waitForTimeout(IDLE_MS); // the idle shopper: a bounded wait, by design
       await capture.settle();
       expect(capture.requests.slice(requestsBefore)).toEqual([]);
-      expect(conversation.tokens).toHaveLength(3);
-      // The next message gets a fresh token first: the expired one is never sent.
+      expect(conversation.tokens).toHaveLength(tokensBefore);
+      // The token has expired meanwhile: the next message gets a fresh one first.
       await say(chat, 'back again', sent + 1);
       await capture.settle();
+      expect(conversation.tokens).toHaveLength(tokensBefore + 1);
       const last = turnRequests(capture).at(-1);
-      expect(bearer(last?.headers ?? {})).toBe(conversation.tokens[3]?.token);
+      expect(bearer(last?.headers ?? {})).toBe(conversation.tokens.at(-1)?.token);
       expect(app.emulator.stats.count(TURNS_ROUTE)).toBe(sent + 1);
     });
 
