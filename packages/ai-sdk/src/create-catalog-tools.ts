@@ -1,4 +1,5 @@
 import {
+  type AnyCatalogToolDefinition,
   type CatalogTool,
   type CatalogToolsOptions,
   createCatalogToolList,
@@ -7,10 +8,13 @@ import type { Tool, ToolSet } from 'ai';
 import * as ai from 'ai';
 import { CatalogToolCallError } from './tool-call-error.js';
 
-/** Options of {@link createCatalogTools}: the shared catalog tool options plus AI SDK settings. */
-export interface AiSdkCatalogToolsOptions extends CatalogToolsOptions {
+/**
+ * Options of {@link createCatalogTools}: the shared catalog tool options (including your own
+ * `tools`) plus AI SDK settings.
+ */
+export interface AiSdkCatalogToolsOptions extends CatalogToolsOptions<AnyCatalogToolDefinition> {
   /**
-   * Mark `update_collection` with `needsApproval`, so the AI SDK stops for the user's
+   * Mark `update_collection` (and every tool of yours with `mutates: true`) with `needsApproval`, so the AI SDK stops for the user's
    * approval before it changes their data. Default `true`. In AI SDK 7, the `toolApproval`
    * option of `generateText`/`streamText` takes precedence over it. AI SDK 5 has no tool
    * approval: there `update_collection` is built without `execute`, so generation stops at
@@ -18,9 +22,10 @@ export interface AiSdkCatalogToolsOptions extends CatalogToolsOptions {
    */
   needsApproval?: boolean;
   /**
-   * Ask providers for strict input generation (OpenAI strict mode). The input schemas are
-   * built to be accepted in strict mode. Default `true`. AI SDK 5 does not pass it on to
-   * providers (use the provider's own option there, see the README).
+   * Ask providers for strict input generation (OpenAI strict mode). The built-in schemas are
+   * accepted in strict mode, and your own tools' schemas are checked (a ConfigurationError
+   * lists what to change). Default `true`. AI SDK 5 does not pass it on to providers (use the
+   * provider's own option there, see the README).
    */
   strict?: boolean;
 }
@@ -36,9 +41,12 @@ interface AdapterSettings {
 // (a namespace import, because a named import of a missing export fails to link in ESM).
 const isAiSdk5 = !('InvalidToolApprovalError' in ai);
 
-// The three tools differ in input and output types, and a ToolSet is keyed by runtime names,
+// The tools differ in input and output types, and a ToolSet is keyed by runtime names,
 // so the adapter works on the erased view (each execute validates its own input).
-function toAiSdkTool(catalogTool: CatalogTool<unknown, unknown>, settings: AdapterSettings): Tool {
+function toAiSdkTool(
+  catalogTool: CatalogTool<unknown, unknown, string>,
+  settings: AdapterSettings,
+): Tool {
   const asksApproval = catalogTool.needsApproval && settings.needsApproval;
   const aiTool = ai.tool<unknown, unknown, Record<string, never>>({
     description: catalogTool.description,
@@ -69,7 +77,7 @@ function toAiSdkTool(catalogTool: CatalogTool<unknown, unknown>, settings: Adapt
 
 /**
  * Catalog tools for the Vercel AI SDK (5, 6 and 7): `search_catalog`, `search_websites` and
- * `update_collection` (which asks for approval), keyed by name.
+ * `update_collection` (which asks for approval), plus your own `tools`, keyed by name.
  *
  * Each tool's `execute` returns the full parsed result to the application (in
  * `steps[].toolResults`), while the model reads a compact view (`toModelOutput`). Failures
@@ -83,7 +91,7 @@ export function createCatalogTools(options: AiSdkCatalogToolsOptions = {}): Tool
   const { needsApproval = true, strict = true, ...shared } = options;
   const settings = { needsApproval, strict };
   const tools: ToolSet = {};
-  for (const catalogTool of createCatalogToolList(shared)) {
+  for (const catalogTool of createCatalogToolList({ ...shared, strict })) {
     tools[catalogTool.name] = toAiSdkTool(catalogTool, settings);
   }
   return tools;

@@ -1,2 +1,14 @@
+// What an application needs to add its own tool and read results without a direct
+// dependency on @catalogkit/core.
+export {
+  CatalogError,
+  type CatalogToolContext,
+  type CatalogToolDefinition,
+  type CatalogToolNames,
+  defineCatalogTool,
+  type SearchCatalogOutput,
+  type SearchWebsitesOutput,
+  type UpdateCollectionOutput,
+} from '@catalogkit/core';
 export { type AiSdkCatalogToolsOptions, createCatalogTools } from './create-catalog-tools.js';
 export { CatalogToolCallError } from './tool-call-error.js';

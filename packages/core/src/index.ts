@@ -93,6 +93,8 @@ export {
 } from './schemas/index.js';
 export {
   type AnyCatalogTool,
+  type AnyCatalogToolDefinition,
+  type BoundCatalogTool,
   CATALOG_TOOL_NAMES,
   type CatalogTool,
   type CatalogToolClient,

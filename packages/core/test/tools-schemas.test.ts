@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
-import { CATALOG_TOOL_NAMES, type CatalogToolNames } from '../src/tools/definition.js';
-import { TOOL_NAME_PATTERN } from '../src/tools/options.js';
+import {
+  CATALOG_TOOL_NAMES,
+  type CatalogToolNames,
+  TOOL_NAME_PATTERN,
+} from '../src/tools/definition.js';
 import { searchCatalogTool } from '../src/tools/search-catalog.js';
 import { searchWebsitesTool } from '../src/tools/search-websites.js';
 import { findStrictModeViolations } from '../src/tools/strict-mode.js';

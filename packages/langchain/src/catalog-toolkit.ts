@@ -1,6 +1,5 @@
-import type { CatalogToolsOptions } from '@catalogkit/core';
 import { BaseToolkit, type DynamicStructuredTool } from '@langchain/core/tools';
-import { createCatalogTools } from './create-catalog-tools.js';
+import { createCatalogTools, type LangChainCatalogToolsOptions } from './create-catalog-tools.js';
 
 /**
  * The catalog tools as a LangChain toolkit, for code that works with toolkits.
@@ -13,7 +12,7 @@ export class CatalogToolkit extends BaseToolkit {
   tools: DynamicStructuredTool[];
 
   /** @throws ConfigurationError when an option is invalid. */
-  constructor(options: CatalogToolsOptions = {}) {
+  constructor(options: LangChainCatalogToolsOptions = {}) {
     super();
     this.tools = createCatalogTools(options);
   }

@@ -1,4 +1,5 @@
 import {
+  type AnyCatalogToolDefinition,
   CatalogError,
   type CatalogTool,
   type CatalogToolsOptions,
@@ -18,7 +19,8 @@ export interface CatalogToolFailure {
 
 /**
  * The artifact of a catalog tool's ToolMessage: the full result of the call, or the
- * failure. The model only sees the compact `content`.
+ * failure. The model only sees the compact `content`. (Your own tools' artifacts are their
+ * `execute` results.)
  */
 export type CatalogToolArtifact =
   | SearchCatalogOutput
@@ -34,7 +36,7 @@ export function isCatalogToolFailure(artifact: unknown): artifact is CatalogTool
 type ContentAndArtifact = [string, unknown];
 
 async function runTool(
-  catalogTool: CatalogTool<unknown, unknown>,
+  catalogTool: CatalogTool<unknown, unknown, string>,
   input: unknown,
   config: RunnableConfig | undefined,
 ): Promise<ContentAndArtifact> {
@@ -49,7 +51,12 @@ async function runTool(
   }
 }
 
-function toLangChainTool(catalogTool: CatalogTool<unknown, unknown>): DynamicStructuredTool {
+/** Options of {@link createCatalogTools}: the shared catalog tool options, your own `tools` included. */
+export type LangChainCatalogToolsOptions = CatalogToolsOptions<AnyCatalogToolDefinition>;
+
+function toLangChainTool(
+  catalogTool: CatalogTool<unknown, unknown, string>,
+): DynamicStructuredTool {
   return tool((input: unknown, config?: RunnableConfig) => runTool(catalogTool, input, config), {
     name: catalogTool.name,
     description: catalogTool.description,
@@ -59,12 +66,17 @@ function toLangChainTool(catalogTool: CatalogTool<unknown, unknown>): DynamicStr
     // @langchain/core 0.3 only says "did not match expected schema" unless verbose; with it,
     // the error (which ToolNode shows the model) names the field on every supported line.
     verboseParsingErrors: true,
+    // LangChain has no per-tool approval flag: this lets an application list the tools to
+    // interrupt on (humanInTheLoopMiddleware) without naming them by hand.
+    metadata: { needsApproval: catalogTool.needsApproval },
   });
 }
 
 /**
  * Catalog tools for LangChain.js: `search_catalog`, `search_websites` and
- * `update_collection`, made with `tool()` and `responseFormat: 'content_and_artifact'`.
+ * `update_collection`, plus your own `tools`, made with `tool()` and
+ * `responseFormat: 'content_and_artifact'`. A tool that changes data (`update_collection`,
+ * or one of yours with `mutates: true`) has `metadata.needsApproval: true`.
  * Invoked with a ToolCall, each returns a ToolMessage whose `content` is the compact view
  * for the model and whose `artifact` is the full result ({@link CatalogToolArtifact}).
  * Failures the model can act on come back as `Error: ...` content; bad options throw a
@@ -74,6 +86,8 @@ function toLangChainTool(catalogTool: CatalogTool<unknown, unknown>): DynamicStr
  * const tools = createCatalogTools({ clientOptions: { apiKey: process.env.CATALOG_API_KEY } });
  * const modelWithTools = model.bindTools(tools);
  */
-export function createCatalogTools(options: CatalogToolsOptions = {}): DynamicStructuredTool[] {
+export function createCatalogTools(
+  options: LangChainCatalogToolsOptions = {},
+): DynamicStructuredTool[] {
   return createCatalogToolList(options).map((catalogTool) => toLangChainTool(catalogTool));
 }

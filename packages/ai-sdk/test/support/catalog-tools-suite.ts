@@ -1,4 +1,5 @@
 import {
+  ConfigurationError,
   findStrictModeViolations,
   RateLimitError,
   type SearchCatalogOutput,
@@ -8,6 +9,7 @@ import {
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogToolCallError, createCatalogTools } from '../../src/index.js';
+import { archiveCollection, comparePrices, looseTool, type PricedOffer } from './custom-tools.js';
 import { type AiSdkHarness, type GenerateOutcome, toolOutputsSeen } from './harness.js';
 
 const noChange = {
@@ -240,6 +242,70 @@ export function describeCatalogTools(harness: AiSdkHarness): void {
         const violations = findStrictModeViolations(await harness.inputJsonSchema(tool));
         expect(violations, name).toEqual([]);
       }
+    });
+
+    it('adds your own tools (compare_prices) with the same treatment as the built-ins', async () => {
+      const tools = createCatalogTools({
+        clientOptions: clientOptions(emulator.keys.valid),
+        tools: [comparePrices, archiveCollection],
+        exclude: ['update_collection'],
+        rename: (name) => `shop_${name}`,
+      });
+      expect(Object.keys(tools)).toEqual([
+        'shop_search_catalog',
+        'shop_search_websites',
+        'shop_compare_prices',
+        'shop_archive_collection',
+      ]);
+      expect(tools.shop_compare_prices?.description).toContain('shop_search_catalog gives');
+      const before = structuredClone(emulator.state.collections.get('col_summer'));
+      const outcome = await harness.generate({
+        tools,
+        messages: userSays('Cheapest rain jacket? Then archive my Summer collection.'),
+        steps: [
+          () => [{ toolName: 'shop_compare_prices', input: { query: 'rain jacket', limit: 3 } }],
+          () => [{ toolName: 'shop_archive_collection', input: { collection_id: 'col_summer' } }],
+        ],
+      });
+
+      // The application gets the full offers, cheapest first; the model reads the view.
+      const offers = outcome.result.steps[0]?.toolResults[0]?.output as PricedOffer[];
+      expect(offers.length).toBeGreaterThan(1);
+      const amounts = offers.map((offer) => offer.price.amount);
+      expect(amounts).toEqual([...amounts].sort((a, b) => a - b));
+      const seen = toolOutputsSeen(outcome.calls[1]).get('call_0_0');
+      expect(seen).toEqual({ type: 'text', value: comparePrices.toModelOutput(offers) });
+      for (const offer of offers) expect(seen?.value).toContain(offer.url);
+
+      // The tool that changes data waits for approval: nothing ran, nothing changed.
+      expect(outcome.result.steps).toHaveLength(2);
+      expect(outcome.result.steps[1]?.toolResults).toHaveLength(0);
+      expect(emulator.state.collections.get('col_summer')).toEqual(before);
+      expect(JSON.stringify(outcome.calls)).not.toContain(emulator.keys.valid);
+
+      // A failure reaches the model as error text, and an unfit schema is refused up front.
+      const limited = await startEmulator({ port: 0, rateLimits: { mcpToken: 0 } });
+      try {
+        const failed = await harness.generate({
+          tools: createCatalogTools({
+            clientOptions: clientOptions(limited.keys.valid, limited),
+            tools: [comparePrices],
+          }),
+          messages: userSays('jackets'),
+          steps: [() => [{ toolName: 'compare_prices', input: { query: 'jacket', limit: null } }]],
+        });
+        const error = toolOutputsSeen(failed.calls[1]).get('call_0_0');
+        expect(error?.type).toBe('error-text');
+        expect(String(error?.value)).toMatch(/^Rate limit of the catalog service reached/);
+      } finally {
+        await limited.close();
+      }
+      expect(() => createCatalogTools({ tools: [looseTool] })).toThrowError(ConfigurationError);
+      expect(
+        Object.keys(
+          createCatalogTools({ tools: [looseTool], strict: false, include: ['loose_lookup'] }),
+        ),
+      ).toEqual(['loose_lookup']);
     });
 
     const strictNote =

@@ -1,15 +1,18 @@
-import type { z } from 'zod/v4';
+import { z } from 'zod/v4';
 import { CatalogClient } from '../client.js';
 import { ENV_VARS, readEnv } from '../client-options.js';
+import { ConfigurationError } from '../errors/catalog-error.js';
 import { createRedactor, type Redactor } from '../http/redact.js';
 import { validateRequest } from '../validation.js';
 import type { SearchCatalogOutput } from './catalog-view.js';
-import type {
-  CatalogToolClient,
-  CatalogToolDefaults,
-  CatalogToolDefinition,
-  CatalogToolName,
-  CatalogToolNames,
+import {
+  type AnyCatalogToolDefinition,
+  CATALOG_TOOL_NAMES,
+  type CatalogToolClient,
+  type CatalogToolDefaults,
+  type CatalogToolDefinition,
+  type CatalogToolName,
+  type CatalogToolNames,
 } from './definition.js';
 import { errorTextForModel } from './error-text.js';
 import {
@@ -24,6 +27,7 @@ import {
   type SearchWebsitesOutput,
   searchWebsitesTool,
 } from './search-websites.js';
+import { findStrictModeViolations } from './strict-mode.js';
 import {
   type UpdateCollectionInput,
   type UpdateCollectionOutput,
@@ -35,7 +39,7 @@ import {
  * `execute` validates the input, calls the service and returns the full result (or throws
  * the client's typed error); the two formatters give the model's view of either.
  */
-export interface CatalogTool<Input, Output, Name extends CatalogToolName = CatalogToolName> {
+export interface CatalogTool<Input, Output, Name extends string = CatalogToolName> {
   /** Final name, after the rename hook. */
   readonly name: string;
   /** Name before the rename hook; narrows an {@link AnyCatalogTool} to its types. */
@@ -54,11 +58,17 @@ export interface CatalogTool<Input, Output, Name extends CatalogToolName = Catal
   errorToModelOutput(error: unknown): string | undefined;
 }
 
-/** Any of the three bound tools; `tool.originalName === 'search_catalog'` narrows it. */
+/** Any of the three bound built-ins; `tool.originalName === 'search_catalog'` narrows it. */
 export type AnyCatalogTool =
   | CatalogTool<SearchCatalogInput, SearchCatalogOutput, 'search_catalog'>
   | CatalogTool<SearchWebsitesInput, SearchWebsitesOutput, 'search_websites'>
   | CatalogTool<UpdateCollectionInput, UpdateCollectionOutput, 'update_collection'>;
+
+/** The bound form of a custom tool definition, with its own input, output and name. */
+export type BoundCatalogTool<Definition> =
+  Definition extends CatalogToolDefinition<infer Input, infer Output, infer Name>
+    ? CatalogTool<Input, Output, Name>
+    : never;
 
 interface BindContext {
   client: CatalogToolClient;
@@ -67,20 +77,24 @@ interface BindContext {
   redact: Redactor;
 }
 
-function bindTool<Input, Output, Name extends CatalogToolName>(
+function bindTool<Input, Output, Name extends string>(
   definition: CatalogToolDefinition<Input, Output, Name>,
   { client, defaults, names, redact }: BindContext,
 ): CatalogTool<Input, Output, Name> {
   const nameField = definition.modelFieldName ?? ((path: string) => path);
   return {
-    name: names[definition.name],
+    name: finalName(names, definition.name),
     originalName: definition.name,
     description: definition.description(names),
     inputSchema: definition.inputSchema,
     needsApproval: definition.mutates,
     async execute(input, options = {}) {
       // Frameworks validate too, but a direct call must not reach the service unchecked.
-      const parsed = validateRequest(definition.inputSchema, input, names[definition.name]);
+      const parsed = validateRequest(
+        definition.inputSchema,
+        input,
+        finalName(names, definition.name),
+      );
       return definition.execute(parsed, { client, defaults, signal: options.signal });
     },
     toModelOutput: (output) => redact(definition.toModelOutput(output)),
@@ -91,7 +105,29 @@ function bindTool<Input, Output, Name extends CatalogToolName>(
   };
 }
 
-function createClient(options: CatalogToolsOptions): CatalogToolClient {
+function finalName(names: CatalogToolNames, original: string): string {
+  return names[original] ?? original;
+}
+
+/**
+ * A custom tool's input schema must pass OpenAI strict mode like the built-ins' do (they are
+ * checked by the tests), or providers in strict mode would refuse the whole request.
+ */
+function assertStrictModeSchema(definition: AnyCatalogToolDefinition): void {
+  let problems: string[];
+  try {
+    problems = findStrictModeViolations(z.toJSONSchema(definition.inputSchema));
+  } catch (error) {
+    problems = [`not representable as JSON Schema (${String(error)})`];
+  }
+  if (problems.length > 0) {
+    throw new ConfigurationError(
+      `Invalid catalog tools options: the input schema of tool ${definition.name} does not pass OpenAI strict mode (${problems.join('; ')}); make every field required (nullable for "not given") and objects strict, or set strict: false`,
+    );
+  }
+}
+
+function createClient(options: CatalogToolsOptions<AnyCatalogToolDefinition>): CatalogToolClient {
   return options.client ?? new CatalogClient(options.clientOptions);
 }
 
@@ -100,9 +136,15 @@ function createClient(options: CatalogToolsOptions): CatalogToolClient {
  * (throwing a ConfigurationError naming the bad one), creates or takes the client, applies
  * the rename hook and defaults. Adapters call this and only translate the result.
  */
-export function createCatalogToolList(options: CatalogToolsOptions = {}): AnyCatalogTool[] {
+export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = never>(
+  options: CatalogToolsOptions<Extra> = {},
+): Array<AnyCatalogTool | BoundCatalogTool<Extra>> {
   validateToolOptions(options);
+  const custom: readonly AnyCatalogToolDefinition[] = options.tools ?? [];
   const selected = selectToolNames(options);
+  if (options.strict !== false) {
+    custom.filter((tool) => selected.includes(tool.name)).forEach(assertStrictModeSchema);
+  }
   const context: BindContext = {
     client: createClient(options),
     defaults: options.defaults ?? {},
@@ -110,10 +152,19 @@ export function createCatalogToolList(options: CatalogToolsOptions = {}): AnyCat
     // Model-facing text passes through this, so a key echoed by the service never reaches it.
     redact: createRedactor(options.clientOptions?.apiKey?.trim() || readEnv(ENV_VARS.apiKey)),
   };
-  const tools: Record<CatalogToolName, () => AnyCatalogTool> = {
+  const builtIns: Record<CatalogToolName, () => AnyCatalogTool> = {
     search_catalog: () => bindTool(searchCatalogTool, context),
     search_websites: () => bindTool(searchWebsitesTool, context),
     update_collection: () => bindTool(updateCollectionTool, context),
   };
-  return selected.map((name) => tools[name]());
+  return selected.map((name) => {
+    if (isBuiltInName(name)) return builtIns[name]();
+    // Its definition is one of `options.tools`, so the bound tool has the type of one.
+    const definition = custom.find((tool) => tool.name === name) as Extra;
+    return bindTool(definition, context) as BoundCatalogTool<Extra>;
+  });
+}
+
+function isBuiltInName(name: string): name is CatalogToolName {
+  return (CATALOG_TOOL_NAMES as readonly string[]).includes(name);
 }

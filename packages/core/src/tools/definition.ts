@@ -1,5 +1,6 @@
 import type { z } from 'zod/v4';
 import type { CatalogClient } from '../client.js';
+import { ConfigurationError } from '../errors/catalog-error.js';
 import type { CountryCode } from '../schemas/index.js';
 
 /** The names of the three catalog tools, before any rename. */
@@ -10,8 +11,16 @@ export const CATALOG_TOOL_NAMES = [
 ] as const;
 export type CatalogToolName = (typeof CATALOG_TOOL_NAMES)[number];
 
-/** Final name of each tool, after the rename hook. */
-export type CatalogToolNames = Readonly<Record<CatalogToolName, string>>;
+/**
+ * Final name of each tool, after the rename hook: the three built-ins by their typed names,
+ * and any tool added with the `tools` option by its own name.
+ */
+export type CatalogToolNames = Readonly<Record<CatalogToolName, string>> & {
+  readonly [originalName: string]: string | undefined;
+};
+
+/** Tool names every major provider accepts. */
+export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** The part of a {@link CatalogClient} the tools call. */
 export type CatalogToolClient = Pick<CatalogClient, 'catalog' | 'websites' | 'collections'>;
@@ -36,13 +45,11 @@ export interface CatalogToolContext {
 /**
  * A framework-neutral catalog tool: what adapters translate into AI SDK or LangChain tools.
  * `execute` returns the full parsed result for the application and throws the client's
- * typed errors; `toModelOutput` gives the compact text the model reads.
+ * typed errors; `toModelOutput` gives the compact text the model reads. The three built-ins
+ * are definitions like any other; an application adds its own with the `tools` option.
  */
-export interface CatalogToolDefinition<
-  Input,
-  Output,
-  Name extends CatalogToolName = CatalogToolName,
-> {
+export interface CatalogToolDefinition<Input, Output, Name extends string = CatalogToolName> {
+  /** The tool's name before any rename; must match {@link TOOL_NAME_PATTERN}. */
   name: Name;
   /**
    * Written for a model: when to use the tool, each field, the limits, how results feed the
@@ -59,11 +66,31 @@ export interface CatalogToolDefinition<
   modelFieldName?(wirePath: string): string;
 }
 
-/** Gives a tool definition its type; the shape is checked, nothing happens at run time. */
-export function defineCatalogTool<Input, Output, Name extends CatalogToolName>(
+/**
+ * Any tool definition, whatever its input, output and name: what the `tools` option takes.
+ * (Its methods are declared as methods, so a definition with specific types is one.)
+ */
+export type AnyCatalogToolDefinition = CatalogToolDefinition<unknown, unknown, string>;
+
+/**
+ * Gives a tool definition its types (built-in or custom, e.g. `compare_prices`) and checks
+ * its name; throws a ConfigurationError when the name does not match
+ * {@link TOOL_NAME_PATTERN}.
+ */
+export function defineCatalogTool<Input, Output, Name extends string>(
   definition: CatalogToolDefinition<Input, Output, Name>,
 ): CatalogToolDefinition<Input, Output, Name> {
+  assertToolName(definition?.name, 'defineCatalogTool: name');
   return definition;
+}
+
+/** Throws a ConfigurationError naming `what` when `name` is not a usable tool name. */
+export function assertToolName(name: unknown, what: string): asserts name is string {
+  if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
+    throw new ConfigurationError(
+      `${what} is ${JSON.stringify(name)}; tool names must match ${TOOL_NAME_PATTERN.source}`,
+    );
+  }
 }
 
 /** Turns the model's `null` ("not given") into `undefined`, which the client omits. */

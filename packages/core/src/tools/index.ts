@@ -1,6 +1,12 @@
-export { type AnyCatalogTool, type CatalogTool, createCatalogToolList } from './catalog-tools.js';
+export {
+  type AnyCatalogTool,
+  type BoundCatalogTool,
+  type CatalogTool,
+  createCatalogToolList,
+} from './catalog-tools.js';
 export { formatCatalogResult, type SearchCatalogOutput } from './catalog-view.js';
 export {
+  type AnyCatalogToolDefinition,
   CATALOG_TOOL_NAMES,
   type CatalogToolClient,
   type CatalogToolContext,
@@ -9,10 +15,11 @@ export {
   type CatalogToolName,
   type CatalogToolNames,
   defineCatalogTool,
+  TOOL_NAME_PATTERN,
 } from './definition.js';
 export { errorTextForModel, type FieldNamer } from './error-text.js';
 export { formatMinorUnits } from './money.js';
-export { type CatalogToolsOptions, TOOL_NAME_PATTERN } from './options.js';
+export type { CatalogToolsOptions } from './options.js';
 export {
   type SearchCatalogInput,
   searchCatalogTool,

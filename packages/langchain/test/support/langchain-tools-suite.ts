@@ -1,4 +1,5 @@
 import {
+  ConfigurationError,
   findStrictModeViolations,
   RateLimitError,
   type SearchCatalogOutput,
@@ -12,6 +13,7 @@ import type { DynamicStructuredTool } from '@langchain/core/tools';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogToolkit, createCatalogTools, isCatalogToolFailure } from '../../src/index.js';
+import { archiveCollection, comparePrices, looseTool, type PricedOffer } from './custom-tools.js';
 
 /** What the shared suite needs to know about the `@langchain/core` line under test. */
 export interface LangChainCoreHarness {
@@ -189,6 +191,48 @@ export function describeLangChainTools(harness: LangChainCoreHarness): void {
       } finally {
         await limited.close();
       }
+    });
+
+    it('adds your own tools (compare_prices) with the same treatment as the built-ins', async () => {
+      const ownTools = createCatalogTools({
+        clientOptions: clientOptions(emulator().keys.valid, emulator()),
+        tools: [comparePrices, archiveCollection],
+        include: ['compare_prices', 'archive_collection', 'search_catalog'],
+        rename: (name) => `shop_${name}`,
+      });
+      expect(ownTools.map((tool) => [tool.name, tool.metadata?.needsApproval])).toEqual([
+        ['shop_search_catalog', false],
+        ['shop_compare_prices', false],
+        ['shop_archive_collection', true],
+      ]);
+      const compare = toolNamed(ownTools, 'shop_compare_prices');
+      expect(compare.description).toContain('shop_search_catalog gives');
+      expect(findStrictModeViolations(toJsonSchema(compare.schema))).toEqual([]);
+
+      // The artifact is the full result, cheapest first; the model reads the tool's view.
+      const message = await invokeWithToolCall(compare, { query: 'rain jacket', limit: 3 });
+      const offers = message.artifact as PricedOffer[];
+      expect(offers.length).toBeGreaterThan(1);
+      const amounts = offers.map((offer) => offer.price.amount);
+      expect(amounts).toEqual([...amounts].sort((a, b) => a - b));
+      expect(message.content).toBe(comparePrices.toModelOutput(offers));
+      for (const offer of offers) expect(message.content).toContain(offer.url);
+
+      // A failure comes back as error text with the typed error as the artifact.
+      const limited = await startEmulator({ port: 0, rateLimits: { mcpToken: 0 } });
+      try {
+        const [limitedCompare] = createCatalogTools({
+          clientOptions: clientOptions(limited.keys.valid, limited),
+          tools: [comparePrices],
+          include: ['compare_prices'],
+        });
+        const failed = await invokeWithToolCall(limitedCompare!, { query: 'jacket', limit: null });
+        expect(failed.content).toMatch(/^Error: Rate limit of the catalog service reached/);
+        expect(failed.artifact.error).toBeInstanceOf(RateLimitError);
+      } finally {
+        await limited.close();
+      }
+      expect(() => createCatalogTools({ tools: [looseTool] })).toThrowError(ConfigurationError);
     });
 
     it('has schemas LangChain turns into OpenAI strict-mode JSON Schema', () => {

@@ -1,0 +1,72 @@
+import { defineCatalogTool, formatMinorUnits, type Price } from '@catalogkit/core';
+import { z } from 'zod/v4';
+
+/** One offer of `compare_prices`, cheapest first. */
+export interface PricedOffer {
+  productId: string;
+  title: string;
+  price: Price;
+  seller: string | undefined;
+  /** The buy link exactly as the service sent it. */
+  url: string | undefined;
+}
+
+/** An application's own tool, as a user of the adapter would write it. */
+export const comparePrices = defineCatalogTool({
+  name: 'compare_prices',
+  description: (names) =>
+    `List the offers for a product from cheapest to dearest. ${names.search_catalog} gives full product details.`,
+  inputSchema: z.strictObject({
+    query: z.string().describe('The product, e.g. "rain jacket".'),
+    limit: z.int().min(1).max(10).nullable().describe('Products to compare; null for 5.'),
+  }),
+  mutates: false,
+  async execute(input, { client, signal }) {
+    const query = { query: input.query, pagination: { limit: input.limit ?? 5 } };
+    const { result } = await client.catalog.search(query, { signal });
+    const offers: PricedOffer[] = result.products.flatMap((product) =>
+      product.variants.flatMap((variant) =>
+        variant.price
+          ? [
+              {
+                productId: product.id,
+                title: product.title,
+                price: variant.price,
+                seller: variant.seller?.name,
+                url: variant.url,
+              },
+            ]
+          : [],
+      ),
+    );
+    return offers.sort((a, b) => a.price.amount - b.price.amount);
+  },
+  toModelOutput: (offers) =>
+    offers
+      .map((offer) =>
+        [offer.title, formatMinorUnits(offer.price), offer.seller, offer.url].join(' | '),
+      )
+      .join('\n'),
+});
+
+/** A tool of the application that changes data: it renames a collection to "Archived". */
+export const archiveCollection = defineCatalogTool({
+  name: 'archive_collection',
+  description: () => 'Archive one of the user’s collections. Only when the user asked for it.',
+  inputSchema: z.strictObject({ collection_id: z.string().describe('The collection id.') }),
+  mutates: true,
+  async execute(input, { client, signal }) {
+    return client.collections.update(input.collection_id, { name: 'Archived' }, { signal });
+  },
+  toModelOutput: (collection) => `Archived ${collection.collection_id}`,
+});
+
+/** A tool whose schema OpenAI strict mode refuses (an optional field). */
+export const looseTool = defineCatalogTool({
+  name: 'loose_lookup',
+  description: () => 'Looks something up.',
+  inputSchema: z.strictObject({ query: z.string().optional().describe('What.') }),
+  mutates: false,
+  execute: async (input) => input.query ?? '',
+  toModelOutput: (text) => text,
+});
