@@ -182,6 +182,15 @@ describe.skipIf(missing)(`flow 1, your own agent${missing ? ` (skipped: ${missin
       await settled(chat);
       await expect.poll(() => page.locator('.app-header').isVisible()).toBe(true);
       expect(await chat.getByLabel('Message').isEnabled()).toBe(true);
+
+      // The chat server itself gone: the page says so instead of failing silently.
+      await down.chat.close();
+      await send(chat, 'hiking boots');
+      await expect
+        .poll(() => chat.getByRole('alert').textContent(), WAIT)
+        .toBe('Could not reach the chat server. Check your connection and try again.');
+      expect(await chat.locator('.message.user').count()).toBe(2);
+      expect(await chat.getByLabel('Message').isEnabled()).toBe(true);
     } finally {
       await down.close();
     }

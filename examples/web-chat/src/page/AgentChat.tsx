@@ -61,6 +61,15 @@ function Message({ message, ...rest }: Omit<PartProps, 'part'> & { message: Shop
   );
 }
 
+/** What the shopper reads when a turn failed. */
+function explain(error: Error): string {
+  // fetch rejects with a TypeError when the server cannot be reached at all.
+  if (error instanceof TypeError) {
+    return 'Could not reach the chat server. Check your connection and try again.';
+  }
+  return `The assistant could not answer: ${error.message}`;
+}
+
 /** Flow 1: your own agent, streamed by AI SDK UI from `POST /api/chat`. */
 export function AgentChat() {
   const { messages, sendMessage, addToolApprovalResponse, status, error } = useChat<ShopMessage>({
@@ -87,7 +96,7 @@ export function AgentChat() {
         {status === 'submitted' ? <p className="tool-note">Thinking…</p> : null}
         {error ? (
           <p className="error-banner" role="alert">
-            The assistant could not answer: {error.message}
+            {explain(error)}
           </p>
         ) : null}
       </div>

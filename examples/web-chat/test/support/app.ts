@@ -40,8 +40,8 @@ export async function startTestApp(emulatorOptions: StartEmulatorOptions = {}): 
     close: async () => {
       if (closed) return;
       closed = true;
-      await chat.close();
-      // The service-down tests close the emulator themselves.
+      // The service-down tests close the emulator or the server themselves.
+      await chat.close().catch(() => undefined);
       await emulator.close().catch(() => undefined);
     },
   };
