@@ -4,6 +4,7 @@ import { ProtocolError } from '../errors/transport-errors.js';
 import type { Redactor } from '../http/redact.js';
 import { headerRecord } from '../http/response-body.js';
 import { retryAfterFromSeconds } from '../http/retry-after.js';
+import { isRecord } from '../is-record.js';
 import { type JsonRpcError, JsonRpcResponseSchema } from '../schemas/mcp.js';
 
 /** JSON-RPC code this service uses for rate limits, with `data.retry_after` in seconds. */
@@ -22,10 +23,6 @@ export function toolsCallBody(id: RpcId, name: string, args: unknown): string {
   });
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /**
  * Classifies one incoming JSON-RPC message: the answer to `id` (returned), something
  * else to skip (a notification or a server request: undefined), or an answer to another
@@ -36,7 +33,7 @@ export function matchResponse(message: unknown, id: RpcId): Record<string, unkno
   if (Array.isArray(message)) {
     return message.map((item) => matchResponse(item, id)).find((item) => item !== undefined);
   }
-  if (!isObject(message)) throw new ProtocolError('MCP answer is not a JSON-RPC object');
+  if (!isRecord(message)) throw new ProtocolError('MCP answer is not a JSON-RPC object');
   if ('method' in message) return undefined;
   if (message.id === id || (message.id === null && 'error' in message)) return message;
   // The received id is not quoted: it is the server's text and could echo a secret.
@@ -46,7 +43,7 @@ export function matchResponse(message: unknown, id: RpcId): Record<string, unkno
 }
 
 function retryAfterSeconds(data: unknown): number | undefined {
-  const value = isObject(data) ? data.retry_after : undefined;
+  const value = isRecord(data) ? data.retry_after : undefined;
   const seconds = typeof value === 'string' ? Number(value) : value;
   return typeof seconds === 'number' ? seconds : undefined;
 }
