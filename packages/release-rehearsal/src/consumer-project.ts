@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConsumerSpec } from './consumers.js';
-import { run } from './run.js';
+import { cleanEnv, run } from './run.js';
 
 /** How one consumer project went. */
 export interface ConsumerResult {
@@ -12,6 +12,8 @@ export interface ConsumerResult {
   typecheck: 'ok' | 'failed' | 'not run';
   toolCall: 'ok' | 'failed' | 'not run' | 'skipped';
   seconds: number;
+  /** Seconds each phase took (install, type-check, tool call). */
+  phases: string;
   error?: string;
 }
 
@@ -96,28 +98,36 @@ export async function runConsumer(
     typecheck: 'not run',
     toolCall: 'not run',
     seconds: 0,
+    phases: '',
+  };
+  const phase = async (label: string, work: () => Promise<unknown>) => {
+    const phaseStarted = performance.now();
+    try {
+      return await work();
+    } finally {
+      result.phases += `${result.phases ? ' / ' : ''}${label} ${((performance.now() - phaseStarted) / 1000).toFixed(0)}`;
+    }
   };
   const done = () => ({ ...result, seconds: (performance.now() - started) / 1000 });
   writeProject(dir, spec, context);
   const [pm = 'pnpm', ...pmArgs] = spec.packageManager === 'pnpm' ? context.pnpm : ['npm'];
   const options = { cwd: dir, timeoutMs: 600_000 };
   try {
-    await run(pm, [...pmArgs, 'install'], options);
+    await phase('install', () => run(pm, [...pmArgs, 'install'], options));
     result.install = 'ok';
     result.versions = installedVersions(dir, spec.shown);
-    await run(join(dir, 'node_modules', '.bin', 'tsc'), ['-p', '.'], options);
+    await phase('tsc', () => run(join(dir, 'node_modules', '.bin', 'tsc'), ['-p', '.'], options));
     result.typecheck = 'ok';
     if (skip) {
       result.toolCall = 'skipped';
       result.error = skip;
       return done();
     }
-    const env = { ...process.env, ...context.env };
-    const { stdout } = await run(process.execPath, [join('dist', 'main.js')], {
-      ...options,
-      env,
-      timeoutMs: 120_000,
-    });
+    const env = cleanEnv(context.env);
+    const called = (await phase('call', () =>
+      run(process.execPath, [join('dist', 'main.js')], { ...options, env, timeoutMs: 120_000 }),
+    )) as { stdout: string };
+    const { stdout } = called;
     const report = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { ok?: boolean };
     result.toolCall = report.ok === true ? 'ok' : 'failed';
   } catch (error) {

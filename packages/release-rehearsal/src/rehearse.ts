@@ -7,7 +7,9 @@
  * started with `npx @catalogkit/emulator` from the same registry. Exits non-zero on any failure.
  *
  * `--keep` leaves the temporary folder in place for inspection; `--head` rehearses the last
- * commit instead of the working tree (uncommitted and untracked files left out).
+ * commit instead of the working tree (uncommitted and untracked files left out); `--source DIR`
+ * rehearses another checkout; `--reuse DIR/repo` starts from the versioned, built copy a run
+ * with `--keep` left (to iterate on the later steps).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -17,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { type ConsumerResult, runConsumer } from './consumer-project.js';
 import { type ConsumerInputs, consumerSpecs, majorsOf } from './consumers.js';
 import { freePort, startRegistry } from './registry.js';
-import { inPool, run } from './run.js';
+import { cleanEnv, inPool, run } from './run.js';
 import { type Service, startEmulatorFromRegistry, startRedis } from './services.js';
 import { measure, readBudgets, type SizeReport } from './size.js';
 import { checkTarball, type TarballCheck } from './tarball-checks.js';
@@ -39,6 +41,11 @@ async function step<T>(label: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
+function optionValue(flag: string): string | undefined {
+  const index = process.argv.indexOf(flag);
+  return index === -1 ? undefined : process.argv[index + 1];
+}
+
 /** pnpm as this rehearsal was started (through npx on a fresh machine), else from PATH. */
 function pnpmCommand(): string[] {
   const execPath = process.env.npm_execpath;
@@ -53,33 +60,43 @@ function table(header: string[], rows: string[][]): string {
 
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 
+/** Copies the workspace, installs it, applies the pending changesets and builds. */
+async function prepareCopy(repo: string, pnpm: string[]): Promise<void> {
+  const [pm = 'pnpm', ...pmArgs] = pnpm;
+  await step('copy the workspace', async () =>
+    copyWorkspace(optionValue('--source') ?? repoRoot, repo, process.argv.includes('--head')),
+  );
+  await step('install (shared pnpm store)', () =>
+    run(pm, [...pmArgs, 'install', '--prefer-offline'], { cwd: repo }),
+  );
+  await step('changeset version', () =>
+    run(pm, [...pmArgs, 'exec', 'changeset', 'version'], { cwd: repo }),
+  );
+  const filters = publicPackages(repo).flatMap((p) => ['--filter', p.manifest.name]);
+  await step('build', () =>
+    run(pm, [...pmArgs, '-r', '--workspace-concurrency=2', ...filters, 'run', 'build'], {
+      cwd: repo,
+    }),
+  );
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   const keep = process.argv.includes('--keep');
   const work = mkdtempSync(join(tmpdir(), 'catalogkit-rehearsal-'));
-  const repo = join(work, 'repo');
+  let repo = join(work, 'repo');
   const pnpm = pnpmCommand();
   const [pm = 'pnpm', ...pmArgs] = pnpm;
   const services: Service[] = [];
+  const pending: Promise<unknown>[] = [];
   let failed = false;
   try {
-    await step('copy the workspace', async () =>
-      copyWorkspace(repoRoot, repo, process.argv.includes('--head')),
-    );
-    await step('install (shared pnpm store)', () =>
-      run(pm, [...pmArgs, 'install', '--prefer-offline'], { cwd: repo }),
-    );
-    await step('changeset version', () =>
-      run(pm, [...pmArgs, 'exec', 'changeset', 'version'], { cwd: repo }),
-    );
+    const reuse = optionValue('--reuse');
+    if (reuse)
+      repo = reuse; // a copy a previous run kept (--keep), already versioned and built
+    else await prepareCopy(repo, pnpm);
     const packages = publicPackages(repo);
     const names = packages.map((p) => p.manifest.name);
-    const filters = names.flatMap((name) => ['--filter', name]);
-    await step('build', () =>
-      run(pm, [...pmArgs, '-r', '--workspace-concurrency=2', ...filters, 'run', 'build'], {
-        cwd: repo,
-      }),
-    );
 
     const budgets = readBudgets(join(here, 'size-budget.json'));
     const sizes: SizeReport[] = await step('measure sizes', () =>
@@ -93,11 +110,10 @@ async function main(): Promise<void> {
       startRegistry(join(work, 'registry'), uplink, binDir),
     );
     services.push(registry);
-    const registryEnv = {
-      ...process.env,
+    const registryEnv = cleanEnv({
       npm_config_userconfig: registry.npmrc,
       npm_config_registry: `${registry.url}/`,
-    };
+    });
     await step('pnpm publish -r', () =>
       run(pm, [...pmArgs, 'publish', '-r', '--registry', `${registry.url}/`, '--no-git-checks'], {
         cwd: repo,
@@ -110,39 +126,33 @@ async function main(): Promise<void> {
 
     const tarballs = join(work, 'tarballs');
     mkdirSync(tarballs);
-    const checks: TarballCheck[] = await step(
-      'publint --strict and attw on every tarball',
-      async () => {
-        const { stdout } = await run(
-          'npm',
-          ['pack', ...names.map((n) => `${n}@${published[n]}`), '--json'],
-          {
-            cwd: tarballs,
-            env: registryEnv,
-          },
-        );
-        const packed = JSON.parse(stdout) as { name: string; filename: string }[];
-        return inPool(
-          2,
-          packed.map((t) => () => checkTarball(t.name, join(tarballs, t.filename), binDir)),
-        );
-      },
-    );
-
-    const emulator = await step('npx @catalogkit/emulator (from the registry)', () =>
-      startEmulatorFromRegistry(
-        join(work, 'npx-emulator'),
-        published['@catalogkit/emulator'] ?? '',
-        registryEnv,
-      ),
-    );
-    services.push(emulator);
+    // Independent of each other, so run side by side: tarball checks (CPU), the emulator
+    // install through npx (network) and the peer version look-ups.
+    const checking = step('publint --strict and attw on every tarball', async () => {
+      const specs = names.map((n) => `${n}@${published[n]}`);
+      const { stdout } = await run('npm', ['pack', ...specs, '--json'], {
+        cwd: tarballs,
+        env: registryEnv,
+      });
+      const packed = JSON.parse(stdout) as { name: string; filename: string }[];
+      return inPool(
+        2,
+        packed.map((t) => () => checkTarball(t.name, join(tarballs, t.filename), binDir)),
+      );
+    });
+    const emulatorDir = join(work, 'npx-emulator');
+    const starting = step('npx @catalogkit/emulator (from the registry)', () =>
+      startEmulatorFromRegistry(emulatorDir, published['@catalogkit/emulator'] ?? '', registryEnv),
+    ).then((emulator) => {
+      services.push(emulator);
+      return emulator;
+    });
+    const lookingUp = step('look up the peer versions to try', () => peerVersions(repo, published));
+    pending.push(checking, starting, lookingUp);
+    const [checks, emulator, inputs] = await Promise.all([checking, starting, lookingUp]);
     const redis = await step('redis-server', () => startRedis(join(work, 'redis'), freePort));
     if (redis.service) services.push(redis.service);
 
-    const inputs = await step('look up the peer versions to try', () =>
-      peerVersions(repo, published),
-    );
     const consumers: ConsumerResult[] = await step(
       'consumers: install, type-check, one tool call',
       () =>
@@ -170,6 +180,7 @@ async function main(): Promise<void> {
     failed = true;
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
   } finally {
+    await Promise.allSettled(pending); // nothing may start after the services are stopped
     for (const service of services.reverse()) await service.stop().catch(() => undefined);
     if (keep) print(`kept ${work}`);
     else rmSync(work, { recursive: true, force: true });
@@ -241,14 +252,14 @@ function report(
   );
   print(
     `\n${table(
-      ['consumer', 'installed', 'install', 'strict tsc', 'tool call', 'seconds'],
+      ['consumer', 'installed', 'install', 'strict tsc', 'tool call', 'seconds (phases)'],
       consumers.map((c) => [
         c.name,
         c.versions,
         c.install,
         c.typecheck,
         c.toolCall,
-        c.seconds.toFixed(0),
+        `${c.seconds.toFixed(0)} (${c.phases})`,
       ]),
     )}`,
   );

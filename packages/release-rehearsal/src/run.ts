@@ -22,13 +22,25 @@ export class CommandError extends Error {
   }
 }
 
+/**
+ * The environment for a command of the rehearsal: this process's, without the `npm_*` and
+ * `pnpm_*` variables the package manager running the rehearsal set (`npm_config_registry`
+ * among them, which would beat every project's .npmrc), plus `extra`.
+ */
+export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(npm|pnpm)_/i.test(name)),
+  );
+  return { ...env, ...extra };
+}
+
 /** Runs a command to completion; rejects with its output when it exits non-zero. */
 export function run(command: string, args: string[], options: RunOptions): Promise<RunResult> {
   const shown = [command, ...args].join(' ');
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd: options.cwd,
-      env: options.env ?? process.env,
+      env: options.env ?? cleanEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -70,7 +82,7 @@ export function startBackground(
 ): Promise<Background> {
   const child = spawn(command, args, {
     cwd: options.cwd,
-    env: options.env ?? process.env,
+    env: options.env ?? cleanEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // its own process group, so stop() also ends what npx started under it
   });

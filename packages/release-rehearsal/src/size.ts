@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
@@ -40,7 +41,8 @@ export async function measure(
     platform: 'neutral',
     target: 'es2022',
     write: false,
-    external: [...external, 'node:*'],
+    // tsup writes Node built-ins without the node: prefix (`crypto`), so both spellings.
+    external: [...external, ...builtinModules, 'node:*'],
     logLevel: 'silent',
   });
   const code = result.outputFiles[0]?.contents ?? new Uint8Array();

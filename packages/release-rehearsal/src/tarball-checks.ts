@@ -8,7 +8,7 @@ export interface TarballCheck {
   attw: 'ok' | string;
 }
 
-const firstLines = (text: string) => text.trim().split('\n').slice(-12).join('\n');
+const firstLines = (text: string) => text.trim().split('\n').slice(0, 40).join('\n');
 
 /**
  * Lints a tarball as published: `publint --strict` (package.json and files) and `attw`
@@ -25,7 +25,13 @@ export async function checkTarball(
       () => 'ok' as const,
       (error: Error) => firstLines(error.message),
     ),
-    run(join(binDir, 'attw'), [tarball, '--format', 'ascii', '--no-color'], options).then(
+    // node16 profile: TypeScript's legacy node10 resolution cannot see `exports` subpaths
+    // (core's ./schemas); supported setups are node16/nodenext and bundler, all checked.
+    run(
+      join(binDir, 'attw'),
+      [tarball, '--profile', 'node16', '--format', 'ascii', '--no-color'],
+      options,
+    ).then(
       () => 'ok' as const,
       (error: Error) => firstLines(error.message),
     ),
