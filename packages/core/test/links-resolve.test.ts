@@ -56,6 +56,14 @@ describe('resolveBuyLinks', () => {
     ]);
   });
 
+  it('reports a reference damaged past reading instead of passing it off as text', () => {
+    const broken = `[[bu:${idOf(refA)}]]`;
+    const resolution = resolveBuyLinks(`Buy: ${broken} [[note]] [[2026]]`, [output]);
+    expect(resolution.unresolved).toEqual([
+      { reference: broken, start: 5, end: 5 + broken.length, reason: 'malformed' },
+    ]);
+  });
+
   it('reports a reference from outputs it was not given', () => {
     expect(resolveBuyLinks(`Buy: ${refA}`, []).unresolved).toHaveLength(1);
   });
@@ -106,7 +114,7 @@ describe('BuyLinkStreamResolver', () => {
 
   it('gives the same text as resolving it whole, for odd spacing and brackets cut anywhere', () => {
     const id = idOf(refA);
-    const odd = `a [[ buy : ${id} ] ] b [buy:${id}] c buy:${id}. [[buy:${id} d [[note]] e`;
+    const odd = `a [[ buy : ${id} ] ] b [buy:${id}] c buy:${id}. [[buy:${id} d [[note]] [[bu:${id}]] e`;
     const whole = resolveBuyLinks(odd, [output]).text;
     for (let i = 0; i <= odd.length; i++) {
       for (let j = i; j <= odd.length; j += 7) {

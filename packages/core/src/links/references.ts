@@ -27,22 +27,24 @@ export function buyLinkReference(link: string): string {
 
 /**
  * A reference as models write it: `[[buy:ID]]`, forgiving spaces, letter case and a missing or
- * extra-lost bracket (`[buy:ID]`, `[[buy:ID]`), or a bare `buy:ID` (as in `[Buy](buy:ID)`). The
- * id is the first group of either alternative. Brackets are consumed with the reference, so a
- * miscopied one leaves no stray bracket around the link.
+ * lost bracket (`[buy:ID]`, `[[buy:ID]`), or a bare `buy:ID` (as in `[Buy](buy:ID)`); the id
+ * is group 1 or 2. Brackets are consumed with the reference, so a miscopied one leaves no
+ * stray bracket around the link. The third alternative (group 3) is a reference damaged past
+ * recognition (`[[bu:123456789]]`: double brackets around six digits or more), which must be
+ * reported rather than shown to the shopper as if it were text.
  */
 export const REFERENCE_PATTERN =
-  /\[\[?\s*buy\s*:\s*(\d+)(?:\s*\]){0,2}|(?<![\w:/])buy:(\d+)(?!\d)/gi;
+  /\[\[?\s*buy\s*:\s*(\d+)(?:\s*\]){0,2}|(?<![\w:/])buy:(\d+)(?!\d)|\[\[([^[\]\n]{0,24}?\d{6}[^[\]\n]{0,24}?)\]\]/gi;
 
 /**
  * The start of a reference a stream may still complete: the text from here is held back
  * until the next chunk tells whether it is one.
  */
 const REFERENCE_PREFIX =
-  /(?:\[\[?\s*(?:b(?:u(?:y(?:\s*(?::\s*(?:\d+(?:\s*\]?\s*)?)?)?)?)?)?)?|(?<![\w:/])b(?:u(?:y(?::\d*)?)?)?)$/i;
+  /(?:\[\[?\s*(?:b(?:u(?:y(?:\s*(?::\s*(?:\d+(?:\s*\]?\s*)?)?)?)?)?)?)?|(?<![\w:/])b(?:u(?:y(?::\d*)?)?)?|\[\[[^[\]\n]{0,50}\]?)$/i;
 
 /** Where a possibly unfinished reference starts at the end of a text, or `text.length`. */
 export function unfinishedReferenceStart(text: string): number {
-  const match = REFERENCE_PREFIX.exec(text.slice(-40));
+  const match = REFERENCE_PREFIX.exec(text.slice(-60));
   return match ? text.length - match[0].length : text.length;
 }

@@ -8,8 +8,11 @@ export interface UnresolvedReference {
   /** Offset of its first character in the text given. */
   start: number;
   end: number;
-  /** `unknown`: no buy link has it (a mistyped or invented reference); `ambiguous`: two do. */
-  reason: 'unknown' | 'ambiguous';
+  /**
+   * `unknown`: no buy link has it (a mistyped or invented reference); `ambiguous`: two do;
+   * `malformed`: damaged past reading (`[[bu:123456789]]`), so no id can be looked up.
+   */
+  reason: 'unknown' | 'ambiguous' | 'malformed';
 }
 
 /** What {@link resolveBuyLinks} did to an answer. */
@@ -62,6 +65,11 @@ export class BuyLinkReferences {
   }
 }
 
+function reasonOf(malformed: boolean, links: number): UnresolvedReference['reason'] {
+  if (malformed) return 'malformed';
+  return links === 0 ? 'unknown' : 'ambiguous';
+}
+
 /**
  * Replaces the references in a text with the buy links they name. `offset` shifts the
  * reported positions (for text that is part of a longer stream).
@@ -73,22 +81,25 @@ export function resolveWith(
   offset = 0,
 ): BuyLinkResolution {
   const resolution: BuyLinkResolution = { text: '', resolved: [], unresolved: [] };
-  resolution.text = text.replace(REFERENCE_PATTERN, (reference, full, bare, index: number) => {
-    const id = (full ?? bare) as string;
-    const links = references.linksOf(id);
+  const replace = (reference: string, ...groups: Array<string | number | undefined>): string => {
+    const [full, bare, malformed, index] = groups as [string?, string?, string?, number?];
+    const id = full ?? bare;
+    const links = id === undefined ? [] : references.linksOf(id);
     if (links.length === 1) {
       resolution.resolved.push({ reference, link: links[0]! });
       return links[0]!;
     }
+    const start = offset + (index ?? 0);
     const issue: UnresolvedReference = {
       reference,
-      start: offset + index,
-      end: offset + index + reference.length,
-      reason: links.length === 0 ? 'unknown' : 'ambiguous',
+      start,
+      end: start + reference.length,
+      reason: reasonOf(malformed !== undefined, links.length),
     };
     resolution.unresolved.push(issue);
     return options.unresolved ? options.unresolved(issue) : reference;
-  });
+  };
+  resolution.text = text.replace(REFERENCE_PATTERN, replace);
   return resolution;
 }
 
