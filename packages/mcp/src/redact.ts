@@ -4,7 +4,7 @@ import type { CatalogToolsOptions } from '@catalogkit/core';
 export type Redactor = <T>(value: T) => T;
 
 /** The key the tools' client uses: the option, else `CATALOG_API_KEY` where `process` exists. */
-function apiKeyOf(options: CatalogToolsOptions): string | undefined {
+function apiKeyOf(options: Pick<CatalogToolsOptions, 'clientOptions'>): string | undefined {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
     ?.env;
   return options.clientOptions?.apiKey?.trim() || env?.CATALOG_API_KEY?.trim();
@@ -17,7 +17,7 @@ function apiKeyOf(options: CatalogToolsOptions): string | undefined {
  * JSON escapes it). Keys shorter than 4 characters are ignored: real keys are long, and a
  * very short one would shred ordinary text.
  */
-export function createKeyRedactor(options: CatalogToolsOptions): Redactor {
+export function createKeyRedactor(options: Pick<CatalogToolsOptions, 'clientOptions'>): Redactor {
   const key = apiKeyOf(options);
   if (key === undefined || key.length < 4) return (value) => value;
   const inJson = JSON.stringify(key).slice(1, -1);

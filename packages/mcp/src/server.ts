@@ -1,5 +1,5 @@
 import {
-  type AnyCatalogTool,
+  type AnyCatalogToolDefinition,
   type CatalogTool,
   type CatalogToolsOptions,
   createCatalogToolList,
@@ -16,13 +16,15 @@ import {
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 // Bundled into dist by tsup, so hosts see the version that was published.
 import packageJson from '../package.json' with { type: 'json' };
-import { TOOL_ANNOTATIONS } from './annotations.js';
+import { annotationsOf, outputSchemaOf } from './built-in-tools.js';
 import { toObjectJsonSchema } from './json-schema.js';
-import { OUTPUT_SCHEMAS } from './output-schemas.js';
 import { createKeyRedactor, type Redactor } from './redact.js';
 
-/** Options of the catalog MCP server: the shared catalog tool options, plus its identity. */
-export interface CatalogMcpServerOptions extends CatalogToolsOptions {
+/**
+ * Options of the catalog MCP server: the shared catalog tool options (your own `tools`
+ * included), plus its identity.
+ */
+export interface CatalogMcpServerOptions extends CatalogToolsOptions<AnyCatalogToolDefinition> {
   /** Name and version the server reports to hosts on `initialize`. */
   serverInfo?: { name: string; version: string };
 }
@@ -34,7 +36,7 @@ export interface PreparedTools {
   serverInfo: { name: string; version: string };
   listing: Tool[];
   // Erased to one input and output type: each execute validates its own input.
-  byName: ReadonlyMap<string, CatalogTool<unknown, unknown>>;
+  byName: ReadonlyMap<string, ErasedTool>;
   redact: Redactor;
   /**
    * The SDK server only validates elicitation answers with it (these tools never elicit), yet
@@ -44,13 +46,16 @@ export interface PreparedTools {
   validator: AjvJsonSchemaValidator;
 }
 
-function toMcpTool(catalogTool: AnyCatalogTool): Tool {
+type ErasedTool = CatalogTool<unknown, unknown, string>;
+
+function toMcpTool(catalogTool: ErasedTool): Tool {
+  const outputSchema = outputSchemaOf(catalogTool.originalName);
   return {
     name: catalogTool.name,
     description: catalogTool.description,
     inputSchema: toObjectJsonSchema(catalogTool.inputSchema, 'input'),
-    outputSchema: toObjectJsonSchema(OUTPUT_SCHEMAS[catalogTool.originalName], 'output'),
-    annotations: TOOL_ANNOTATIONS[catalogTool.originalName],
+    ...(outputSchema ? { outputSchema: toObjectJsonSchema(outputSchema, 'output') } : {}),
+    annotations: annotationsOf(catalogTool.originalName, catalogTool.needsApproval),
   };
 }
 
@@ -66,28 +71,31 @@ export function prepareTools(options: CatalogMcpServerOptions): PreparedTools {
     serverInfo,
     listing: tools.map(toMcpTool),
     byName: new Map(
-      tools.map((catalogTool): [string, CatalogTool<unknown, unknown>] => [
-        catalogTool.name,
-        catalogTool,
-      ]),
+      tools.map((catalogTool): [string, ErasedTool] => [catalogTool.name, catalogTool]),
     ),
     redact: createKeyRedactor(toolOptions),
     validator: new AjvJsonSchemaValidator(),
   };
 }
 
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 async function callTool(
-  catalogTool: CatalogTool<unknown, unknown>,
+  catalogTool: ErasedTool,
   input: unknown,
   signal: AbortSignal,
   redact: Redactor,
 ): Promise<CallToolResult> {
   try {
     const output = await catalogTool.execute(input, { signal });
-    return {
-      content: [{ type: 'text', text: catalogTool.toModelOutput(output) }],
-      structuredContent: redact(output as Record<string, unknown>),
-    };
+    const content: CallToolResult['content'] = [
+      { type: 'text', text: catalogTool.toModelOutput(output) },
+    ];
+    // MCP's structuredContent is a JSON object: a tool of yours that returns, say, an array
+    // gives the host its text alone.
+    return isJsonObject(output) ? { content, structuredContent: redact(output) } : { content };
   } catch (error) {
     const text = catalogTool.errorToModelOutput(error);
     // Not the model's to handle (bad configuration, cancellation, a bug): a protocol error

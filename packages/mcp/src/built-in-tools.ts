@@ -1,0 +1,73 @@
+import { CATALOG_TOOL_NAMES, type CatalogToolName } from '@catalogkit/core';
+import {
+  AuthTierSchema,
+  CatalogQuerySchema,
+  CatalogSearchResultSchema,
+  CollectionSchema,
+  CollectionUpdateSchema,
+  WebsiteSearchParamsSchema,
+  WebsiteSearchResponseSchema,
+} from '@catalogkit/core/schemas';
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod/v4';
+
+/**
+ * The shape of each built-in's `structuredContent`: the full result the tool returns, built
+ * from the wire schemas it was parsed with (responses stay open to unknown fields).
+ */
+const OUTPUT_SCHEMAS: Readonly<Record<CatalogToolName, z.ZodType>> = {
+  search_catalog: z.object({
+    query: CatalogQuerySchema,
+    result: CatalogSearchResultSchema,
+    tier: AuthTierSchema,
+  }),
+  search_websites: z.object({
+    request: WebsiteSearchParamsSchema,
+    response: WebsiteSearchResponseSchema,
+  }),
+  update_collection: z.object({
+    collectionId: z.string(),
+    update: CollectionUpdateSchema,
+    collection: CollectionSchema,
+  }),
+};
+
+/**
+ * Hints hosts use to decide what to run without asking. The searches only read; the update
+ * changes the user's collection (not destructive, but not idempotent: adding a clause twice
+ * adds two), so hosts ask before running it. All three reach the catalog service.
+ */
+const ANNOTATIONS: Readonly<Record<CatalogToolName, ToolAnnotations>> = {
+  search_catalog: { title: 'Search the product catalog', readOnlyHint: true, openWorldHint: true },
+  search_websites: {
+    title: 'Find retailers and their commission rates',
+    readOnlyHint: true,
+    openWorldHint: true,
+  },
+  update_collection: {
+    title: "Change one of the user's collections",
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
+};
+
+function builtIn(originalName: string): CatalogToolName | undefined {
+  return CATALOG_TOOL_NAMES.find((name) => name === originalName);
+}
+
+/** A tool's output schema: the built-ins have one; tools of the application do not say. */
+export function outputSchemaOf(originalName: string): z.ZodType | undefined {
+  const name = builtIn(originalName);
+  return name && OUTPUT_SCHEMAS[name];
+}
+
+/**
+ * A tool's annotations. For a tool of the application only what its definition says: whether
+ * it changes data (`mutates`); hosts then treat a changing tool as destructive and ask first.
+ */
+export function annotationsOf(originalName: string, mutates: boolean): ToolAnnotations {
+  const name = builtIn(originalName);
+  return name ? ANNOTATIONS[name] : { readOnlyHint: !mutates };
+}
