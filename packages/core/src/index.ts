@@ -63,6 +63,31 @@ export {
 export type { RestAuth, RestRequest, RestResponse } from './http/rest-call.js';
 export type { RetryMode } from './http/retry.js';
 export type { RequestOptions } from './http/service-connection.js';
+// Buy links between the tool results and the shopper: verify, repair, references.
+export {
+  type BuyLinkIssue,
+  type BuyLinkMatch,
+  type BuyLinkMode,
+  BuyLinkReferences,
+  type BuyLinkRepair,
+  type BuyLinkResolution,
+  type BuyLinkSources,
+  type BuyLinkStreamOptions,
+  BuyLinkStreamResolver,
+  type BuyLinkVerification,
+  buyLinkReference,
+  collectBuyLinks,
+  type FinalizeBuyLinksOptions,
+  type FinalizedBuyLinks,
+  type FoundUrl,
+  finalizeBuyLinks,
+  findUrls,
+  type ResolveBuyLinksOptions,
+  repairBuyLinks,
+  resolveBuyLinks,
+  type UnresolvedReference,
+  verifyBuyLinks,
+} from './links/index.js';
 export type { CatalogLogger, LogContext } from './logger.js';
 export type { CatalogSearchOptions, CatalogSearchResponse } from './mcp/catalog-search.js';
 // Types the client's methods take and return, so applications can name them, and the one
@@ -104,6 +129,8 @@ export {
   type CatalogToolName,
   type CatalogToolNames,
   type CatalogToolsOptions,
+  type CatalogViewSettings,
+  catalogViewLegend,
   createCatalogToolList,
   defineCatalogTool,
   errorTextForModel,

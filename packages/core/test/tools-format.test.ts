@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { buyLinkReference } from '../src/links/references.js';
 import {
   type CatalogSearchResult,
   CatalogSearchResultSchema,
   commissionPercentage,
 } from '../src/schemas/index.js';
-import { commissionText, formatCatalogResult } from '../src/tools/catalog-view.js';
+import {
+  catalogViewLegend,
+  commissionText,
+  formatCatalogResult,
+} from '../src/tools/catalog-view.js';
 import { formatMinorUnits } from '../src/tools/money.js';
 import { formatWebsites } from '../src/tools/search-websites.js';
 import { formatCollection } from '../src/tools/update-collection.js';
@@ -112,7 +117,6 @@ describe('formatCatalogResult', () => {
   it('shows the facts a shopper needs and the ids other tools need', () => {
     expect(text).toContain('2 of 57 products for "trail shoes".');
     expect(text.split('\n').slice(1)).toEqual([
-      'Products: "title | product_id | brand_id"; offers: "- option | price | retailer | website_id | commission | buy link" (a single offer shares its product\'s line). In stock unless marked.',
       'warning clamped: limit clamped to 2',
       'Category running-shoes:',
       'Trail Runner 2 | prod_trail | brand_acme',
@@ -121,14 +125,37 @@ describe('formatCatalogResult', () => {
       `- Size 10 | $129.99 (out of stock) | Zappos | web_zappos | 8% | ${BUY_LINKS[1]}`,
       // One variant repeating the product's title: a single line; it has no website id.
       `Wool Sock | prod_sock | ¥1,500 | Sock Shop | placement {"tier":"gold"} | ${BUY_LINKS[2]}`,
-      'More results: call this tool again with the same query and cursor "c_2".',
+      'Next page: the same query with cursor "c_2".',
     ]);
   });
 
-  it('names the website_id cell only when some offer has a website id', () => {
-    const [, sock] = catalogFixture.products;
-    const withoutIds = formatCatalogResult({ query, result: { products: [sock!] }, tier: 'token' });
-    expect(withoutIds).toContain('offers: "- option | price | retailer | commission | buy link"');
+  it('does not print a website id again that the printed buy link contains', () => {
+    const [trail] = catalogFixture.products;
+    const variant = { ...trail!.variants[0]!, url: 'https://go.example/r/web_zappos?sig=1' };
+    const result = { products: [{ ...trail!, variants: [variant] }] };
+    const inline = formatCatalogResult({ query, result, tier: 'token' });
+    expect(inline).toContain('Zappos | 8% | https://go.example/r/web_zappos?sig=1');
+    // In reference mode the model does not read the link, so the id is printed.
+    const reference = formatCatalogResult({ query, result, tier: 'token' }, 'reference');
+    expect(reference).toContain(`Zappos | web_zappos | 8% | ${buyLinkReference(variant.url)}`);
+  });
+
+  it('in reference mode prints a reference for each buy link and no link', () => {
+    const reference = formatCatalogResult(
+      { query, result: catalogFixture, tier: 'token' },
+      'reference',
+    );
+    for (const link of BUY_LINKS) {
+      expect(reference).not.toContain(link);
+      expect(reference).toContain(buyLinkReference(link));
+    }
+    expect(reference.split('\n').length).toBe(text.split('\n').length);
+  });
+
+  it('has a legend for the tool description that tells the model what to write for a link', () => {
+    expect(catalogViewLegend('inline')).toContain('exactly as printed');
+    expect(catalogViewLegend('reference')).toContain('Never write a buy URL yourself');
+    expect(catalogViewLegend('reference')).toContain('[[buy:123456789]]');
   });
 
   it('passes on service messages and the cursor of the next page', () => {

@@ -95,6 +95,7 @@ describe('createCatalogToolList', () => {
     );
     expectConfigurationError(bad({ client: {} }), /client: must be a CatalogClient/);
     expectConfigurationError(bad({ rename: 'shop_' }), /rename: must be a function/);
+    expectConfigurationError(bad({ buyLinks: 'short' }), /buyLinks/);
     expectConfigurationError(bad({ clientz: {} }), /unknown field clientz/);
     expectConfigurationError(
       { client: new CatalogClient(clientOptions()), clientOptions: clientOptions() },

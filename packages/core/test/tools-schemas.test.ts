@@ -56,12 +56,15 @@ describe.each(definitions)('$name', (definition) => {
   });
 
   it('has a description that tells the model how results feed the other tools', () => {
-    const description = definition.description({
-      ...names,
-      search_catalog: 'x_search_catalog',
-      search_websites: 'x_search_websites',
-      update_collection: 'x_update_collection',
-    });
+    const description = definition.description(
+      {
+        ...names,
+        search_catalog: 'x_search_catalog',
+        search_websites: 'x_search_websites',
+        update_collection: 'x_update_collection',
+      },
+      { buyLinks: 'inline' },
+    );
     expect(description.length).toBeGreaterThan(150);
     expect(description).toMatch(/x_(search_websites|update_collection|search_catalog)/);
     expect(description).not.toMatch(/(?<!x_)\b(search_websites|update_collection)\b/);

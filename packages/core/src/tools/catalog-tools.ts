@@ -13,6 +13,7 @@ import {
   type CatalogToolDefinition,
   type CatalogToolName,
   type CatalogToolNames,
+  type CatalogViewSettings,
 } from './definition.js';
 import { errorTextForModel } from './error-text.js';
 import {
@@ -72,6 +73,7 @@ export type BoundCatalogTool<Definition> =
 
 interface BindContext {
   client: CatalogToolClient;
+  view: CatalogViewSettings;
   defaults: CatalogToolDefaults;
   names: CatalogToolNames;
   redact: Redactor;
@@ -79,13 +81,13 @@ interface BindContext {
 
 function bindTool<Input, Output, Name extends string>(
   definition: CatalogToolDefinition<Input, Output, Name>,
-  { client, defaults, names, redact }: BindContext,
+  { client, defaults, names, redact, view }: BindContext,
 ): CatalogTool<Input, Output, Name> {
   const nameField = definition.modelFieldName ?? ((path: string) => path);
   return {
     name: finalName(names, definition.name),
     originalName: definition.name,
-    description: definition.description(names),
+    description: definition.description(names, view),
     inputSchema: definition.inputSchema,
     needsApproval: definition.mutates,
     async execute(input, options = {}) {
@@ -97,7 +99,7 @@ function bindTool<Input, Output, Name extends string>(
       );
       return definition.execute(parsed, { client, defaults, signal: options.signal });
     },
-    toModelOutput: (output) => redact(definition.toModelOutput(output)),
+    toModelOutput: (output) => redact(definition.toModelOutput(output, view)),
     errorToModelOutput(error) {
       const text = errorTextForModel(error, nameField);
       return text === undefined ? undefined : redact(text);
@@ -147,6 +149,7 @@ export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = n
   }
   const context: BindContext = {
     client: createClient(options),
+    view: { buyLinks: options.buyLinks ?? 'inline' },
     defaults: options.defaults ?? {},
     names: finalToolNames(options),
     // Model-facing text passes through this, so a key echoed by the service never reaches it.

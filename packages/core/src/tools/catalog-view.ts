@@ -1,4 +1,5 @@
 import { isRecord } from '../is-record.js';
+import { type BuyLinkMode, buyLinkReference } from '../links/references.js';
 import {
   type AuthTier,
   type CatalogQuery,
@@ -42,10 +43,10 @@ function priceText(variant: Variant): string | undefined {
   // A list price only tells the shopper something when the item is on sale.
   const sale =
     list && list.currency === variant.price.currency && list.amount > variant.price.amount
-      ? ` (was ${formatMinorUnits(list)})`
-      : '';
-  const availability = availabilityText(variant);
-  return `${price}${sale}${availability ? ` (${availability})` : ''}`;
+      ? `was ${formatMinorUnits(list)}`
+      : undefined;
+  const notes = [sale, availabilityText(variant)].filter(Boolean).join(', ');
+  return notes ? `${price} (${notes})` : price;
 }
 
 /**
@@ -81,17 +82,26 @@ function websiteIdOf(variant: Variant): string | undefined {
   );
 }
 
+/** The buy link cell: the link byte for byte, or in `reference` mode its reference. */
+function linkText(url: string | undefined, buyLinks: BuyLinkMode): string | undefined {
+  if (!url) return undefined;
+  return buyLinks === 'reference' ? buyLinkReference(url) : url;
+}
+
 /**
  * One offer: price (sale, availability), retailer and its website id, commission, and the buy
- * link byte for byte.
+ * link byte for byte (or its reference). A printed link that contains the website id already
+ * shows it, so the id is not printed twice.
  */
-function variantCells(variant: Variant): string {
+function variantCells(variant: Variant, buyLinks: BuyLinkMode): string {
+  const websiteId = websiteIdOf(variant);
+  const inLink = buyLinks === 'inline' && websiteId && variant.url?.includes(websiteId);
   return cells(
     priceText(variant),
     variant.seller?.name,
-    websiteIdOf(variant),
+    inLink ? undefined : websiteId,
     commissionText(variant.placement),
-    variant.url,
+    linkText(variant.url, buyLinks),
   );
 }
 
@@ -125,47 +135,48 @@ function categoryIds(product: Product): string {
   return (product.categories ?? []).map((category) => category.value).join(', ');
 }
 
-function productLines(product: Product): string[] {
+function productLines(product: Product, buyLinks: BuyLinkMode): string[] {
   const head = productHead(product);
   const [only, ...rest] = product.variants;
-  if (!only) return [cells(head, productPriceRange(product), product.url)];
-  if (rest.length === 0 && !ownTitle(product, only)) return [cells(head, variantCells(only))];
+  if (!only) return [cells(head, productPriceRange(product), linkText(product.url, buyLinks))];
+  if (rest.length === 0) {
+    return [cells(head, ownTitle(product, only), variantCells(only, buyLinks))];
+  }
   return [
     head,
     ...product.variants.map(
-      (variant) => `- ${cells(ownTitle(product, variant), variantCells(variant))}`,
+      (variant) => `- ${cells(ownTitle(product, variant), variantCells(variant, buyLinks))}`,
     ),
   ];
 }
 
 /** Products, with a category line whenever the category changes (results mostly share one). */
-function productSection(products: Product[]): string[] {
+function productSection(products: Product[], buyLinks: BuyLinkMode): string[] {
   let category = '';
   return products.flatMap((product) => {
     const next = categoryIds(product);
     const heading = next && next !== category ? [`Category ${next}:`] : [];
     category = next || category;
-    return [...heading, ...productLines(product)];
+    return [...heading, ...productLines(product, buyLinks)];
   });
 }
 
-function someVariant(products: Product[], test: (variant: Variant) => unknown): boolean {
-  return products.some((product) => product.variants.some((variant) => Boolean(test(variant))));
-}
-
-/** Says once what the cells of the lines are, so the lines need no labels. */
-function legend(products: Product[]): string {
-  const offer = [
-    'option',
-    'price',
-    'retailer',
-    ...(someVariant(products, websiteIdOf) ? ['website_id'] : []),
-    ...(someVariant(products, (variant) => commissionText(variant.placement))
-      ? ['commission']
-      : []),
-    'buy link',
-  ];
-  return `Products: "title | product_id | brand_id"; offers: "- ${offer.join(' | ')}" (a single offer shares its product's line). In stock unless marked.`;
+/**
+ * How to read the view, for the tool description: said once there instead of in every
+ * result. It depends on the mode, since the model must know whether it copies links or
+ * references.
+ */
+export function catalogViewLegend(buyLinks: BuyLinkMode): string {
+  const link =
+    buyLinks === 'reference'
+      ? 'buy reference such as [[buy:123456789]]'
+      : 'buy link (a website_id the link contains is not printed again)';
+  return [
+    `Results list each product as "title | product_id | brand_id" and each offer as "- option | price | retailer | website_id | commission | ${link}"; a single offer shares its product's line, parts a result lacks are left out, and items are in stock unless marked.`,
+    buyLinks === 'reference'
+      ? "Never write a buy URL yourself: write the offer's buy reference exactly as printed where the link goes, on its own or as a markdown link target (e.g. [Buy at Retailer]([[buy:123456789]])); the application replaces it with the exact link."
+      : 'Give the buy link to the shopper exactly as printed; never shorten or edit it.',
+  ].join(' ');
 }
 
 function headerLines(output: SearchCatalogOutput): string[] {
@@ -174,7 +185,6 @@ function headerLines(output: SearchCatalogOutput): string[] {
   const total = result.pagination?.total_count;
   const lines = [
     `${count}${total === undefined ? '' : ` of ${total}`} products for "${query.query}".`,
-    ...(count > 0 ? [legend(result.products)] : []),
   ];
   if (tier === 'anonymous') {
     lines.push('Buy links are not monetized (anonymous tier: no valid API key).');
@@ -190,7 +200,7 @@ function headerLines(output: SearchCatalogOutput): string[] {
 function footerLines(output: SearchCatalogOutput): string[] {
   const page = output.result.pagination;
   if (page?.has_next_page && page.cursor) {
-    return [`More results: call this tool again with the same query and cursor "${page.cursor}".`];
+    return [`Next page: the same query with cursor "${page.cursor}".`];
   }
   if (output.result.products.length === 0)
     return ['Nothing matched; try broader or different words.'];
@@ -200,13 +210,18 @@ function footerLines(output: SearchCatalogOutput): string[] {
 /**
  * The compact, faithful view of a catalog search for the model: per product its title, id,
  * brand id and category ids, per offer its option, price, availability, retailer and website
- * id, commission and buy link (never rewritten). Descriptions, media, options and unknown fields stay in the application's
- * full result.
+ * id, commission and buy link, byte for byte (in `reference` mode the link's short reference,
+ * {@link buyLinkReference}, which `resolveBuyLinks` turns back into the link). Descriptions,
+ * media, options and unknown fields stay in the application's full result;
+ * {@link catalogViewLegend} (in the tool description) says how to read it.
  */
-export function formatCatalogResult(output: SearchCatalogOutput): string {
+export function formatCatalogResult(
+  output: SearchCatalogOutput,
+  buyLinks: BuyLinkMode = 'inline',
+): string {
   return [
     ...headerLines(output),
-    ...productSection(output.result.products),
+    ...productSection(output.result.products, buyLinks),
     ...footerLines(output),
   ].join('\n');
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod/v4';
 import type { CatalogClient } from '../client.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
+import type { BuyLinkMode } from '../links/references.js';
 import type { CountryCode } from '../schemas/index.js';
 
 /** The names of the three catalog tools, before any rename. */
@@ -35,6 +36,12 @@ export interface CatalogToolDefaults {
   limit?: number;
 }
 
+/** Options that shape what the model reads: the tool descriptions and result views. */
+export interface CatalogViewSettings {
+  /** Buy links as links (`inline`) or as short references the application resolves. */
+  buyLinks: BuyLinkMode;
+}
+
 /** What a tool's `execute` receives besides the model's input. */
 export interface CatalogToolContext {
   client: CatalogToolClient;
@@ -53,15 +60,16 @@ export interface CatalogToolDefinition<Input, Output, Name extends string = Cata
   name: Name;
   /**
    * Written for a model: when to use the tool, each field, the limits, how results feed the
-   * other tools. A function of the final tool names, since hosts may rename the tools.
+   * other tools. A function of the final tool names, since hosts may rename the tools, and
+   * of the view settings the results follow.
    */
-  description(names: CatalogToolNames): string;
+  description(names: CatalogToolNames, view: CatalogViewSettings): string;
   /** Zod schema of the model's arguments (OpenAI strict-mode compatible). */
   inputSchema: z.ZodType<Input>;
   /** True when the tool changes the user's data, so hosts should ask before running it. */
   mutates: boolean;
   execute(input: Input, context: CatalogToolContext): Promise<Output>;
-  toModelOutput(output: Output): string;
+  toModelOutput(output: Output, view: CatalogViewSettings): string;
   /** The model's name for a field the client reports by its wire path (e.g. `catalog.query`). */
   modelFieldName?(wirePath: string): string;
 }

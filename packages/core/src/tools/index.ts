@@ -4,7 +4,11 @@ export {
   type CatalogTool,
   createCatalogToolList,
 } from './catalog-tools.js';
-export { formatCatalogResult, type SearchCatalogOutput } from './catalog-view.js';
+export {
+  catalogViewLegend,
+  formatCatalogResult,
+  type SearchCatalogOutput,
+} from './catalog-view.js';
 export {
   type AnyCatalogToolDefinition,
   CATALOG_TOOL_NAMES,
@@ -14,6 +18,7 @@ export {
   type CatalogToolDefinition,
   type CatalogToolName,
   type CatalogToolNames,
+  type CatalogViewSettings,
   defineCatalogTool,
   TOOL_NAME_PATTERN,
 } from './definition.js';

@@ -3,6 +3,7 @@ import type { CatalogClient } from '../client.js';
 import type { CatalogClientOptions } from '../client-options.js';
 import { ConfigurationError, RequestValidationError } from '../errors/index.js';
 import { isRecord } from '../is-record.js';
+import type { BuyLinkMode } from '../links/references.js';
 import { CountryCodeSchema } from '../schemas/index.js';
 import { validateRequest } from '../validation.js';
 import {
@@ -48,6 +49,15 @@ export interface CatalogToolsOptions<Extra extends AnyCatalogToolDefinition = ne
    * to change. Set `false` for tools meant for providers without strict mode.
    */
   strict?: boolean;
+  /**
+   * How the model reads buy links. `inline` (default, works everywhere): the links themselves,
+   * byte for byte; check the answer with `finalizeBuyLinks` (or `verifyBuyLinks`), which
+   * repairs corrupted copies. `reference`: a short reference per offer (`[[buy:123456789]]`)
+   * that the model writes where the link goes and the application resolves before showing the
+   * answer (`finalizeBuyLinks` or the adapters' helpers): about a third of the tokens, and a
+   * miscopied reference is reported instead of becoming a broken link.
+   */
+  buyLinks?: BuyLinkMode;
 }
 
 const isFunction = (value: unknown) => typeof value === 'function';
@@ -78,6 +88,7 @@ function optionsSchema(toolNames: readonly string[]) {
       .optional(),
     rename: z.custom<(name: string) => string>(isFunction, 'must be a function').optional(),
     strict: z.boolean().optional(),
+    buyLinks: z.enum(['inline', 'reference']).optional(),
   });
 }
 

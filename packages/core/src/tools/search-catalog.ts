@@ -1,6 +1,10 @@
 import { z } from 'zod/v4';
 import { AFFILIATE_PLACEMENT, type CatalogQuery } from '../schemas/catalog.js';
-import { formatCatalogResult, type SearchCatalogOutput } from './catalog-view.js';
+import {
+  catalogViewLegend,
+  formatCatalogResult,
+  type SearchCatalogOutput,
+} from './catalog-view.js';
 import { defineCatalogTool, nullToUndefined } from './definition.js';
 import { CATALOG_LIMIT_DEFAULT, TOOL_RESULT_LIMIT_MAX } from './limits.js';
 
@@ -53,11 +57,11 @@ export const searchCatalogTool = defineCatalogTool<
   'search_catalog'
 >({
   name: 'search_catalog',
-  description: (names) =>
+  description: (names, view) =>
     [
       'Search the product catalog across many retailers. Use it whenever the shopper wants to find, compare or buy a product.',
       "Each product comes with its product_id and brand_id (and category ids); each offer with its option, price, availability, retailer and the retailer's website_id, commission when asked for, and buy link.",
-      'Give the buy link to the shopper exactly as printed; never shorten or edit it.',
+      catalogViewLegend(view.buyLinks),
       `Product, brand, category and website ids go into ${names.update_collection} clauses; ${names.search_websites} finds other retailers and their commission rates.`,
       'When more results exist, the output ends with a cursor: pass it with the same query to get the next page.',
     ].join(' '),
@@ -68,7 +72,7 @@ export const searchCatalogTool = defineCatalogTool<
     const { result, tier } = await client.catalog.search(query, signal ? { signal } : {});
     return { query, result, tier };
   },
-  toModelOutput: formatCatalogResult,
+  toModelOutput: (output, view) => formatCatalogResult(output, view.buyLinks),
   // The client names fields by their place in `catalog`; the model knows them flat.
   modelFieldName: (wirePath) => wirePath.replace(/^catalog\.(pagination\.)?/, ''),
 });
