@@ -1,10 +1,10 @@
-// The canned loopback server of the wire-cost benchmark, run in a worker thread so its
-// work is not charged to the clients' event loop. Plain JavaScript: a worker loads it
-// without a TypeScript loader. Answers come pre-rendered; only the JSON-RPC id is spliced.
+// The canned loopback server of the wire-cost benchmark, run in a child process so its
+// work is charged neither to the clients' event loop nor to their CPU time. Plain
+// JavaScript: forked without a TypeScript loader. Answers come pre-rendered (sent over
+// IPC); only the JSON-RPC id is spliced in.
 import { createServer } from 'node:http';
-import { parentPort, workerData } from 'node:worker_threads';
 
-const { websites, catalogs } = workerData;
+const { websites, catalogs } = await new Promise((resolve) => process.once('message', resolve));
 const ID_MARK = '"__ID__"';
 
 function split(body) {
@@ -68,9 +68,6 @@ const server = createServer(async (request, response) => {
   response.writeHead(202).end();
 });
 
-server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
-parentPort.on('message', (text) => {
-  if (text !== 'close') return;
-  server.closeAllConnections();
-  server.close(() => process.exit(0));
-});
+server.listen(0, '127.0.0.1', () => process.send(server.address().port));
+// The parent going away (or closing the channel) ends the server.
+process.on('disconnect', () => process.exit(0));

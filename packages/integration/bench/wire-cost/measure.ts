@@ -9,6 +9,14 @@ export interface WireCostRow extends LatencySummary {
   ratioToRaw: number;
   /** Calls whose links differed from raw fetch's first answer. */
   linkMismatches: number;
+  /**
+   * Mean CPU time of this process per call (user + system, µs): the client's own work,
+   * fetch and parsing included; the server runs in another process. Less disturbed by
+   * other load on the machine than wall time.
+   */
+  cpuMicrosPerCall: number;
+  /** cpuMicrosPerCall ÷ raw fetch's, in the same scenario. */
+  cpuRatioToRaw: number;
 }
 
 interface Cell {
@@ -16,22 +24,57 @@ interface Cell {
   contender: Contender;
   reference: string;
   latencies: number[];
+  cpuMicros: number;
   linkMismatches: number;
 }
 
 async function callOnce(cell: Cell, measured: boolean): Promise<void> {
+  const cpuBefore = process.cpuUsage();
   const start = performance.now();
   const links = await cell.contender.call();
   const elapsed = performance.now() - start;
+  const cpu = process.cpuUsage(cpuBefore);
   if (links.join('\n') !== cell.reference) cell.linkMismatches += 1;
-  if (measured) cell.latencies.push(elapsed);
+  if (!measured) return;
+  cell.latencies.push(elapsed);
+  cell.cpuMicros += cpu.user + cpu.system;
 }
 
-/** Every cell once per round, starting one cell later each round, so no order is favoured. */
-async function rounds(cells: Cell[], count: number, measured: boolean): Promise<void> {
+/** A small seeded PRNG (mulberry32), so runs shuffle the same way. */
+function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function shuffled<T>(items: readonly T[], random: () => number): T[] {
+  const copy = [...items];
+  for (let index = copy.length - 1; index > 0; index--) {
+    const other = Math.floor(random() * (index + 1));
+    [copy[index], copy[other]] = [copy[other] as T, copy[index] as T];
+  }
+  return copy;
+}
+
+/** Lets work a call left behind (a stream closing, timers) run before the next call starts. */
+function settle(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+}
+
+/**
+ * Every cell once per round, in a fresh random order each round: work one call leaves
+ * behind (the SDK reading the rest of a stream, garbage) lands on varying successors
+ * instead of always on the same one.
+ */
+async function rounds(cells: Cell[], count: number, measured: boolean, random: () => number) {
   for (let round = 0; round < count; round++) {
-    for (let step = 0; step < cells.length; step++) {
-      await callOnce(cells[(round + step) % cells.length] as Cell, measured);
+    for (const cell of shuffled(cells, random)) {
+      await settle();
+      await callOnce(cell, measured);
     }
   }
 }
@@ -46,30 +89,36 @@ async function cellsOf(scenario: Scenario): Promise<Cell[]> {
     contender,
     reference,
     latencies: [],
+    cpuMicros: 0,
     linkMismatches: 0,
   }));
 }
 
-/** Warms up, then measures every contender of every scenario, interleaved. */
+/** Warms up, then measures every contender of every scenario, interleaved in random order. */
 export async function measureWireCost(
   scenarios: Scenario[],
   plan: { calls: number; warmup: number },
 ): Promise<WireCostRow[]> {
   const cells = (await Promise.all(scenarios.map(cellsOf))).flat();
-  await rounds(cells, plan.warmup, false);
-  await rounds(cells, plan.calls, true);
+  const random = seededRandom(20261122);
+  await rounds(cells, plan.warmup, false, random);
+  await rounds(cells, plan.calls, true, random);
   return cells.map((cell) => {
     const summary = summarizeLatencies(cell.latencies);
     const raw = cells.find(
       (other) => other.scenario === cell.scenario && other.contender.id === 'raw',
     );
     const rawMedian = summarizeLatencies(raw?.latencies ?? []).medianMs;
+    const cpuMicrosPerCall = cell.cpuMicros / cell.latencies.length;
+    const rawCpu = (raw?.cpuMicros ?? 0) / (raw?.latencies.length ?? 1);
     return {
       ...summary,
       scenario: cell.scenario,
       contender: cell.contender,
       ratioToRaw: summary.medianMs / rawMedian,
       linkMismatches: cell.linkMismatches,
+      cpuMicrosPerCall,
+      cpuRatioToRaw: cpuMicrosPerCall / rawCpu,
     };
   });
 }
@@ -78,11 +127,11 @@ export async function measureWireCost(
 export function wireCostTable(rows: WireCostRow[]): string {
   const us = (ms: number) => (ms * 1000).toFixed(0);
   return [
-    '| call | contender | calls | median µs | p90 µs | median ÷ raw | same links as raw |',
-    '|---|---|---:|---:|---:|---:|---|',
+    '| call | contender | calls | median µs | p90 µs | median ÷ raw | CPU µs / call | CPU ÷ raw | same links as raw |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---|',
     ...rows.map(
       (row) =>
-        `| ${row.scenario} | ${row.contender.label} | ${row.calls} | ${us(row.medianMs)} | ${us(row.p90Ms)} | ${row.ratioToRaw.toFixed(2)} | ${row.linkMismatches === 0 ? 'yes' : `**no** (${row.linkMismatches})`} |`,
+        `| ${row.scenario} | ${row.contender.label} | ${row.calls} | ${us(row.medianMs)} | ${us(row.p90Ms)} | ${row.ratioToRaw.toFixed(2)} | ${row.cpuMicrosPerCall.toFixed(0)} | ${row.cpuRatioToRaw.toFixed(2)} | ${row.linkMismatches === 0 ? 'yes' : `**no** (${row.linkMismatches})`} |`,
     ),
   ].join('\n');
 }

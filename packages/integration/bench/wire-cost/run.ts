@@ -1,10 +1,11 @@
 // Cost per call of the client against raw fetch + JSON.parse and the official MCP SDK
-// client, side by side, interleaved, against one canned loopback server (in a worker
-// thread, so its work is not charged to the clients):
+// client, side by side, interleaved, against one canned loopback server (in a child
+// process, so its work is charged neither to the clients' latency nor to their CPU time):
 //   pnpm --filter @catalogkit/integration-tests bench:wire   (options: --calls 2000 --warmup 200)
+
+import { fork } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { Worker } from 'node:worker_threads';
 import { cannedAnswers } from './canned-answers.js';
 import { createScenarios } from './contenders.js';
 import { measureWireCost, wireCostTable } from './measure.js';
@@ -19,8 +20,11 @@ const plan = { calls: Number(values.calls), warmup: Number(values.warmup) };
 if (!(plan.calls > 0 && plan.warmup >= 0)) throw new Error('--calls and --warmup must be numbers');
 
 const answers = await cannedAnswers();
-const worker = new Worker(new URL('./canned-server.mjs', import.meta.url), { workerData: answers });
-const port = await new Promise<number>((resolve) => worker.once('message', resolve));
+const server = fork(new URL('./canned-server.mjs', import.meta.url), [], { stdio: 'inherit' });
+server.send(answers);
+const port = await new Promise<number>((resolve) =>
+  server.once('message', (m) => resolve(Number(m))),
+);
 const loadBefore = loadavg();
 try {
   const scenarios = await createScenarios(`http://127.0.0.1:${port}`);
@@ -32,7 +36,7 @@ try {
   );
   process.stdout.write(
     [
-      `${plan.calls} calls per contender after ${plan.warmup} warm-up rounds, interleaved round-robin; answers: ${sizes.join(', ')} (JSON-RPC, text copy included).`,
+      `${plan.calls} calls per contender after ${plan.warmup} warm-up rounds, interleaved in a random order per round; answers: ${sizes.join(', ')} (JSON-RPC, text copy included).`,
       '',
       wireCostTable(rows),
       '',
@@ -42,5 +46,5 @@ try {
   );
   if (rows.some((row) => row.linkMismatches > 0)) process.exitCode = 1;
 } finally {
-  worker.postMessage('close');
+  server.disconnect();
 }
