@@ -61,15 +61,16 @@ export interface CatalogToolDefinition<Input, Output, Name extends string = Cata
   /**
    * Written for a model: when to use the tool, each field, the limits, how results feed the
    * other tools. A function of the final tool names, since hosts may rename the tools, and
-   * of the view settings the results follow.
+   * of the view settings the results follow (bound tools always pass them; a direct call
+   * without them means the defaults).
    */
-  description(names: CatalogToolNames, view: CatalogViewSettings): string;
+  description(names: CatalogToolNames, view?: CatalogViewSettings): string;
   /** Zod schema of the model's arguments (OpenAI strict-mode compatible). */
   inputSchema: z.ZodType<Input>;
   /** True when the tool changes the user's data, so hosts should ask before running it. */
   mutates: boolean;
   execute(input: Input, context: CatalogToolContext): Promise<Output>;
-  toModelOutput(output: Output, view: CatalogViewSettings): string;
+  toModelOutput(output: Output, view?: CatalogViewSettings): string;
   /** The model's name for a field the client reports by its wire path (e.g. `catalog.query`). */
   modelFieldName?(wirePath: string): string;
 }

@@ -1,38 +1,14 @@
-import { z } from 'zod/v4';
-import { AFFILIATE_PLACEMENT, type CatalogQuery } from '../schemas/catalog.js';
+import type { CatalogQuery } from '../schemas/catalog.js';
 import {
   catalogViewLegend,
   formatCatalogResult,
   type SearchCatalogOutput,
 } from './catalog-view.js';
 import { defineCatalogTool, nullToUndefined } from './definition.js';
-import { CATALOG_LIMIT_DEFAULT, TOOL_RESULT_LIMIT_MAX } from './limits.js';
+import { type SearchCatalogInput, SearchCatalogInputSchema } from './input/search-catalog.js';
+import { CATALOG_LIMIT_DEFAULT } from './limits.js';
 
-/** Arguments the model gives `search_catalog`. Every field is present; null means "not given". */
-export const SearchCatalogInputSchema = z.strictObject({
-  query: z
-    .string()
-    .describe('What the shopper wants, in plain words, e.g. "waterproof trail running shoes".'),
-  limit: z
-    .int()
-    .min(1)
-    .max(TOOL_RESULT_LIMIT_MAX)
-    .nullable()
-    .describe(`How many products to return, 1 to ${TOOL_RESULT_LIMIT_MAX}; null for the default.`),
-  cursor: z
-    .string()
-    .nullable()
-    .describe(
-      'The cursor printed after a previous page of the same query, to get the next page; null for the first page.',
-    ),
-  placements: z
-    .array(z.enum([AFFILIATE_PLACEMENT]))
-    .nullable()
-    .describe(
-      '["affiliate"] to get the commission on each product (needs an API key); null for the default.',
-    ),
-});
-export type SearchCatalogInput = z.infer<typeof SearchCatalogInputSchema>;
+export type { SearchCatalogInput };
 
 function buildQuery(
   input: SearchCatalogInput,
@@ -61,7 +37,7 @@ export const searchCatalogTool = defineCatalogTool<
     [
       'Search the product catalog across many retailers. Use it whenever the shopper wants to find, compare or buy a product.',
       "Each product comes with its product_id and brand_id (and category ids); each offer with its option, price, availability, retailer and the retailer's website_id, commission when asked for, and buy link.",
-      catalogViewLegend(view.buyLinks),
+      catalogViewLegend(view?.buyLinks ?? 'inline'),
       `Product, brand, category and website ids go into ${names.update_collection} clauses; ${names.search_websites} finds other retailers and their commission rates.`,
       'When more results exist, the output ends with a cursor: pass it with the same query to get the next page.',
     ].join(' '),
@@ -72,7 +48,7 @@ export const searchCatalogTool = defineCatalogTool<
     const { result, tier } = await client.catalog.search(query, signal ? { signal } : {});
     return { query, result, tier };
   },
-  toModelOutput: (output, view) => formatCatalogResult(output, view.buyLinks),
+  toModelOutput: (output, view) => formatCatalogResult(output, view?.buyLinks),
   // The client names fields by their place in `catalog`; the model knows them flat.
   modelFieldName: (wirePath) => wirePath.replace(/^catalog\.(pagination\.)?/, ''),
 });
