@@ -18,14 +18,14 @@ export function CollectionChange(props: {
   respond: (answer: { id: string; approved: boolean; reason?: string }) => void;
 }) {
   const { part } = props;
-  const ids = productIds(part.input as UpdateCollectionInput | undefined).map(
+  const names = productIds(part.input as UpdateCollectionInput | undefined).map(
     (id) => props.titles.get(id) ?? id,
   );
   const target = (part.input as UpdateCollectionInput | undefined)?.collection_id ?? 'a collection';
+  const items = <strong>{names.length > 0 ? names.join(' and ') : 'these items'}</strong>;
   const summary = (
     <p>
-      Add <strong>{ids.length > 0 ? ids.join(' and ') : 'these items'}</strong> to{' '}
-      <strong>{target}</strong>
+      Add {items} to <strong>{target}</strong>
     </p>
   );
   switch (part.state) {
@@ -66,14 +66,14 @@ export function CollectionChange(props: {
       return (
         <div className="approval done">
           <p className="approval-title">Saved to “{part.output.collection.name ?? target}”</p>
-          {summary}
+          <p>Added {items}</p>
         </div>
       );
     case 'output-denied':
       return (
         <div className="approval denied">
           <p className="approval-title">Not changed: you denied it</p>
-          {summary}
+          <p>Nothing was added to {target}.</p>
         </div>
       );
     case 'output-error':
