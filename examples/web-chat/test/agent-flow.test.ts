@@ -74,6 +74,40 @@ function toolResultLinks(capture: Capture): string[] {
     .filter((url) => url !== '');
 }
 
+/** The catalog queries the tool sent, as its results report them. */
+function sentQueries(capture: Capture): unknown[] {
+  return streamChunks(capture)
+    .filter((chunk) => chunk.type === 'tool-output-available')
+    .map((chunk) => (chunk.output as { query?: unknown }).query)
+    .filter((query) => query !== undefined);
+}
+
+/** Buy links in the emulator's own answer to a catalog query: the wire, before any parsing. */
+async function wireLinks(query: unknown): Promise<string[]> {
+  const response = await fetch(`${app.emulator.mcpUrl}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'x-api-key': SECRET_KEY,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'search_catalog', arguments: { meta: null, catalog: query } },
+    }),
+  });
+  const text = await response.text();
+  const json = text.startsWith('{') ? text : (text.match(/^data: (.+)$/m)?.[1] ?? '{}');
+  const { result } = JSON.parse(json) as {
+    result?: { structuredContent?: { products?: Array<{ variants: Array<{ url?: string }> }> } };
+  };
+  return (result?.structuredContent?.products ?? []).flatMap((product) =>
+    product.variants.flatMap((variant) => (variant.url ? [variant.url] : [])),
+  );
+}
+
 function buyLinks(page: Page): Promise<string[]> {
   return page
     .locator('a.buy')
@@ -113,6 +147,10 @@ describe.skipIf(missing)(`flow 1, your own agent${missing ? ` (skipped: ${missin
     expect(links.length).toBeGreaterThan(0);
     expect(links.length).toBe(await chat.locator('.product-card').count());
     for (const link of links) expect(fromTools).toContain(link);
+    // And the tool results carry the service's links as they were on the wire.
+    const [query] = sentQueries(capture);
+    const fromWire = await wireLinks(query);
+    for (const link of links) expect(fromWire).toContain(link);
     // With the key, the service monetizes links: the cards keep them as they came.
     expect(links.every((link) => link.startsWith('https://go.catalogkit.test/r/'))).toBe(true);
     await expect.poll(() => chat.locator('.commission').count()).toBeGreaterThan(0);
