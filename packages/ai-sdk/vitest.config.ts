@@ -8,7 +8,7 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 function aiProject(name: string, aliasTo?: string): TestProjectInlineConfiguration {
   return {
     extends: true,
-    test: { name, include: [`test/tools.${name}.test.ts`] },
+    test: { name, include: [`test/*.${name}.test.ts`] },
     resolve: { alias: aliasTo ? [{ find: /^ai$/, replacement: aliasTo }] : [] },
   };
 }

@@ -10,5 +10,15 @@ export {
   type SearchWebsitesOutput,
   type UpdateCollectionOutput,
 } from '@catalogkit/core';
+export {
+  type BuyLinkResultOptions,
+  type FinalizedUIMessages,
+  finalizeResultBuyLinks,
+  finalizeUIMessageBuyLinks,
+  type ResultWithSteps,
+  toolOutputsOf,
+  type UIMessageLike,
+} from './buy-links-results.js';
+export { type BuyLinksTransformOptions, resolveBuyLinksTransform } from './buy-links-transform.js';
 export { type AiSdkCatalogToolsOptions, createCatalogTools } from './create-catalog-tools.js';
 export { CatalogToolCallError } from './tool-call-error.js';

@@ -10,6 +10,14 @@ export {
   type SearchWebsitesOutput,
   type UpdateCollectionOutput,
 } from '@catalogkit/core';
+export {
+  type BuyLinkMessageOptions,
+  type FinalizedAIMessage,
+  finalizeAIMessageBuyLinks,
+  resolveBuyLinkChunks,
+  type StreamedMessage,
+  toolArtifactsOf,
+} from './buy-links.js';
 export { CatalogToolkit } from './catalog-toolkit.js';
 export {
   type CatalogToolArtifact,

@@ -1,0 +1,3 @@
+import { describeBuyLinkMessageHelpers } from './support/buy-links-messages-suite.js';
+
+describeBuyLinkMessageHelpers('1');
