@@ -8,8 +8,14 @@ import {
 } from '@catalogkit/core';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  archiveCollection,
+  comparePrices,
+  looseTool,
+  offersView,
+  type PricedOffer,
+} from '../../../core/test/support/custom-tools.js';
 import { CatalogToolCallError, createCatalogTools } from '../../src/index.js';
-import { archiveCollection, comparePrices, looseTool, type PricedOffer } from './custom-tools.js';
 import { type AiSdkHarness, type GenerateOutcome, toolOutputsSeen } from './harness.js';
 
 const noChange = {
@@ -274,7 +280,7 @@ export function describeCatalogTools(harness: AiSdkHarness): void {
       const amounts = offers.map((offer) => offer.price.amount);
       expect(amounts).toEqual([...amounts].sort((a, b) => a - b));
       const seen = toolOutputsSeen(outcome.calls[1]).get('call_0_0');
-      expect(seen).toEqual({ type: 'text', value: comparePrices.toModelOutput(offers) });
+      expect(seen).toEqual({ type: 'text', value: offersView(offers) });
       for (const offer of offers) expect(seen?.value).toContain(offer.url);
 
       // The tool that changes data waits for approval: nothing ran, nothing changed.

@@ -12,8 +12,14 @@ import { ToolMessage } from '@langchain/core/messages';
 import type { DynamicStructuredTool } from '@langchain/core/tools';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  archiveCollection,
+  comparePrices,
+  looseTool,
+  offersView,
+  type PricedOffer,
+} from '../../../core/test/support/custom-tools.js';
 import { CatalogToolkit, createCatalogTools, isCatalogToolFailure } from '../../src/index.js';
-import { archiveCollection, comparePrices, looseTool, type PricedOffer } from './custom-tools.js';
 
 /** What the shared suite needs to know about the `@langchain/core` line under test. */
 export interface LangChainCoreHarness {
@@ -215,7 +221,7 @@ export function describeLangChainTools(harness: LangChainCoreHarness): void {
       expect(offers.length).toBeGreaterThan(1);
       const amounts = offers.map((offer) => offer.price.amount);
       expect(amounts).toEqual([...amounts].sort((a, b) => a - b));
-      expect(message.content).toBe(comparePrices.toModelOutput(offers));
+      expect(message.content).toBe(offersView(offers));
       for (const offer of offers) expect(message.content).toContain(offer.url);
 
       // A failure comes back as error text with the typed error as the artifact.

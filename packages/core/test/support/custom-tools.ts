@@ -1,5 +1,10 @@
-import { defineCatalogTool, formatMinorUnits, type Price } from '@catalogkit/core';
 import { z } from 'zod/v4';
+import { defineCatalogTool, formatMinorUnits, type Price } from '../../src/index.js';
+
+/*
+ * Custom tools as an application would write them, shared by the adapters' tests (imported by
+ * path), so both frameworks prove the `tools` option with the same definitions.
+ */
 
 /** One offer of `compare_prices`, cheapest first. */
 export interface PricedOffer {
@@ -9,6 +14,15 @@ export interface PricedOffer {
   seller: string | undefined;
   /** The buy link exactly as the service sent it. */
   url: string | undefined;
+}
+
+/** What the model reads from `compare_prices`: one line per offer, the buy link as sent. */
+export function offersView(offers: PricedOffer[]): string {
+  return offers
+    .map((offer) =>
+      [offer.title, formatMinorUnits(offer.price), offer.seller, offer.url].join(' | '),
+    )
+    .join('\n');
 }
 
 /** An application's own tool, as a user of the adapter would write it. */
@@ -41,12 +55,7 @@ export const comparePrices = defineCatalogTool({
     );
     return offers.sort((a, b) => a.price.amount - b.price.amount);
   },
-  toModelOutput: (offers) =>
-    offers
-      .map((offer) =>
-        [offer.title, formatMinorUnits(offer.price), offer.seller, offer.url].join(' | '),
-      )
-      .join('\n'),
+  toModelOutput: offersView,
 });
 
 /** A tool of the application that changes data: it renames a collection to "Archived". */
