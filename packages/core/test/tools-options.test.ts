@@ -127,7 +127,10 @@ describe('createCatalogToolList', () => {
       { query: 'x'.repeat(201), limit: 0 } as never,
     );
     await expect(call).rejects.toThrowError(RequestValidationError);
-    await expect(call).rejects.toThrowError(/limit: must be at least 1/);
+    // Both fields are named at once: the tool and the client share the rules.
+    await expect(call).rejects.toThrowError(
+      /query: must be at most 200 characters; limit: must be a whole number from 1 to 20/,
+    );
     const tooLong = searchWebsites!.execute({
       query: 'x'.repeat(201),
       limit: null,

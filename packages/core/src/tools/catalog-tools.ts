@@ -3,7 +3,6 @@ import { CatalogClient } from '../client.js';
 import { ENV_VARS, readEnv } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import { createRedactor, type Redactor } from '../http/redact.js';
-import { validateRequest } from '../validation.js';
 import type { SearchCatalogOutput } from './catalog-view.js';
 import {
   type AnyCatalogToolDefinition,
@@ -16,6 +15,7 @@ import {
   type CatalogViewSettings,
 } from './definition.js';
 import { errorTextForModel } from './error-text.js';
+import { validateToolInput } from './input/check.js';
 import {
   type CatalogToolsOptions,
   finalToolNames,
@@ -92,7 +92,7 @@ function bindTool<Input, Output, Name extends string>(
     needsApproval: definition.mutates,
     async execute(input, options = {}) {
       // Frameworks validate too, but a direct call must not reach the service unchecked.
-      const parsed = validateRequest(
+      const parsed = validateToolInput(
         definition.inputSchema,
         input,
         finalName(names, definition.name),

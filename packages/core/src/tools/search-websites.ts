@@ -1,44 +1,15 @@
-import { z } from 'zod/v4';
 import {
-  COUNTRY_CODES,
   WEBSITE_SEARCH_LIMITS,
   type Website,
   type WebsiteSearchParams,
   type WebsiteSearchResponse,
 } from '../schemas/index.js';
 import { defineCatalogTool, nullToUndefined } from './definition.js';
+import { type SearchWebsitesInput, SearchWebsitesInputSchema } from './input/search-websites.js';
 
-const { queryMaxLength, limitMin, limitMax, limitDefault, defaultCountry } = WEBSITE_SEARCH_LIMITS;
+export type { SearchWebsitesInput };
 
-/** Arguments the model gives `search_websites`. Every field is present; null means "not given". */
-export const SearchWebsitesInputSchema = z.strictObject({
-  query: z
-    .string()
-    .describe(
-      `Retailer name or domain, 1 to ${queryMaxLength} characters, e.g. "nike" or "zappos.com".`,
-    ),
-  limit: z
-    .int()
-    .min(limitMin)
-    .max(limitMax)
-    .nullable()
-    .describe(
-      `How many websites to return, ${limitMin} to ${limitMax}; null for the default (${limitDefault}).`,
-    ),
-  category_ids: z
-    .array(z.string())
-    .nullable()
-    .describe(
-      'Category slugs to keep only retailers selling in them (e.g. ["shoes"]); an unknown slug is an error; null for no filter.',
-    ),
-  country: z
-    .enum(COUNTRY_CODES)
-    .nullable()
-    .describe(
-      `Country whose commission rates to show (EU is the pan-region); null for the default (${defaultCountry}).`,
-    ),
-});
-export type SearchWebsitesInput = z.infer<typeof SearchWebsitesInputSchema>;
+const { defaultCountry } = WEBSITE_SEARCH_LIMITS;
 
 /** What the application gets from `search_websites`: the request as sent and the full response. */
 export interface SearchWebsitesOutput {

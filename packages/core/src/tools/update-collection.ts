@@ -1,41 +1,11 @@
-import { z } from 'zod/v4';
 import type { Clause, Collection, CollectionUpdate } from '../schemas/index.js';
 import { defineCatalogTool } from './definition.js';
+import {
+  type UpdateCollectionInput,
+  UpdateCollectionInputSchema,
+} from './input/update-collection.js';
 
-const idList = (what: string) => z.array(z.string()).describe(`Ids of ${what}; [] for none.`);
-
-/** The four selectors of a clause, as the model gives them (empty arrays allowed). */
-const clauseSelectors = {
-  brand_ids: idList('brands (brand_id from the catalog search)'),
-  website_ids: idList('retailer websites (website_id from either search)'),
-  category_ids: idList('categories (category slugs from the catalog search)'),
-  product_ids: idList('products (product_id from the catalog search)'),
-};
-
-/** Arguments the model gives `update_collection`. Every field is present; null means "leave as is". */
-export const UpdateCollectionInputSchema = z.strictObject({
-  collection_id: z.string().describe('Id of the collection to change.'),
-  name: z.string().nullable().describe('New name; null to keep the current one.'),
-  description: z.string().nullable().describe('New description; null to keep the current one.'),
-  add_clauses: z
-    .array(z.strictObject(clauseSelectors))
-    .nullable()
-    .describe('Clauses to add (the service assigns their clause_id); null for none.'),
-  replace_clauses: z
-    .array(
-      z.strictObject({
-        clause_id: z.string().describe('Id of the existing clause to replace.'),
-        ...clauseSelectors,
-      }),
-    )
-    .nullable()
-    .describe('Existing clauses to overwrite, by clause_id; null for none.'),
-  remove_clause_ids: z
-    .array(z.string())
-    .nullable()
-    .describe('Ids of existing clauses to remove; null for none.'),
-});
-export type UpdateCollectionInput = z.infer<typeof UpdateCollectionInputSchema>;
+export type { UpdateCollectionInput };
 
 /** What the application gets from `update_collection`: what was sent and the updated collection. */
 export interface UpdateCollectionOutput {
