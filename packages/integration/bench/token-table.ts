@@ -1,4 +1,4 @@
-import { createCatalogToolList } from '@catalogkit/core';
+import { type BuyLinkMode, createCatalogToolList, resolveBuyLinks } from '@catalogkit/core';
 import type { RunningEmulator } from '@catalogkit/emulator';
 import { countTokens } from 'gpt-tokenizer';
 import { buyLinksOf, rawCatalogSearch } from './raw-catalog-search.js';
@@ -18,6 +18,15 @@ export interface TokenRow {
   ratio: number;
   /** Buy links of the raw answer missing, byte for byte, from the model's text. */
   linksLost: number;
+  /** Tokens of the model's text in `buyLinks: 'reference'` mode. */
+  referenceTokens: number;
+  /** referenceTokens / rawTokens. */
+  referenceRatio: number;
+  /**
+   * Buy links of the raw answer that the references of the reference-mode text do not give
+   * back, byte for byte, through `resolveBuyLinks` (plus references that resolve to nothing).
+   */
+  referencesLost: number;
 }
 
 /** The searches of the table: common shopping queries, 10 products each. */
@@ -35,6 +44,41 @@ interface Case {
   placements: boolean;
 }
 
+/** The model's text of one search in one `buyLinks` mode, with the application's output. */
+async function modelView(
+  emulator: RunningEmulator,
+  apiKey: string | undefined,
+  input: SearchInput,
+  buyLinks: BuyLinkMode,
+) {
+  const [searchCatalog] = createCatalogToolList({
+    clientOptions: {
+      baseUrl: emulator.baseUrl,
+      mcpUrl: emulator.mcpUrl,
+      ...(apiKey ? { apiKey } : {}),
+    },
+    include: ['search_catalog'],
+    buyLinks,
+  });
+  if (searchCatalog?.originalName !== 'search_catalog') throw new Error('search_catalog missing');
+  const output = await searchCatalog.execute(input);
+  return { output, text: searchCatalog.toModelOutput(output) };
+}
+
+interface SearchInput {
+  query: string;
+  limit: number;
+  cursor: null;
+  placements: Array<'affiliate'> | null;
+}
+
+/** Links lost in reference mode: every reference resolved against the output, then compared. */
+function referencesLost(text: string, output: unknown, links: string[]): number {
+  const resolution = resolveBuyLinks(text, [output]);
+  const resolved = new Set(resolution.resolved.map(({ link }) => link));
+  return links.filter((link) => !resolved.has(link)).length + resolution.unresolved.length;
+}
+
 async function measure(
   emulator: RunningEmulator,
   { query, apiKey, placements }: Case,
@@ -45,26 +89,18 @@ async function measure(
     ...(placements ? { placements: ['affiliate'] } : {}),
   };
   const raw = await rawCatalogSearch(emulator.mcpUrl, apiKey, catalog);
-  const [searchCatalog] = createCatalogToolList({
-    clientOptions: {
-      baseUrl: emulator.baseUrl,
-      mcpUrl: emulator.mcpUrl,
-      ...(apiKey ? { apiKey } : {}),
-    },
-    include: ['search_catalog'],
-  });
-  const input = {
+  const input: SearchInput = {
     query,
     limit: LIMIT,
     cursor: null,
-    placements: placements ? ['affiliate' as const] : null,
+    placements: placements ? ['affiliate'] : null,
   };
-  if (searchCatalog?.originalName !== 'search_catalog') throw new Error('search_catalog missing');
-  const output = await searchCatalog.execute(input);
-  const text = searchCatalog.toModelOutput(output);
+  const { output, text } = await modelView(emulator, apiKey, input, 'inline');
+  const reference = await modelView(emulator, apiKey, input, 'reference');
   const links = buyLinksOf(raw.structuredContent);
   const rawTokens = countTokens(JSON.stringify(raw.structuredContent));
   const modelTokens = countTokens(text);
+  const referenceTokens = countTokens(reference.text);
   const withoutLinks = links.reduce((rest, link) => rest.split(link).join(''), text);
   return {
     query,
@@ -77,6 +113,9 @@ async function measure(
     linkTokens: modelTokens - countTokens(withoutLinks),
     ratio: modelTokens / rawTokens,
     linksLost: links.filter((link) => !text.includes(link)).length,
+    referenceTokens,
+    referenceRatio: referenceTokens / rawTokens,
+    referencesLost: referencesLost(reference.text, reference.output, links),
   };
 }
 
@@ -100,22 +139,22 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/** The rows as a Markdown table, with the median ratios overall and per tier. */
+/** The rows as a Markdown table, with the median ratios per mode and tier. */
 export function tokenTableMarkdown(rows: TokenRow[]): string {
   const header = [
-    '| query | tier | placements | products | buy links | raw tokens | model tokens | of which links | ratio | links lost |',
-    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| query | tier | placements | products | buy links | raw tokens | inline tokens | of which links | inline ratio | links lost | reference tokens | reference ratio | links lost |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   const lines = rows.map(
     (row) =>
-      `| ${row.query} | ${row.tier} | ${row.placements ? 'affiliate' : '-'} | ${row.products} | ${row.buyLinks} | ${row.rawTokens} | ${row.modelTokens} | ${row.linkTokens} | ${row.ratio.toFixed(2)} | ${row.linksLost} |`,
+      `| ${row.query} | ${row.tier} | ${row.placements ? 'affiliate' : '-'} | ${row.products} | ${row.buyLinks} | ${row.rawTokens} | ${row.modelTokens} | ${row.linkTokens} | ${row.ratio.toFixed(2)} | ${row.linksLost} | ${row.referenceTokens} | ${row.referenceRatio.toFixed(2)} | ${row.referencesLost} |`,
   );
-  const medianOf = (tier?: TokenRow['tier']) =>
-    median(rows.filter((row) => !tier || row.tier === tier).map((row) => row.ratio)).toFixed(2);
+  const medianOf = (key: 'ratio' | 'referenceRatio', tier?: TokenRow['tier']) =>
+    median(rows.filter((row) => !tier || row.tier === tier).map((row) => row[key])).toFixed(2);
   return [
     ...header,
     ...lines,
     '',
-    `Median ratio (model tokens / raw tokens, o200k_base): ${medianOf()} overall, ${medianOf('anonymous')} anonymous, ${medianOf('token')} token.`,
+    `Median ratio (model tokens / raw tokens, o200k_base), inline: ${medianOf('ratio')} overall, ${medianOf('ratio', 'anonymous')} anonymous, ${medianOf('ratio', 'token')} token; reference: ${medianOf('referenceRatio')} overall, ${medianOf('referenceRatio', 'anonymous')} anonymous, ${medianOf('referenceRatio', 'token')} token.`,
   ].join('\n');
 }

@@ -1,0 +1,104 @@
+import {
+  buyLinkReference,
+  createCatalogToolList,
+  finalizeBuyLinks,
+  repairBuyLinks,
+  resolveBuyLinks,
+  type SearchCatalogOutput,
+  verifyBuyLinks,
+} from '@catalogkit/core';
+import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+let emulator: RunningEmulator;
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0 });
+});
+afterAll(async () => {
+  await emulator?.close();
+});
+
+async function search(
+  apiKey: string | undefined,
+  buyLinks: 'inline' | 'reference',
+  query = 'rain jacket',
+) {
+  const [tool] = createCatalogToolList({
+    clientOptions: {
+      baseUrl: emulator.baseUrl,
+      mcpUrl: emulator.mcpUrl,
+      ...(apiKey ? { apiKey } : {}),
+    },
+    include: ['search_catalog'],
+    buyLinks,
+  });
+  if (tool?.originalName !== 'search_catalog') throw new Error('search_catalog missing');
+  const output = await tool.execute({
+    query,
+    limit: 10,
+    cursor: null,
+    placements: apiKey ? ['affiliate'] : null,
+  });
+  return { output, view: tool.toModelOutput(output), description: tool.description };
+}
+
+const linksOf = (output: SearchCatalogOutput) =>
+  output.result.products.flatMap((product) => product.variants.map((variant) => variant.url ?? ''));
+
+describe('buy links of real search results (emulator over HTTP)', () => {
+  it('reference mode: the model reads one reference per offer and no link; each resolves to its link', async () => {
+    for (const apiKey of [emulator.keys.valid, undefined]) {
+      const { output, view, description } = await search(apiKey, 'reference');
+      const links = linksOf(output);
+      expect(links.length).toBeGreaterThan(10);
+      for (const link of links) expect(view).not.toContain(link);
+      const references = [...view.matchAll(/\[\[buy:\d{9}\]\]/g)].map((match) => match[0]);
+      expect(references).toEqual(links.map(buyLinkReference));
+      expect(description).toContain('[[buy:');
+      const answer = references.map((reference, i) => `${i + 1}. ${reference}`).join('\n');
+      const resolution = resolveBuyLinks(answer, [output]);
+      expect(resolution.text).toBe(links.map((link, i) => `${i + 1}. ${link}`).join('\n'));
+      expect(resolution.unresolved).toEqual([]);
+    }
+  });
+
+  it('gives the same references on every call, so a later turn can still resolve them', async () => {
+    const first = await search(emulator.keys.valid, 'reference');
+    const again = await search(emulator.keys.valid, 'reference');
+    expect(again.view).toBe(first.view);
+  });
+
+  it('inline mode: every link is in the view byte for byte and verifies', async () => {
+    for (const apiKey of [emulator.keys.valid, undefined]) {
+      const { output, view } = await search(apiKey, 'inline');
+      const links = linksOf(output);
+      for (const link of links) expect(view).toContain(link);
+      const check = verifyBuyLinks(view, [output]);
+      expect(check.ok).toBe(true);
+      expect(check.verified.map((found) => found.url)).toEqual(links);
+    }
+  });
+
+  it('repairs each link of a real result corrupted by decoding, and never repairs to a wrong link', async () => {
+    const { output } = await search(emulator.keys.valid, 'inline', 'trail running shoes');
+    for (const link of linksOf(output)) {
+      for (const corrupted of [
+        link.replaceAll('%2F', '/'),
+        link.slice(0, -2),
+        link.toLowerCase(),
+      ]) {
+        const repair = repairBuyLinks(`Buy it: ${corrupted}.`, [output]);
+        expect(repair.text).toBe(`Buy it: ${link}.`);
+      }
+    }
+  });
+
+  it('leaves anonymous-tier retailer home pages alone', async () => {
+    const { output } = await search(undefined, 'inline');
+    const home = output.result.products[0]?.variants[0]?.seller?.links?.[0]?.url as string;
+    expect(home).toMatch(/^https:\/\//);
+    const final = finalizeBuyLinks(`Shop at ${home} or ${linksOf(output)[0]}`, [output]);
+    expect(final.ok).toBe(true);
+    expect(final.otherUrls.map((found) => found.url)).toEqual([home]);
+  });
+});
