@@ -36,7 +36,8 @@ async function chat(options: { skewMs: number; durationMs: number; stepMs: numbe
     baseUrl: emulator.baseUrl,
     fetch: fetchWithoutDate,
   });
-  const { conversation_id: conversationId } = await client.conversations.create({});
+  const conversation = await client.conversations.create({});
+  const conversationId = String(conversation.conversation_id);
   const manager = new ConversationTokenManager({
     mint: createHttpTokenMinter({ client, conversationId, ttlSeconds: options.ttl }),
     now: () => localMs,

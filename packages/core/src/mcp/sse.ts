@@ -1,17 +1,17 @@
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ProtocolError } from '../errors/transport-errors.js';
 import { BoundedBodyReader } from '../http/body-reader.js';
 import type { CallScope } from '../http/call-scope.js';
 import { matchResponse, type RpcId } from './json-rpc.js';
+import { SseEventReader } from './sse-events.js';
 
 type Found = { message: Record<string, unknown> } | { error: unknown } | undefined;
 
-function inspectEvent(event: EventSourceMessage, id: RpcId): Found {
+function inspectEvent(data: string, id: RpcId): Found {
   // Priming events (an id for resumption, empty data) carry no message.
-  if (event.data.trim() === '') return undefined;
+  if (data.trim() === '') return undefined;
   let payload: unknown;
   try {
-    payload = JSON.parse(event.data);
+    payload = JSON.parse(data);
   } catch {
     // No cause: JSON.parse's message quotes the event's text, past the redactor.
     return { error: new ProtocolError('MCP event stream carried invalid JSON') };
@@ -29,38 +29,34 @@ const CR = 0x0d;
 
 /** Length of the line still open at the end of `chunk`, given the one open before it. */
 function openLineLength(chunk: Uint8Array, before: number): number {
-  for (let index = chunk.length - 1; index >= 0; index--) {
-    const byte = chunk[index];
-    if (byte === LF || byte === CR) return chunk.length - 1 - index;
-  }
-  return before + chunk.length;
+  const lastEnd = Math.max(chunk.lastIndexOf(LF), chunk.lastIndexOf(CR));
+  return lastEnd === -1 ? before + chunk.length : chunk.length - 1 - lastEnd;
 }
 
 async function readUntilFound(reader: BoundedBodyReader, id: RpcId): Promise<Found> {
   let found: Found;
-  const parser = createParser({
-    onEvent: (event) => {
-      found ??= inspectEvent(event, id);
-    },
-  });
+  const onData = (data: string) => {
+    found = inspectEvent(data, id);
+    return found !== undefined;
+  };
+  const events = new SseEventReader();
   const decoder = new TextDecoder();
   const { maxSseLineBytes } = reader.scope.limits;
   let lineBytes = 0;
-  while (found === undefined) {
+  for (;;) {
     const chunk = await reader.read();
     if (chunk === undefined) {
-      // The SSE spec drops a last event without its closing blank line; some servers
-      // end the stream right after the data line, so close the event instead. A
-      // truncated event still fails, as invalid JSON.
-      parser.feed(`${decoder.decode()}\n\n`);
-      break;
+      // Some servers end the stream right after the data line, without the blank line
+      // that closes the event; the reader delivers it anyway. A truncated event still
+      // fails, as invalid JSON.
+      events.feed(decoder.decode(), onData) || events.end(onData);
+      return found;
     }
-    // The parser buffers an open line whole: cap it before it grows without end.
+    // The reader keeps an open line whole: cap it before it grows without end.
     lineBytes = openLineLength(chunk, lineBytes);
     if (lineBytes > maxSseLineBytes) throw reader.tooLarge('maxSseLineBytes', maxSseLineBytes);
-    parser.feed(decoder.decode(chunk, { stream: true }));
+    if (events.feed(decoder.decode(chunk, { stream: true }), onData)) return found;
   }
-  return found;
 }
 
 /**

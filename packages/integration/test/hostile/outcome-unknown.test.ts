@@ -12,7 +12,11 @@ import {
   TimeoutError,
   ValidationError,
 } from '@catalogkit/core';
-import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
+import {
+  type RunningEmulator,
+  type StartEmulatorOptions,
+  startEmulator,
+} from '@catalogkit/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { failureOf, type HostileServer, startHostileServer } from './hostile-server.js';
 
@@ -28,7 +32,7 @@ afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
 });
 
-async function emulatorWith(faults: Parameters<typeof startEmulator>[0]['faults']) {
+async function emulatorWith(faults: StartEmulatorOptions['faults']) {
   const emulator = await startEmulator({ faults });
   cleanups.push(() => emulator.close());
   const client = new CatalogClient({

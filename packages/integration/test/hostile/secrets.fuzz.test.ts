@@ -109,7 +109,7 @@ function everythingSeen(outcome: unknown, logged: unknown[]): string {
   } catch {
     // A cyclic value has no JSON; inspect covered it.
   }
-  for (let error = outcome; error instanceof Error; error = error.cause) {
+  for (let error: unknown = outcome; error instanceof Error; error = error.cause) {
     parts.push(error.message, error.stack ?? '', String(error));
   }
   parts.push(inspect(logged, { depth: 20 }));

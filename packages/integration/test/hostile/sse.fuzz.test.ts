@@ -1,0 +1,120 @@
+import { CatalogClient, ProtocolError } from '@catalogkit/core';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fuzzRuns } from './fuzz-runs.js';
+import {
+  catalogAnswer,
+  type HostileServer,
+  rpcIdOf,
+  startHostileServer,
+} from './hostile-server.js';
+
+const RUNS = fuzzRuns(150);
+const LINK = 'https://shop.example/p?a=%7E1&b=c';
+
+let server: HostileServer;
+beforeAll(async () => {
+  server = await startHostileServer();
+});
+afterAll(() => server.close());
+
+/** One SSE event, written with `eol` line ends; `data` may span several `data:` lines. */
+function event(lines: string[], eol: string): string {
+  return `${lines.join(eol)}${eol}${eol}`;
+}
+
+/** The data of `json` spread over `data:` lines (JSON allows a newline between tokens). */
+function dataLines(json: string, splitAt: number[], space: boolean): string[] {
+  const cuts = [...new Set(splitAt.map((at) => json.indexOf(',', at)).filter((at) => at > 0))].sort(
+    (a, b) => a - b,
+  );
+  const parts: string[] = [];
+  let start = 0;
+  for (const cut of cuts) {
+    parts.push(json.slice(start, cut + 1));
+    start = cut + 1;
+  }
+  parts.push(json.slice(start));
+  return parts.map((part) => `data:${space ? ' ' : ''}${part}`);
+}
+
+const streams = fc.record({
+  eol: fc.constantFrom('\n', '\r\n', '\r'),
+  splits: fc.array(fc.nat({ max: 400 }), { maxLength: 4 }),
+  space: fc.boolean(),
+  notificationsBefore: fc.nat({ max: 3 }),
+  comment: fc.boolean(),
+  extraFields: fc.boolean(),
+  closeLastEvent: fc.boolean(),
+  chunk: fc.integer({ min: 1, max: 97 }),
+});
+
+describe('an SSE answer reads the same however it is split and whatever its line ends', () => {
+  it(
+    'byte splits, CR / LF / CRLF, multi-line data, comments, notifications first',
+    async () => {
+      const client = new CatalogClient({ mcpUrl: server.origin, maxRetries: 0 });
+      await fc.assert(
+        fc.asyncProperty(streams, async (shape) => {
+          server.handle((request, response) => {
+            const id = rpcIdOf(request.body);
+            const { eol } = shape;
+            let body = shape.comment ? `: keep-alive${eol}${eol}` : '';
+            for (let n = 0; n < shape.notificationsBefore; n++) {
+              body += event(
+                [
+                  'event: message',
+                  `data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"n":${n}}}`,
+                ],
+                eol,
+              );
+            }
+            const json = JSON.stringify(catalogAnswer(id));
+            const lines = [
+              ...(shape.extraFields ? ['event: message', 'id: 42', 'retry: 1000'] : []),
+              ...dataLines(json, shape.splits, shape.space),
+            ];
+            body += shape.closeLastEvent ? event(lines, eol) : lines.join(eol);
+            response.writeHead(200, {
+              'content-type': 'text/event-stream',
+              'x-ucp-auth-tier': 'anonymous',
+            });
+            const bytes = Buffer.from(body);
+            for (let at = 0; at < bytes.length; at += shape.chunk) {
+              response.write(bytes.subarray(at, at + shape.chunk));
+            }
+            response.end();
+          });
+          const { result } = await client.catalog.search({ query: 'shoes' });
+          expect(result.products[0]?.variants[0]?.url).toBe(LINK);
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    20_000 + RUNS * 200,
+  );
+
+  it('multi-byte characters split across chunks arrive whole', async () => {
+    const client = new CatalogClient({ mcpUrl: server.origin, maxRetries: 0 });
+    server.handle((request, response) => {
+      const answer = catalogAnswer(rpcIdOf(request.body));
+      answer.result.structuredContent.products[0]!.title = 'Café ☕ 👟 Größe';
+      const bytes = Buffer.from(`data: ${JSON.stringify(answer)}\n\n`);
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (let at = 0; at < bytes.length; at += 1) response.write(bytes.subarray(at, at + 1));
+      response.end();
+    });
+    const { result } = await client.catalog.search({ query: 'shoes' });
+    expect(result.products[0]?.title).toBe('Café ☕ 👟 Größe');
+  });
+
+  it('a stream cut inside the answer is a ProtocolError', async () => {
+    const client = new CatalogClient({ mcpUrl: server.origin, maxRetries: 0 });
+    server.handle((request, response) => {
+      const json = JSON.stringify(catalogAnswer(rpcIdOf(request.body)));
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end(`data: ${json.slice(0, json.length / 2)}`);
+    });
+    await expect(client.catalog.search({ query: 'shoes' })).rejects.toBeInstanceOf(ProtocolError);
+  });
+});
