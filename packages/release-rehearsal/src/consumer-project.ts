@@ -28,7 +28,7 @@ export interface ConsumerContext {
   env: NodeJS.ProcessEnv;
 }
 
-function tsconfig(module: ConsumerSpec['module']): object {
+function tsconfig({ module, checkLibs }: ConsumerSpec): object {
   const node = module === 'esm' ? 'nodenext' : 'node16';
   return {
     compilerOptions: {
@@ -39,8 +39,7 @@ function tsconfig(module: ConsumerSpec['module']): object {
       types: ['node'],
       outDir: 'dist',
       rootDir: 'src',
-      // Our published .d.ts files are checked too, as a user's compiler would read them.
-      skipLibCheck: false,
+      skipLibCheck: !checkLibs,
     },
     include: ['src'],
   };
@@ -60,7 +59,7 @@ function writeProject(dir: string, spec: ConsumerSpec, context: ConsumerContext)
     join(dir, '.npmrc'),
     `registry=${context.registryUrl}/\nengine-strict=${spec.engineStrict}\nfund=false\naudit=false\n`,
   );
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig(spec.module), null, 2));
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig(spec), null, 2));
   copyFileSync(join(context.templates, spec.template), join(dir, 'src', 'main.ts'));
   copyFileSync(join(context.templates, 'check.ts'), join(dir, 'src', 'check.ts'));
 }
