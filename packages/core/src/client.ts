@@ -114,6 +114,15 @@ export class CatalogClient {
     return callRest(this.#connection, request, options);
   }
 
+  /**
+   * Replaces the key this client sends (in any letter case) with `[redacted]` in a string,
+   * or deeply in an object's strings and member names: for text built from answers that may
+   * echo it, such as what a model reads. The catalog tools use it.
+   */
+  redact<T>(value: T): T {
+    return this.#connection.redact(value);
+  }
+
   /** The configuration without the key, for logs and serialisation. */
   toJSON(): Record<string, unknown> {
     return { ...this.#connection.toJSON() };

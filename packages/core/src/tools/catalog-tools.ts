@@ -134,6 +134,22 @@ function createClient(options: CatalogToolsOptions<AnyCatalogToolDefinition>): C
 }
 
 /**
+ * The redactor of everything the model reads. The client knows the key it actually sends
+ * (its own option, or the environment when it was built), so it is asked first: a client
+ * passed in with its own key and no `CATALOG_API_KEY` is covered too. Any key in the options
+ * or the environment is removed as well; both match in any letter case.
+ */
+function modelTextRedactor(
+  client: CatalogToolClient,
+  options: CatalogToolsOptions<AnyCatalogToolDefinition>,
+): Redactor {
+  const others = createRedactor(options.clientOptions?.apiKey?.trim(), readEnv(ENV_VARS.apiKey));
+  const own = (client as Partial<Pick<CatalogClient, 'redact'>>).redact;
+  if (typeof own !== 'function') return others;
+  return <T>(value: T): T => others(own.call(client, value) as T);
+}
+
+/**
  * Builds the selected catalog tools from the shared options: validates the options
  * (throwing a ConfigurationError naming the bad one), creates or takes the client, applies
  * the rename hook and defaults. Adapters call this and only translate the result.
@@ -147,13 +163,14 @@ export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = n
   if (options.strict !== false) {
     custom.filter((tool) => selected.includes(tool.name)).forEach(assertStrictModeSchema);
   }
+  const client = createClient(options);
   const context: BindContext = {
-    client: createClient(options),
+    client,
     view: { buyLinks: options.buyLinks ?? 'inline' },
     defaults: options.defaults ?? {},
     names: finalToolNames(options),
     // Model-facing text passes through this, so a key echoed by the service never reaches it.
-    redact: createRedactor(options.clientOptions?.apiKey?.trim() || readEnv(ENV_VARS.apiKey)),
+    redact: modelTextRedactor(client, options),
   };
   const builtIns: Record<CatalogToolName, () => AnyCatalogTool> = {
     search_catalog: () => bindTool(searchCatalogTool, context),
