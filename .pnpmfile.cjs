@@ -19,11 +19,40 @@ function withoutSourceCondition(value) {
   return result;
 }
 
+/** The declaration file a subpath's CommonJS (else ESM) condition names, if any. */
+function typesOf(entry) {
+  for (const condition of ['require', 'import']) {
+    const types = entry?.[condition]?.types;
+    if (typeof types === 'string') return types;
+  }
+  return typeof entry?.types === 'string' ? entry.types : undefined;
+}
+
+/**
+ * TypeScript's legacy `moduleResolution: node` (node10) ignores "exports", so it cannot find
+ * the types of a subpath such as `@catalogkit/core/schemas`. `typesVersions` points it there;
+ * resolutions that read "exports" (node16, nodenext, bundler) take "exports" first.
+ */
+function typesVersionsFor(exportsField) {
+  if (exportsField === null || typeof exportsField !== 'object') return undefined;
+  const paths = {};
+  for (const [subpath, entry] of Object.entries(exportsField)) {
+    const types = typesOf(entry);
+    if (subpath === '.' || !subpath.startsWith('./') || types === undefined) continue;
+    paths[subpath.slice(2)] = [types];
+  }
+  return Object.keys(paths).length > 0 ? { '*': paths } : undefined;
+}
+
 module.exports = {
   hooks: {
     beforePacking(manifest) {
-      if (manifest.exports !== undefined)
-        manifest.exports = withoutSourceCondition(manifest.exports);
+      if (manifest.exports === undefined) return manifest;
+      manifest.exports = withoutSourceCondition(manifest.exports);
+      const typesVersions = typesVersionsFor(manifest.exports);
+      if (typesVersions !== undefined && manifest.typesVersions === undefined) {
+        manifest.typesVersions = typesVersions;
+      }
       return manifest;
     },
   },

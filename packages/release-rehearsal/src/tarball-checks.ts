@@ -25,13 +25,9 @@ export async function checkTarball(
       () => 'ok' as const,
       (error: Error) => firstLines(error.message),
     ),
-    // node16 profile: TypeScript's legacy node10 resolution cannot see `exports` subpaths
-    // (core's ./schemas); supported setups are node16/nodenext and bundler, all checked.
-    run(
-      join(binDir, 'attw'),
-      [tarball, '--profile', 'node16', '--format', 'ascii', '--no-color'],
-      options,
-    ).then(
+    // Default (strict) profile: node10 too, which finds subpaths through the typesVersions
+    // the publish hook (.pnpmfile.cjs) writes.
+    run(join(binDir, 'attw'), [tarball, '--format', 'ascii', '--no-color'], options).then(
       () => 'ok' as const,
       (error: Error) => firstLines(error.message),
     ),

@@ -110,6 +110,30 @@ it('the publish hook removes the source condition from every subpath, at any dep
   });
 });
 
+it('the publish hook points TypeScript node10 resolution at each subpath (typesVersions)', () => {
+  const published = publishManifest({
+    name: 'x',
+    version: '1.0.0',
+    exports: {
+      '.': { import: { types: './dist/index.d.ts', default: './dist/index.js' } },
+      './schemas': {
+        import: { types: './dist/schemas/index.d.ts', default: './dist/schemas/index.js' },
+        require: { types: './dist/schemas/index.d.cts', default: './dist/schemas/index.cjs' },
+      },
+      './package.json': './package.json',
+    },
+  }) as { typesVersions?: unknown };
+  expect(published.typesVersions).toEqual({
+    '*': { schemas: ['./dist/schemas/index.d.cts'] },
+  });
+  const withoutSubpaths = publishManifest({
+    name: 'x',
+    version: '1.0.0',
+    exports: { '.': './a.js' },
+  });
+  expect(withoutSubpaths).not.toHaveProperty('typesVersions');
+});
+
 it('the release script publishes with pnpm (the hook above runs) and tags the versions', () => {
   const scripts = (rootManifest as { scripts?: Record<string, string> }).scripts ?? {};
   expect(scripts.release).toMatch(/pnpm publish -r/);
