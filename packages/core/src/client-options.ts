@@ -34,7 +34,10 @@ export interface CatalogClientOptions {
    * decoding; past it the request is aborted with a ResponseTooLargeError. Default 10 MiB.
    */
   maxResponseBytes?: number;
-  /** Longest line of an event-stream answer, in bytes. Default 4 MiB. */
+  /**
+   * Longest line of an event-stream answer, counted in decoded characters (bytes for
+   * ASCII); past it the request is aborted with a ResponseTooLargeError. Default 4 Mi.
+   */
   maxSseLineBytes?: number;
   /**
    * Machine payments: on a 402 with `Payment` challenges, `payment.pay` may return a

@@ -6,7 +6,10 @@ import { AbortError, TimeoutError } from '../errors/transport-errors.js';
 export interface BodyLimits {
   /** The whole answer: JSON, event stream or error body. */
   maxResponseBytes: number;
-  /** One line of an event stream (an SSE `data:` line holds a whole JSON-RPC answer). */
+  /**
+   * One line of an event stream (an SSE `data:` line holds a whole JSON-RPC answer), in
+   * decoded characters.
+   */
   maxSseLineBytes: number;
 }
 

@@ -34,8 +34,12 @@ export interface RestResponse {
 }
 
 function buildRequest(connection: ServiceConnection, request: RestRequest) {
-  const url = connection.restUrl(request.path, request.operation);
-  if (request.query) url.search = request.query.toString();
+  // One URL parse, query included (setting `search` afterwards would parse it again).
+  const query = request.query?.toString();
+  const url = connection.restUrl(
+    query ? `${request.path}?${query}` : request.path,
+    request.operation,
+  );
   const auth = request.auth ?? { type: 'api-key' };
   const credential =
     auth.type === 'bearer'
@@ -69,9 +73,10 @@ async function attempt(
   }
   if (text.trim() === '')
     return { status: response.status, headers: response.headers, data: undefined };
-  if (!isJsonMediaType(mediaType(response))) {
+  const type = mediaType(response);
+  if (!isJsonMediaType(type)) {
     throw new ProtocolError(
-      `${operation}: expected JSON, got ${mediaType(response) || 'no content type'} (HTTP ${response.status}): ${snippet(text, redact)}`,
+      `${operation}: expected JSON, got ${type || 'no content type'} (HTTP ${response.status}): ${snippet(text, redact)}`,
       { status: response.status },
     );
   }

@@ -56,7 +56,13 @@ export class ServiceConnection {
     return this.#options;
   }
 
-  /** `${baseUrl}${path}`; a ConfigurationError naming the option and variable if unset. */
+  /** The base URL's origin, parsed once: every REST URL is checked against it. */
+  #baseOrigin: string | undefined;
+
+  /**
+   * `${baseUrl}${path}` (`path` may carry a query); a ConfigurationError naming the option
+   * and variable if unset.
+   */
   restUrl(path: string, operation: string): URL {
     const { baseUrl } = this.#options;
     if (baseUrl === undefined) {
@@ -67,7 +73,8 @@ export class ServiceConnection {
     // Without the leading "/", a path like "@evil.example/x" would move the request (and
     // the key) to another host; the origin check is a second line of defence.
     const url = path.startsWith('/') ? new URL(`${baseUrl}${path}`) : undefined;
-    if (url === undefined || url.origin !== new URL(baseUrl).origin) {
+    this.#baseOrigin ??= new URL(baseUrl).origin;
+    if (url === undefined || url.origin !== this.#baseOrigin) {
       throw new ConfigurationError(
         `${operation}: path must start with "/" and stay on the base URL`,
       );

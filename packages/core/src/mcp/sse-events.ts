@@ -7,6 +7,7 @@
  */
 export class SseEventReader {
   #openLine: string[] = [];
+  #openLineLength = 0;
   #data: string[] = [];
   #hasData = false;
   /** A chunk ended with CR: an LF starting the next chunk belongs to the same line end. */
@@ -29,6 +30,7 @@ export class SseEventReader {
       const end = nextLf === -1 ? nextCr : nextCr === -1 ? nextLf : Math.min(nextLf, nextCr);
       if (end === -1) {
         this.#openLine.push(text.slice(position));
+        this.#openLineLength += text.length - position;
         return false;
       }
       const line = this.#closeLine(text.slice(position, end));
@@ -44,11 +46,17 @@ export class SseEventReader {
     return this.#line('', onData);
   }
 
+  /** Characters of the line not ended yet (a cap on it bounds what the reader holds). */
+  get openLineLength(): number {
+    return this.#openLineLength;
+  }
+
   #closeLine(tail: string): string {
     if (this.#openLine.length === 0) return tail;
     this.#openLine.push(tail);
     const line = this.#openLine.join('');
     this.#openLine = [];
+    this.#openLineLength = 0;
     return line;
   }
 

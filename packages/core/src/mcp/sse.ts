@@ -24,15 +24,6 @@ function inspectEvent(data: string, id: RpcId): Found {
   }
 }
 
-const LF = 0x0a;
-const CR = 0x0d;
-
-/** Length of the line still open at the end of `chunk`, given the one open before it. */
-function openLineLength(chunk: Uint8Array, before: number): number {
-  const lastEnd = Math.max(chunk.lastIndexOf(LF), chunk.lastIndexOf(CR));
-  return lastEnd === -1 ? before + chunk.length : chunk.length - 1 - lastEnd;
-}
-
 async function readUntilFound(reader: BoundedBodyReader, id: RpcId): Promise<Found> {
   let found: Found;
   const onData = (data: string) => {
@@ -42,7 +33,6 @@ async function readUntilFound(reader: BoundedBodyReader, id: RpcId): Promise<Fou
   const events = new SseEventReader();
   const decoder = new TextDecoder();
   const { maxSseLineBytes } = reader.scope.limits;
-  let lineBytes = 0;
   for (;;) {
     const chunk = await reader.read();
     if (chunk === undefined) {
@@ -52,10 +42,13 @@ async function readUntilFound(reader: BoundedBodyReader, id: RpcId): Promise<Fou
       events.feed(decoder.decode(), onData) || events.end(onData);
       return found;
     }
-    // The reader keeps an open line whole: cap it before it grows without end.
-    lineBytes = openLineLength(chunk, lineBytes);
-    if (lineBytes > maxSseLineBytes) throw reader.tooLarge('maxSseLineBytes', maxSseLineBytes);
     if (events.feed(decoder.decode(chunk, { stream: true }), onData)) return found;
+    // The reader keeps an open line whole: cap it before it grows without end. Counted in
+    // decoded characters (bytes for ASCII); scanning the bytes themselves cost more than
+    // the JSON parse of a large answer.
+    if (events.openLineLength > maxSseLineBytes) {
+      throw reader.tooLarge('maxSseLineBytes', maxSseLineBytes);
+    }
   }
 }
 
