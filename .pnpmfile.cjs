@@ -1,4 +1,5 @@
-// pnpm hooks for this workspace.
+// pnpm hooks for this workspace. pnpm-lock.yaml records this file's checksum: after changing
+// it, run `pnpm install` and commit the lockfile (a frozen install refuses a stale checksum).
 //
 // Workspace packages export a "@catalogkit/source" condition that points at their TypeScript
 // sources, so tests, examples and the demo need no build. Those sources are not published, so
