@@ -140,6 +140,7 @@ export {
   formatCollection,
   formatMinorUnits,
   formatWebsites,
+  RepeatedUpdateError,
   type SearchCatalogInput,
   type SearchCatalogOutput,
   type SearchWebsitesInput,

@@ -3,6 +3,7 @@ import {
   AbortError,
   ApiError,
   AuthenticationError,
+  CatalogError,
   CatalogToolError,
   ConfigurationError,
   ConnectionError,
@@ -17,6 +18,7 @@ import {
   ValidationError,
 } from '../errors/index.js';
 import type { ValidationIssue } from '../schemas/index.js';
+import { RepeatedUpdateError } from './update-memory.js';
 
 /** How a tool names its fields, when the wire path differs from the model's argument. */
 export type FieldNamer = (wirePath: string) => string;
@@ -98,6 +100,32 @@ function apiErrorText(error: ApiError, nameField: FieldNamer): string {
 }
 
 /**
+ * Whether a failed call may still have changed data: the error's `outcomeUnknown` (set by
+ * the client on calls that change data after a timeout or a lost connection once sent, a
+ * 5xx, a truncated answer).
+ */
+export function mayHaveApplied(error: unknown): boolean {
+  return CatalogError.is(error) && error.outcomeUnknown;
+}
+
+function unknownOutcomeReason(error: unknown): string {
+  if (error instanceof TimeoutError) return 'The catalog service did not answer in time.';
+  if (error instanceof ConnectionError) {
+    return 'The connection to the catalog service was lost after the request was sent.';
+  }
+  if (error instanceof ApiError) return `The catalog service failed (HTTP ${error.status}).`;
+  return 'The answer of the catalog service was cut off or unreadable.';
+}
+
+/** Never "try again": the change may be in place, and a repeat could apply it twice. */
+const UNKNOWN_OUTCOME_ADVICE =
+  'The change may have been applied, so its outcome is unknown. Do not call this tool again with the same change: it could be applied twice. Tell the user the change may or may not be in place and ask them to check before asking for it again.';
+
+function repeatedUpdateText(error: RepeatedUpdateError): string {
+  return `Not sent: this exact update of collection ${error.collectionId} was already sent and its outcome is unknown, so sending it again could apply it twice. Do not call this tool again with it. Tell the user the change may already be in place and ask them to check the collection.`;
+}
+
+/**
  * The short, actionable text a model reads when a tool call fails: which field and why,
  * when a rate limit resets, that credits are used up, that an id is unknown.
  *
@@ -110,6 +138,8 @@ export function errorTextForModel(
   nameField: FieldNamer = (path) => path,
 ): string | undefined {
   if (error instanceof ConfigurationError || error instanceof AbortError) return undefined;
+  if (error instanceof RepeatedUpdateError) return repeatedUpdateText(error);
+  if (mayHaveApplied(error)) return `${unknownOutcomeReason(error)} ${UNKNOWN_OUTCOME_ADVICE}`;
   if (error instanceof RequestValidationError) {
     return `Invalid arguments: ${issueList(error.issues, nameField)}. Fix these fields and call the tool again.`;
   }

@@ -42,3 +42,4 @@ export {
   type UpdateCollectionOutput,
   updateCollectionTool,
 } from './update-collection.js';
+export { RepeatedUpdateError } from './update-memory.js';

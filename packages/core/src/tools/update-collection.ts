@@ -1,9 +1,11 @@
 import type { Clause, Collection, CollectionUpdate } from '../schemas/index.js';
-import { defineCatalogTool } from './definition.js';
+import { type CatalogToolClient, defineCatalogTool } from './definition.js';
+import { mayHaveApplied } from './error-text.js';
 import {
   type UpdateCollectionInput,
   UpdateCollectionInputSchema,
 } from './input/update-collection.js';
+import { UpdateMemory } from './update-memory.js';
 
 export type { UpdateCollectionInput };
 
@@ -12,6 +14,26 @@ export interface UpdateCollectionOutput {
   collectionId: string;
   update: CollectionUpdate;
   collection: Collection;
+  /**
+   * True when the model repeated an update that had just succeeded: it was not sent again,
+   * and `collection` is the answer to the first call.
+   */
+  alreadyApplied?: true;
+}
+
+/**
+ * One memory of sent updates per client: tools built on the same client (the same account)
+ * share it, and each tool set built from client options has its own.
+ */
+const memories = new WeakMap<CatalogToolClient, UpdateMemory>();
+
+function memoryOf(client: CatalogToolClient): UpdateMemory {
+  let memory = memories.get(client);
+  if (!memory) {
+    memory = new UpdateMemory();
+    memories.set(client, memory);
+  }
+  return memory;
 }
 
 /** Only the fields the model gave go on the wire: an absent field leaves the collection as is. */
@@ -40,6 +62,11 @@ export function formatCollection(output: UpdateCollectionOutput): string {
   const clauses = collection.clauses ?? [];
   const name = collection.name === undefined ? '' : ` "${collection.name}"`;
   return [
+    ...(output.alreadyApplied
+      ? [
+          'This exact update had just been applied, so it was not sent again (it would have applied twice). The collection after it:',
+        ]
+      : []),
     `Updated collection${name} (collection_id ${collection.collection_id}); it has ${clauses.length} clauses.`,
     ...(collection.description ? [`Description: ${collection.description}`] : []),
     ...clauses.map(clauseLine),
@@ -59,17 +86,27 @@ export const updateCollectionTool = defineCatalogTool<
       'A clause selects items by brand_ids, website_ids, category_ids and product_ids (any may be []).',
       `Take product, brand, category and website ids from ${names.search_catalog}, or website ids from ${names.search_websites}; never invent ids.`,
       'Clause ids come from this tool’s previous output. The output lists the collection’s clauses after the change.',
+      'When a call fails with an unknown outcome, the change may be in place: never repeat it; tell the user.',
     ].join(' '),
   inputSchema: UpdateCollectionInputSchema,
   mutates: true,
   async execute(input, { client, signal }) {
     const update = buildUpdate(input);
-    const collection = await client.collections.update(
+    const send = () =>
+      client.collections.update(input.collection_id, update, signal ? { signal } : {});
+    // A model that repeats an update (told to or not) must not apply it twice.
+    const { collection, sent } = await memoryOf(client).run(
       input.collection_id,
       update,
-      signal ? { signal } : {},
+      send,
+      mayHaveApplied,
     );
-    return { collectionId: input.collection_id, update, collection };
+    return {
+      collectionId: input.collection_id,
+      update,
+      collection,
+      ...(sent ? {} : { alreadyApplied: true as const }),
+    };
   },
   toModelOutput: formatCollection,
 });

@@ -1,0 +1,165 @@
+import type { ServerResponse } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AnyCatalogTool, createCatalogToolList } from '../src/tools/index.js';
+import { RepeatedUpdateError, UpdateMemory } from '../src/tools/update-memory.js';
+import { TEST_KEY } from './support/fixtures.js';
+import {
+  type ReceivedRequest,
+  sendJson,
+  startTestServer,
+  type TestServer,
+} from './support/test-server.js';
+
+// A collection service that applies every PATCH it reads, then answers as `mode` says:
+// the way an update can fail after the change was made.
+type Mode = 'ok' | '500' | 'drop' | 'hang' | 'truncate' | '404';
+let mode: Mode = 'ok';
+let applied = 0;
+let service: TestServer;
+
+function collection() {
+  return { collection_id: 'col_1', name: 'Summer', clauses: [] };
+}
+
+function answer(request: ReceivedRequest, response: ServerResponse) {
+  if (request.url.startsWith('/v1/websites')) return sendJson(response, 500, { detail: 'down' });
+  if (mode === '404') return sendJson(response, 404, { detail: 'Collection not found' });
+  applied += 1;
+  if (mode === 'ok') return sendJson(response, 200, collection());
+  if (mode === '500') return sendJson(response, 500, { detail: 'Internal error' });
+  if (mode === 'drop') {
+    response.socket?.destroy();
+    return;
+  }
+  if (mode === 'truncate') {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': '200' });
+    response.write('{"collection_id":"col_1","na');
+    setTimeout(() => response.socket?.destroy(), 20);
+  }
+  // 'hang': never answers; the client's timeout ends the call.
+}
+
+beforeAll(async () => {
+  service = await startTestServer(answer);
+});
+afterAll(() => service.close());
+
+function tools(): { update: AnyCatalogTool; websites: AnyCatalogTool } {
+  const list = createCatalogToolList({
+    clientOptions: { apiKey: TEST_KEY, baseUrl: service.origin, timeoutMs: 1_500 },
+    include: ['update_collection', 'search_websites'],
+  });
+  return { update: list[1] as AnyCatalogTool, websites: list[0] as AnyCatalogTool };
+}
+
+const rename = (name: string) => ({ collection_id: 'col_1', name });
+
+/** What the model reads of one call. */
+async function modelText(tool: AnyCatalogTool, input: unknown): Promise<string> {
+  try {
+    return tool.toModelOutput((await tool.execute(input as never)) as never);
+  } catch (error) {
+    return tool.errorToModelOutput(error) ?? `rethrown: ${String(error)}`;
+  }
+}
+
+describe('update_collection when the change may have been applied', () => {
+  it.each(['500', 'drop', 'hang', 'truncate'] as const)(
+    'after %s: the model reads that the outcome is unknown, and a repeat is not sent',
+    async (fault) => {
+      const { update } = tools();
+      mode = fault;
+      const before = applied;
+      const first = await modelText(update, rename(`Fault ${fault}`));
+      expect(first).toContain('outcome is unknown');
+      expect(first).toContain('Do not call this tool again with the same change');
+      expect(first).toContain('Tell the user');
+      expect(first).not.toMatch(/try (once )?(more|again)/i);
+      expect(applied).toBe(before + 1);
+
+      // The model repeats it anyway: nothing is sent, and it is told why.
+      mode = 'ok';
+      const requests = service.requests.length;
+      const repeat = await modelText(update, rename(`Fault ${fault}`));
+      expect(repeat).toContain('Not sent: this exact update of collection col_1');
+      expect(service.requests.length).toBe(requests);
+
+      // A different change is sent as usual.
+      expect(await modelText(update, rename('Other'))).toContain('Updated collection');
+      expect(applied).toBe(before + 2);
+    },
+  );
+
+  it('a repeat of an update that just succeeded is answered from memory', async () => {
+    const { update } = tools();
+    mode = 'ok';
+    const before = applied;
+    expect(await modelText(update, rename('Once'))).toMatch(/^Updated collection/);
+    const repeat = await modelText(update, { ...rename('Once'), description: null });
+    expect(repeat).toMatch(/^This exact update had just been applied, so it was not sent again/);
+    const output = await update.execute(rename('Once') as never);
+    expect(output).toMatchObject({ alreadyApplied: true, collection: collection() });
+    expect(applied).toBe(before + 1);
+  });
+
+  it('identical calls made at once send one request', async () => {
+    const { update } = tools();
+    mode = 'ok';
+    const before = applied;
+    const [a, b] = await Promise.all([
+      modelText(update, rename('Twice at once')),
+      modelText(update, rename('Twice at once')),
+    ]);
+    expect(applied).toBe(before + 1);
+    expect([a, b].filter((text) => text.startsWith('This exact update'))).toHaveLength(1);
+  });
+
+  it('a refusal (404) is not remembered: the model may fix it and try again', async () => {
+    const { update } = tools();
+    mode = '404';
+    const requests = service.requests.length;
+    expect(await modelText(update, rename('Missing'))).toContain('Not found');
+    expect(await modelText(update, rename('Missing'))).toContain('Not found');
+    expect(service.requests.length).toBe(requests + 2);
+  });
+
+  it('searches, which change nothing, may still be tried once more', async () => {
+    const { websites } = tools();
+    expect(await modelText(websites, { query: 'nike' })).toContain('You may try once more later');
+  });
+});
+
+describe('UpdateMemory', () => {
+  it('forgets after its time and beyond its size, oldest first', async () => {
+    let now = 0;
+    const memory = new UpdateMemory({ maxEntries: 2, ttlMs: 1_000 }, () => now);
+    const lost = () => Promise.reject(Object.assign(new Error('lost'), { outcomeUnknown: true }));
+    const unknown = (error: unknown) =>
+      (error as { outcomeUnknown?: boolean }).outcomeUnknown === true;
+    const attempt = (id: string) =>
+      memory.run(id, { name: 'x' }, lost, unknown).catch((error: unknown) => error);
+    expect(await attempt('a')).not.toBeInstanceOf(RepeatedUpdateError);
+    expect(await attempt('a')).toBeInstanceOf(RepeatedUpdateError);
+    now = 1_001;
+    expect(await attempt('a')).not.toBeInstanceOf(RepeatedUpdateError);
+    await attempt('b');
+    await attempt('c');
+    // 'a' was the oldest of three: evicted.
+    expect(await attempt('a')).not.toBeInstanceOf(RepeatedUpdateError);
+    expect(await attempt('c')).toBeInstanceOf(RepeatedUpdateError);
+  });
+
+  it('treats the same ids in another order as the same update', async () => {
+    const memory = new UpdateMemory();
+    let sent = 0;
+    const send = async () => {
+      sent += 1;
+      return { collection_id: 'c' };
+    };
+    const never = () => false;
+    await memory.run('c', { remove_clause_ids: ['x', 'y'] }, send, never);
+    const again = await memory.run('c', { remove_clause_ids: ['y', 'x'] }, send, never);
+    expect(again.sent).toBe(false);
+    expect(sent).toBe(1);
+  });
+});
