@@ -18,6 +18,11 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['@catalogkit/source'] } },
   test: {
     testTimeout: 20_000,
-    projects: [aiProject('ai-v5', 'ai-v5'), aiProject('ai-v6', 'ai-v6'), aiProject('ai-v7')],
+    projects: [
+      aiProject('ai-v5', 'ai-v5'),
+      aiProject('ai-v6-0', 'ai-v6-0'),
+      aiProject('ai-v6', 'ai-v6'),
+      aiProject('ai-v7'),
+    ],
   },
 });

@@ -4,15 +4,18 @@ import {
   type CatalogToolsOptions,
   createCatalogToolList,
 } from '@catalogkit/core';
-import type { Tool, ToolSet } from 'ai';
-import * as ai from 'ai';
+import { type Tool, tool } from 'ai';
+import { isAiSdk5 } from './ai-version.js';
+import type { CatalogToolSet, CatalogToolTypes, ToolNameOf } from './catalog-tool-set.js';
 import { CatalogToolCallError } from './tool-call-error.js';
 
 /**
  * Options of {@link createCatalogTools}: the shared catalog tool options (including your own
- * `tools`) plus AI SDK settings.
+ * `tools`) plus AI SDK settings. `Extra` is the type of your own tools (inferred).
  */
-export interface AiSdkCatalogToolsOptions extends CatalogToolsOptions<AnyCatalogToolDefinition> {
+export interface AiSdkCatalogToolsOptions<
+  Extra extends AnyCatalogToolDefinition = AnyCatalogToolDefinition,
+> extends CatalogToolsOptions<Extra> {
   /**
    * Mark `update_collection` (and every tool of yours with `mutates: true`) with `needsApproval`, so the AI SDK stops for the user's
    * approval before it changes their data. Default `true`. In AI SDK 7, the `toolApproval`
@@ -33,22 +36,24 @@ export interface AiSdkCatalogToolsOptions extends CatalogToolsOptions<AnyCatalog
 interface AdapterSettings {
   needsApproval: boolean;
   strict: boolean;
+  aiSdk5: boolean;
 }
 
-// AI SDK 5 ignores `needsApproval` and calls `toModelOutput(output)`; 6 and later honour the
-// flag and call `toModelOutput({ toolCallId, input, output })`. The approval error class came
-// with approval in 6, so its export tells them apart without reading `ai`'s package.json
-// (a namespace import, because a named import of a missing export fails to link in ESM).
-const isAiSdk5 = !('InvalidToolApprovalError' in ai);
+// AI SDK 5 calls `toModelOutput(output)`; 6 and later call it with
+// `{ toolCallId, input, output }`.
+function modelOutputOf(options: unknown, settings: AdapterSettings): unknown {
+  return settings.aiSdk5 ? options : (options as { output: unknown }).output;
+}
 
 // The tools differ in input and output types, and a ToolSet is keyed by runtime names,
-// so the adapter works on the erased view (each execute validates its own input).
+// so the adapter works on the erased view (each execute validates its own input);
+// createCatalogTools gives the set its types back.
 function toAiSdkTool(
   catalogTool: CatalogTool<unknown, unknown, string>,
   settings: AdapterSettings,
 ): Tool {
   const asksApproval = catalogTool.needsApproval && settings.needsApproval;
-  const aiTool = ai.tool<unknown, unknown, Record<string, never>>({
+  const aiTool = tool<unknown, unknown, Record<string, never>>({
     description: catalogTool.description,
     inputSchema: catalogTool.inputSchema,
     strict: settings.strict,
@@ -66,18 +71,22 @@ function toAiSdkTool(
     // The application keeps the full result; the model reads the compact view.
     toModelOutput: (options) => ({
       type: 'text',
-      value: catalogTool.toModelOutput(isAiSdk5 ? options : options.output),
+      value: catalogTool.toModelOutput(modelOutputOf(options, settings)),
     }),
   });
   // AI SDK 5 would run the update without asking. A tool without `execute` is its
   // human-in-the-loop pattern: generation stops at the call, which the application runs
   // after the user agrees, so nothing changes without consent.
-  return asksApproval && isAiSdk5 ? { ...aiTool, execute: undefined } : aiTool;
+  return asksApproval && settings.aiSdk5 ? { ...aiTool, execute: undefined } : aiTool;
 }
 
 /**
  * Catalog tools for the Vercel AI SDK (5, 6 and 7): `search_catalog`, `search_websites` and
  * `update_collection` (which asks for approval), plus your own `tools`, keyed by name.
+ *
+ * The set is typed: each tool has its input and output types, so `toolResults[].output` is
+ * the tool's result type and a misspelt tool name does not compile. `include` and `exclude`
+ * narrow the type; with `rename` the names are only known at run time (a plain record).
  *
  * Each tool's `execute` returns the full parsed result to the application (in
  * `steps[].toolResults`), while the model reads a compact view (`toModelOutput`). Failures
@@ -87,10 +96,25 @@ function toAiSdkTool(
  * const tools = createCatalogTools({ clientOptions: { apiKey: process.env.CATALOG_API_KEY } });
  * const result = await generateText({ model, tools, prompt: 'Find trail running shoes' });
  */
-export function createCatalogTools(options: AiSdkCatalogToolsOptions = {}): ToolSet {
+export function createCatalogTools<
+  const Extra extends AnyCatalogToolDefinition = never,
+  const Included extends ToolNameOf<Extra> = ToolNameOf<Extra>,
+  const Excluded extends ToolNameOf<Extra> = never,
+>(
+  options?: AiSdkCatalogToolsOptions<Extra> & {
+    include?: readonly Included[];
+    exclude?: readonly Excluded[];
+    rename?: undefined;
+  },
+): CatalogToolSet<Pick<CatalogToolTypes<Extra>, Exclude<Included, Excluded>>>;
+/** With `rename`, the final names are only known at run time. */
+export function createCatalogTools<const Extra extends AnyCatalogToolDefinition = never>(
+  options: AiSdkCatalogToolsOptions<Extra> & { rename(name: string): string },
+): Record<string, Tool<unknown, unknown>>;
+export function createCatalogTools(options: AiSdkCatalogToolsOptions = {}): Record<string, Tool> {
   const { needsApproval = true, strict = true, ...shared } = options;
-  const settings = { needsApproval, strict };
-  const tools: ToolSet = {};
+  const settings = { needsApproval, strict, aiSdk5: isAiSdk5() };
+  const tools: Record<string, Tool> = {};
   for (const catalogTool of createCatalogToolList({ ...shared, strict })) {
     tools[catalogTool.name] = toAiSdkTool(catalogTool, settings);
   }

@@ -1,0 +1,47 @@
+import type {
+  AnyCatalogToolDefinition,
+  CatalogToolDefinition,
+  CatalogToolName,
+  SearchCatalogInput,
+  SearchCatalogOutput,
+  SearchWebsitesInput,
+  SearchWebsitesOutput,
+  UpdateCollectionInput,
+  UpdateCollectionOutput,
+} from '@catalogkit/core';
+import type { Tool } from 'ai';
+
+/** Input and output types of the three built-in tools, by name. */
+export interface BuiltInToolTypes {
+  search_catalog: { input: SearchCatalogInput; output: SearchCatalogOutput };
+  search_websites: { input: SearchWebsitesInput; output: SearchWebsitesOutput };
+  update_collection: { input: UpdateCollectionInput; output: UpdateCollectionOutput };
+}
+
+/** Input and output types of your own tools (the `tools` option), by name. */
+export type CustomToolTypes<Extra extends AnyCatalogToolDefinition> = {
+  [Definition in Extra as Definition['name']]: Definition extends CatalogToolDefinition<
+    infer Input,
+    infer Output,
+    string
+  >
+    ? { input: Input; output: Output }
+    : never;
+};
+
+/** Input and output types of every tool a call of `createCatalogTools` can build. */
+export type CatalogToolTypes<Extra extends AnyCatalogToolDefinition = never> = BuiltInToolTypes &
+  CustomToolTypes<Extra>;
+
+/** Names `include` and `exclude` accept: the built-ins' and your own tools'. */
+export type ToolNameOf<Extra extends AnyCatalogToolDefinition> = CatalogToolName | Extra['name'];
+
+/**
+ * The tool set `createCatalogTools` returns: an AI SDK tool per name, typed with that tool's
+ * input and output, so `generateText` results are typed and a misspelt name does not compile.
+ */
+export type CatalogToolSet<Types = BuiltInToolTypes> = {
+  [Name in keyof Types]: Types[Name] extends { input: infer Input; output: infer Output }
+    ? Tool<Input, Output>
+    : never;
+};
