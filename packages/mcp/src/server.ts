@@ -1,5 +1,6 @@
 import {
   type AnyCatalogToolDefinition,
+  CatalogClient,
   type CatalogTool,
   type CatalogToolsOptions,
   createCatalogToolList,
@@ -18,7 +19,6 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import packageJson from '../package.json' with { type: 'json' };
 import { annotationsOf, outputSchemaOf } from './built-in-tools.js';
 import { toObjectJsonSchema } from './json-schema.js';
-import { createKeyRedactor, type Redactor } from './redact.js';
 
 /**
  * Options of the catalog MCP server: the shared catalog tool options (your own `tools`
@@ -37,7 +37,8 @@ export interface PreparedTools {
   listing: Tool[];
   // Erased to one input and output type: each execute validates its own input.
   byName: ReadonlyMap<string, ErasedTool>;
-  redact: Redactor;
+  /** Removes the key the client sends from anything a host receives (any letter case). */
+  redact: CatalogClient['redact'];
   /**
    * The SDK server only validates elicitation answers with it (these tools never elicit), yet
    * builds a new Ajv for every server unless given one: the HTTP handler makes a server per
@@ -59,6 +60,30 @@ function toMcpTool(catalogTool: ErasedTool): Tool {
   };
 }
 
+type ToolOptions = Omit<CatalogMcpServerOptions, 'serverInfo'>;
+
+/**
+ * The options with a client the server holds: it cleans the full results hosts receive
+ * with the key that client sends. Both `client` and `clientOptions`, or a `clientOptions`
+ * that is not an object, go on unchanged for the tools' own validation to refuse.
+ */
+function withOwnClient(options: ToolOptions): ToolOptions & { client?: CatalogClient } {
+  const { clientOptions, ...rest } = options;
+  if (options.client) return options;
+  if (
+    clientOptions !== undefined &&
+    (typeof clientOptions !== 'object' || clientOptions === null)
+  ) {
+    return options;
+  }
+  return { ...rest, client: new CatalogClient(clientOptions) };
+}
+
+function redactorOf(client: CatalogClient | undefined): PreparedTools['redact'] {
+  // A stand-in for the client (tests) may lack redact; the real one always has it.
+  return typeof client?.redact === 'function' ? (value) => client.redact(value) : (value) => value;
+}
+
 /**
  * Binds the catalog tools to a client and computes their listing; throws a
  * `ConfigurationError` naming a bad option. The HTTP handler calls this once and serves
@@ -66,14 +91,15 @@ function toMcpTool(catalogTool: ErasedTool): Tool {
  */
 export function prepareTools(options: CatalogMcpServerOptions): PreparedTools {
   const { serverInfo = DEFAULT_SERVER_INFO, ...toolOptions } = options;
-  const tools = createCatalogToolList(toolOptions);
+  const withClient = withOwnClient(toolOptions);
+  const tools = createCatalogToolList(withClient);
   return {
     serverInfo,
     listing: tools.map(toMcpTool),
     byName: new Map(
       tools.map((catalogTool): [string, ErasedTool] => [catalogTool.name, catalogTool]),
     ),
-    redact: createKeyRedactor(toolOptions),
+    redact: redactorOf(withClient.client),
     validator: new AjvJsonSchemaValidator(),
   };
 }
@@ -86,7 +112,7 @@ async function callTool(
   catalogTool: ErasedTool,
   input: unknown,
   signal: AbortSignal,
-  redact: Redactor,
+  redact: PreparedTools['redact'],
 ): Promise<CallToolResult> {
   try {
     const output = await catalogTool.execute(input, { signal });

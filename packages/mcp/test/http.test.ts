@@ -1,11 +1,11 @@
-import { findStrictModeViolations } from '@catalogkit/core';
+import { CatalogClient, findStrictModeViolations } from '@catalogkit/core';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCatalogMcpHandler } from '../src/index.js';
 import { connectHttpClient, type MountedHandler, mountInHono } from './support/http-host.js';
 import { searchCatalog, searchWebsites, textOf, updateCollection } from './support/inputs.js';
-import { startKeyEchoService } from './support/key-echo-service.js';
+import { type KeyEchoService, startKeyEchoService } from './support/key-echo-service.js';
 
 let emulator: RunningEmulator;
 let mounted: MountedHandler;
@@ -253,40 +253,53 @@ describe('createCatalogMcpHandler mounted in Hono, with the SDK client over Stre
 });
 
 describe('the API key', () => {
-  it('never reaches the host, even from a service that echoes it everywhere', async () => {
-    const secret = 'ck_live_echo_7f3a9c1e5b';
-    const service = await startKeyEchoService();
-    const host = await mountInHono(
-      createCatalogMcpHandler({
-        clientOptions: { apiKey: secret, baseUrl: service.baseUrl, mcpUrl: service.mcpUrl },
+  const secret = 'ck_live_echo_7f3a9c1e5b';
+  const configs = {
+    clientOptions: (service: KeyEchoService) => ({
+      clientOptions: { apiKey: secret, baseUrl: service.baseUrl, mcpUrl: service.mcpUrl },
+    }),
+    client: (service: KeyEchoService) => ({
+      client: new CatalogClient({
+        apiKey: secret,
+        baseUrl: service.baseUrl,
+        mcpUrl: service.mcpUrl,
       }),
-    );
-    const { client: echoClient, received } = await connectHttpClient(host.url);
-    try {
-      await echoClient.listTools();
-      const catalog = await echoClient.callTool({
-        name: 'search_catalog',
-        arguments: searchCatalog('shoes'),
-      });
-      const websites = await echoClient.callTool({
-        name: 'search_websites',
-        arguments: searchWebsites('shop'),
-      });
-      const update = await echoClient.callTool({
-        name: 'update_collection',
-        arguments: updateCollection('col_1', { name: 'X' }),
-      });
-      // The service did echo it: the places it went now say [redacted].
-      expect(JSON.stringify(catalog.structuredContent)).toContain('Echo shoe for [redacted]');
-      expect(textOf(websites)).toContain('Shop of [redacted]');
-      expect(update.isError).toBe(true);
-      expect(textOf(update)).toContain('[redacted]');
-      expect(received.length).toBeGreaterThan(3);
-      for (const body of received) expect(body).not.toContain(secret);
-    } finally {
-      await echoClient.close();
-      await host.close();
-      await service.close();
-    }
-  });
+    }),
+  };
+
+  it.each(Object.keys(configs) as (keyof typeof configs)[])(
+    'never reaches the host, even from a service that echoes it everywhere (key given as %s)',
+    async (config) => {
+      const service = await startKeyEchoService();
+      const host = await mountInHono(createCatalogMcpHandler(configs[config](service)));
+      const { client: echoClient, received } = await connectHttpClient(host.url);
+      try {
+        await echoClient.listTools();
+        const catalog = await echoClient.callTool({
+          name: 'search_catalog',
+          arguments: searchCatalog('shoes'),
+        });
+        const websites = await echoClient.callTool({
+          name: 'search_websites',
+          arguments: searchWebsites('shop'),
+        });
+        const update = await echoClient.callTool({
+          name: 'update_collection',
+          arguments: updateCollection('col_1', { name: 'X' }),
+        });
+        // The service did echo it: the places it went now say [redacted].
+        expect(JSON.stringify(catalog.structuredContent)).toContain('Echo shoe for [redacted]');
+        expect(textOf(websites)).toContain('Shop of [redacted]');
+        expect(JSON.stringify(websites.structuredContent)).toContain('KEY [redacted]');
+        expect(update.isError).toBe(true);
+        expect(textOf(update)).toContain('[redacted]');
+        expect(received.length).toBeGreaterThan(3);
+        for (const body of received) expect(body.toLowerCase()).not.toContain(secret.toLowerCase());
+      } finally {
+        await echoClient.close();
+        await host.close();
+        await service.close();
+      }
+    },
+  );
 });

@@ -56,7 +56,13 @@ async function answer(request: IncomingMessage, response: ServerResponse): Promi
     return json(200, catalogAnswer(rpc.id, key), { 'x-ucp-auth-tier': 'token' });
   }
   if (request.method === 'GET' && path === '/api/v1/websites/search') {
-    const website = { id: 'web_echo', url: 'https://shop.example', name: `Shop of ${key}` };
+    // In upper case too, as a proxy that changes letter case might send it back.
+    const website = {
+      id: 'web_echo',
+      url: 'https://shop.example',
+      name: `Shop of ${key}`,
+      note: `KEY ${key.toUpperCase()}`,
+    };
     return json(200, { websites: [website] });
   }
   await bodyOf(request);
