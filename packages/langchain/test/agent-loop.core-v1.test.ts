@@ -99,6 +99,7 @@ describe('an agent loop (LangGraph ToolNode) with a scripted chat model', () => 
     expect(
       (updated!.artifact as UpdateCollectionOutput).collection.clauses?.at(-1)?.product_ids,
     ).toEqual([firstProduct]);
+    expect(toolMessages.map((message) => message.status)).toEqual(['success', 'success', 'error']);
     expect(missing!.content).toBe(
       'Error: Not found: Collection not found. Check the ids you gave; use ids from earlier tool results only.',
     );

@@ -166,6 +166,8 @@ export function describeLangChainTools(harness: LangChainCoreHarness): void {
       expect(failed.content).toBe(
         "Error: The catalog service refused the input: replace_clauses.0.clause_id: Unknown clause id 'cl_nope' in collection 'col_summer'. Fix these fields and try again.",
       );
+      expect(failed.status).toBe('error');
+      expect(updated.status).toBe('success');
       expect(isCatalogToolFailure(failed.artifact)).toBe(true);
       expect(failed.artifact.error).toBeInstanceOf(ValidationError);
     });
@@ -193,6 +195,7 @@ export function describeLangChainTools(harness: LangChainCoreHarness): void {
         expect(limitedMessage.content).toMatch(
           /^Error: Rate limit of the catalog service reached \(limits are daily, per UTC day\)\. It resets at \d{4}-\d\d-\d\dT00:00Z/,
         );
+        expect(limitedMessage.status).toBe('error');
         expect(limitedMessage.artifact.error).toBeInstanceOf(RateLimitError);
       } finally {
         await limited.close();
@@ -234,6 +237,7 @@ export function describeLangChainTools(harness: LangChainCoreHarness): void {
         });
         const failed = await invokeWithToolCall(limitedCompare!, { query: 'jacket', limit: null });
         expect(failed.content).toMatch(/^Error: Rate limit of the catalog service reached/);
+        expect(failed.status).toBe('error');
         expect(failed.artifact.error).toBeInstanceOf(RateLimitError);
       } finally {
         await limited.close();
