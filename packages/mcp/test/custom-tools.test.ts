@@ -1,41 +1,17 @@
-import { ConfigurationError, defineCatalogTool, formatMinorUnits } from '@catalogkit/core';
+import { ConfigurationError } from '@catalogkit/core';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod/v4';
+import {
+  archiveCollection,
+  comparePrices,
+  looseTool,
+} from '../../core/test/support/custom-tools.js';
 import { createCatalogMcpHandler } from '../src/index.js';
 import { connectHttpClient, mountInHono } from './support/http-host.js';
 import { textOf } from './support/inputs.js';
 
-/** An application's own read-only tool; its result is an array (no structuredContent). */
-const cheapestOffers = defineCatalogTool({
-  name: 'cheapest_offers',
-  description: (names) =>
-    `Offers for a product, cheapest first. ${names.search_catalog} gives details.`,
-  inputSchema: z.strictObject({ query: z.string().describe('The product.') }),
-  mutates: false,
-  async execute(input, { client, signal }) {
-    const { result } = await client.catalog.search(
-      { query: input.query, pagination: { limit: 3 } },
-      { signal },
-    );
-    const prices = result.products.flatMap((product) =>
-      product.variants.flatMap((variant) => (variant.price ? [variant.price] : [])),
-    );
-    return prices.sort((a, b) => a.amount - b.amount);
-  },
-  toModelOutput: (prices) => prices.map(formatMinorUnits).join(', '),
-});
-
-/** An application's own tool that changes data; its result is an object. */
-const archiveCollection = defineCatalogTool({
-  name: 'archive_collection',
-  description: () => 'Archive one of the user’s collections, when the user asked for it.',
-  inputSchema: z.strictObject({ collection_id: z.string().describe('The collection id.') }),
-  mutates: true,
-  execute: (input, { client, signal }) =>
-    client.collections.update(input.collection_id, { name: 'Archived' }, { signal }),
-  toModelOutput: (collection) => `Archived ${collection.collection_id}`,
-});
+// The custom tools every adapter's tests use: compare_prices (read-only, its result an array,
+// so no structuredContent), archive_collection (changes data, its result an object).
 
 let emulator: RunningEmulator;
 
@@ -56,8 +32,8 @@ describe('your own tools (the tools option) on the MCP server', () => {
           baseUrl: emulator.baseUrl,
           mcpUrl: emulator.mcpUrl,
         },
-        tools: [cheapestOffers, archiveCollection],
-        include: ['search_catalog', 'cheapest_offers', 'archive_collection'],
+        tools: [comparePrices, archiveCollection],
+        include: ['search_catalog', 'compare_prices', 'archive_collection'],
       }),
     );
     const { client } = await connectHttpClient(host.url);
@@ -65,20 +41,23 @@ describe('your own tools (the tools option) on the MCP server', () => {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => [tool.name, tool.annotations?.readOnlyHint])).toEqual([
         ['search_catalog', true],
-        ['cheapest_offers', true],
+        ['compare_prices', true],
         ['archive_collection', false],
       ]);
       // Nothing is claimed about the shape of their results.
       expect(tools[1]?.outputSchema).toBeUndefined();
-      expect(tools[1]?.description).toContain('search_catalog gives details');
+      expect(tools[1]?.description).toContain('search_catalog gives full product details');
 
       const offers = await client.callTool({
-        name: 'cheapest_offers',
-        arguments: { query: 'rain jacket' },
+        name: 'compare_prices',
+        arguments: { query: 'rain jacket', limit: 3 },
       });
       expect(offers.isError).toBeFalsy();
-      expect(textOf(offers)).toMatch(/^\$\d+\.\d\d(, \$\d+\.\d\d)+$/);
       expect(offers.structuredContent).toBeUndefined();
+      const lines = textOf(offers).split('\n');
+      expect(lines.length).toBeGreaterThan(1);
+      // The tool's own view, buy links as sent.
+      expect(lines.every((line) => /\| https:\/\/\S+$/.test(line))).toBe(true);
 
       const archived = await client.callTool({
         name: 'archive_collection',
@@ -91,7 +70,10 @@ describe('your own tools (the tools option) on the MCP server', () => {
       });
       expect(emulator.state.collections.get('col_summer')?.name).toBe('Archived');
 
-      const refused = await client.callTool({ name: 'cheapest_offers', arguments: { query: 7 } });
+      const refused = await client.callTool({
+        name: 'compare_prices',
+        arguments: { query: 7, limit: null },
+      });
       expect(refused.isError).toBe(true);
       expect(textOf(refused)).toMatch(/^Invalid arguments: query: /);
     } finally {
@@ -101,24 +83,16 @@ describe('your own tools (the tools option) on the MCP server', () => {
   });
 
   it('must pass OpenAI strict mode unless strict is false', () => {
-    const loose = defineCatalogTool({
-      name: 'loose_lookup',
-      description: () => 'Looks something up.',
-      inputSchema: z.strictObject({ query: z.string().optional().describe('What.') }),
-      mutates: false,
-      execute: async (input) => input.query ?? '',
-      toModelOutput: (text) => text,
-    });
     const clientOptions = {
       apiKey: emulator.keys.valid,
       baseUrl: emulator.baseUrl,
       mcpUrl: emulator.mcpUrl,
     };
-    expect(() => createCatalogMcpHandler({ clientOptions, tools: [loose] })).toThrowError(
+    expect(() => createCatalogMcpHandler({ clientOptions, tools: [looseTool] })).toThrowError(
       ConfigurationError,
     );
     expect(() =>
-      createCatalogMcpHandler({ clientOptions, tools: [loose], strict: false }),
+      createCatalogMcpHandler({ clientOptions, tools: [looseTool], strict: false }),
     ).not.toThrow();
   });
 });

@@ -1,51 +1,19 @@
-import { ConfigurationError, formatMinorUnits, type Price } from '@catalogkit/core';
+import { ConfigurationError } from '@catalogkit/core';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { Agent, run, setTracingDisabled } from '@openai/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod/v4';
+import {
+  archiveCollection,
+  comparePrices,
+  looseTool,
+  offersView,
+  type PricedOffer,
+} from '../../core/test/support/custom-tools.js';
 import { ScriptedModel, toolOutputsSeen } from '../demo/scripted-model.js';
-import { catalogToolOutputOf, createCatalogTools, defineCatalogTool } from '../src/index.js';
+import { catalogToolOutputOf, createCatalogTools } from '../src/index.js';
 
-/** An application's own read-only tool. */
-const cheapestOffers = defineCatalogTool({
-  name: 'cheapest_offers',
-  description: (names) =>
-    `Offers for a product, cheapest first. ${names.search_catalog} gives details.`,
-  inputSchema: z.strictObject({ query: z.string().describe('The product.') }),
-  mutates: false,
-  async execute(input, { client, signal }) {
-    const { result } = await client.catalog.search(
-      { query: input.query, pagination: { limit: 3 } },
-      { signal },
-    );
-    const prices = result.products.flatMap((product) =>
-      product.variants.flatMap((variant) => (variant.price ? [variant.price] : [])),
-    );
-    return prices.sort((a, b) => a.amount - b.amount);
-  },
-  toModelOutput: (prices) => prices.map(formatMinorUnits).join(', '),
-});
-
-/** An application's own tool that changes data. */
-const archiveCollection = defineCatalogTool({
-  name: 'archive_collection',
-  description: () => 'Archive one of the user’s collections, when the user asked for it.',
-  inputSchema: z.strictObject({ collection_id: z.string().describe('The collection id.') }),
-  mutates: true,
-  execute: (input, { client, signal }) =>
-    client.collections.update(input.collection_id, { name: 'Archived' }, { signal }),
-  toModelOutput: (collection) => `Archived ${collection.collection_id}`,
-});
-
-/** A tool whose schema OpenAI strict mode refuses (an optional field). */
-const looseLookup = defineCatalogTool({
-  name: 'loose_lookup',
-  description: () => 'Looks something up.',
-  inputSchema: z.strictObject({ query: z.string().optional().describe('What.') }),
-  mutates: false,
-  execute: async (input) => `found ${input.query ?? 'nothing'}`,
-  toModelOutput: (text) => text,
-});
+// The custom tools every adapter's tests use: compare_prices (read-only), archive_collection
+// (changes data), loose_lookup (a schema strict mode refuses).
 
 let emulator: RunningEmulator;
 
@@ -68,24 +36,25 @@ describe('your own tools (the tools option) in the Agents SDK run loop', () => {
   it('run like the built-ins: compact text, full result, approval when they change data', async () => {
     const tools = createCatalogTools({
       clientOptions: clientOptions(),
-      tools: [cheapestOffers, archiveCollection],
-      include: ['cheapest_offers', 'archive_collection'],
+      tools: [comparePrices, archiveCollection],
+      include: ['compare_prices', 'archive_collection'],
     });
-    expect(tools.map((tool) => tool.name)).toEqual(['cheapest_offers', 'archive_collection']);
+    expect(tools.map((tool) => tool.name)).toEqual(['compare_prices', 'archive_collection']);
     const model = new ScriptedModel([
-      () => [{ name: 'cheapest_offers', input: { query: 'rain jacket' } }],
+      () => [{ name: 'compare_prices', input: { query: 'rain jacket', limit: 3 } }],
       () => [{ name: 'archive_collection', input: { collection_id: 'col_summer' } }],
     ]);
     const agent = new Agent({ name: 'Shopper', instructions: 'Help.', model, tools });
 
     const first = await run(agent, 'Cheapest rain jacket, then archive my Summer collection');
-    const prices = first.newItems.map((item) => catalogToolOutputOf<Price[]>(item)).find(Boolean);
-    const amounts = prices?.map((price) => price.amount) ?? [];
+    const offers = first.newItems
+      .map((item) => catalogToolOutputOf<PricedOffer[]>(item))
+      .find(Boolean);
+    const amounts = offers?.map((offer) => offer.price.amount) ?? [];
     expect(amounts.length).toBeGreaterThan(1);
     expect(amounts).toEqual([...amounts].sort((a, b) => a - b));
-    expect(toolOutputsSeen(model.requests[1]).get('call_0_0')).toBe(
-      prices?.map(formatMinorUnits).join(', '),
-    );
+    // The model read the tool's own view of that very result.
+    expect(toolOutputsSeen(model.requests[1]).get('call_0_0')).toBe(offersView(offers ?? []));
 
     // archive_collection changes data: it waits for the user.
     expect(first.interruptions.map((item) => item.name)).toEqual(['archive_collection']);
@@ -101,11 +70,11 @@ describe('your own tools (the tools option) in the Agents SDK run loop', () => {
 
   it('must pass OpenAI strict mode, unless strict is false (then tools are sent non-strict)', async () => {
     expect(() =>
-      createCatalogTools({ clientOptions: clientOptions(), tools: [looseLookup] }),
+      createCatalogTools({ clientOptions: clientOptions(), tools: [looseTool] }),
     ).toThrowError(ConfigurationError);
     const tools = createCatalogTools({
       clientOptions: clientOptions(),
-      tools: [looseLookup],
+      tools: [looseTool],
       include: ['loose_lookup', 'search_websites'],
       strict: false,
     });
@@ -118,6 +87,6 @@ describe('your own tools (the tools option) in the Agents SDK run loop', () => {
       ['search_websites', false],
       ['loose_lookup', false],
     ]);
-    expect(toolOutputsSeen(model.requests[1]).get('call_0_0')).toBe('found x');
+    expect(toolOutputsSeen(model.requests[1]).get('call_0_0')).toBe('x');
   });
 });

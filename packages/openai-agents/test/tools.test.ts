@@ -170,7 +170,7 @@ describe('approval of update_collection', () => {
     expect(emulator.stats.count(PATCH)).toBe(0);
     expect(emulator.state.collections.get('col_summer')?.name).toBe('Summer');
 
-    // The state travels as a string (e.g. to the user's browser and back), then is approved.
+    // The state is kept as a string until the user answers (another request), then approved.
     const state = await RunState.fromString(agent, first.state.toString());
     const [approval] = state.getInterruptions();
     if (!approval) throw new Error('no interruption in the restored state');
