@@ -123,6 +123,32 @@ describe('BuyLinkStreamResolver', () => {
     }
   });
 
+  it('with repair, repairs miscopied links like repairBuyLinks, whatever the chunk boundary', () => {
+    const answer = `1. ${refA}\n2. <${B.replaceAll('%2F', '/')}>, or ${A.slice(0, -2)}. Shop: https://www.example.com/x`;
+    const whole = finalizeBuyLinks(answer, [output]).text;
+    expect(whole).toBe(`1. ${A}\n2. <${B}>, or ${A}. Shop: https://www.example.com/x`);
+    for (let cut = 0; cut <= answer.length; cut++) {
+      const resolver = new BuyLinkStreamResolver({ toolOutputs: [output], repair: true });
+      const text =
+        resolver.write(answer.slice(0, cut)) + resolver.write(answer.slice(cut)) + resolver.end();
+      expect(text, `cut at ${cut}`).toBe(whole);
+      expect(resolver.repaired).toHaveLength(2);
+    }
+  });
+
+  it('with repair, reports a link it cannot match and holds back only the last word', () => {
+    const unrepaired: string[] = [];
+    const resolver = new BuyLinkStreamResolver({
+      toolOutputs: [output],
+      repair: true,
+      onUnrepaired: (issue) => unrepaired.push(issue.url),
+    });
+    expect(resolver.write('See https://go.catalogkit.test/r/web_')).toBe('See ');
+    expect(resolver.write('zzz?sig=1 now')).toBe('https://go.catalogkit.test/r/web_zzz?sig=1 ');
+    expect(resolver.end()).toBe('now');
+    expect(unrepaired).toEqual(['https://go.catalogkit.test/r/web_zzz?sig=1']);
+  });
+
   it('never holds back more than an unfinished reference', () => {
     const resolver = new BuyLinkStreamResolver({ toolOutputs: [output] });
     expect(resolver.write('Hello there, ')).toBe('Hello there, ');

@@ -1,4 +1,5 @@
 import {
+  type BuyLinkIssue,
   BuyLinkReferences,
   type BuyLinkSources,
   BuyLinkStreamResolver,
@@ -15,6 +16,13 @@ export interface BuyLinkMessageOptions extends FinalizeBuyLinksOptions {
   toolOutputs?: BuyLinkSources;
   /** Streams only: called for each reference that names no buy link. */
   onUnresolved?: (issue: UnresolvedReference) => void;
+  /**
+   * Streams: also repair corrupted copies of buy links as they stream (default `false` there;
+   * the last word is held back until it is whole). Finished messages: default `true`.
+   */
+  repair?: boolean;
+  /** Streams with `repair`: called for each URL that resembles a buy link but has no clear match. */
+  onUnrepaired?: (issue: BuyLinkIssue) => void;
 }
 
 type Content = BaseMessage['content'];

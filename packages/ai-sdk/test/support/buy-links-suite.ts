@@ -151,6 +151,28 @@ export function describeBuyLinkHelpers(harness: BuyLinksHarness): void {
       }
     });
 
+    it('with repair, repairs a miscopied inline link whatever the chunk boundary', async () => {
+      const run = async (split: (answer: string) => string[]) => {
+        const result = harness.stream(
+          tools('inline'),
+          (view) => {
+            const link = /https:\/\/go\.catalogkit\.test\S+/.exec(view)![0];
+            return split(`Buy: ${link.replaceAll('%2F', '/')}. Enjoy!`);
+          },
+          resolveBuyLinksTransform({ repair: true }),
+        );
+        const steps = await result.steps;
+        return { text: await result.text, links: linksOf(steps[0]?.toolResults[0]?.output) };
+      };
+      const whole = await run((answer) => [answer]);
+      const expected = `Buy: ${whole.links[0]}. Enjoy!`;
+      expect(whole.text).toBe(expected);
+      for (let cut = 0; cut <= expected.length; cut += 23) {
+        const { text } = await run((answer) => [answer.slice(0, cut), answer.slice(cut)]);
+        expect(text, `cut at ${cut}`).toBe(expected);
+      }
+    });
+
     it('resolves references streamed a character at a time and reports unknown ones', async () => {
       const { text, links, unresolved } = await run((answer) => [...answer], ' [[buy:000000001]]');
       expect(text).toBe(`Get it: ${links[0]}! [[buy:000000001]]`);

@@ -84,5 +84,23 @@ export function describeBuyLinkMessageHelpers(line: string): void {
       expect(out.join('')).toBe(`Here: ${links[0]}.`);
       expect(unresolved).toEqual([]);
     });
+
+    it('resolveBuyLinkChunks with repair repairs a miscopied link split across chunks', async () => {
+      const { message, links } = await searched('inline');
+      const text = `Buy: ${links[0]!.toLowerCase()} today`;
+      async function* chunks() {
+        for (let i = 0; i < text.length; i += 17) {
+          yield new AIMessageChunk({ content: text.slice(i, i + 17), id: 'run-2' });
+        }
+      }
+      const out: string[] = [];
+      for await (const chunk of resolveBuyLinkChunks(chunks(), {
+        toolOutputs: [message.artifact],
+        repair: true,
+      })) {
+        out.push(String(chunk.content));
+      }
+      expect(out.join('')).toBe(`Buy: ${links[0]} today`);
+    });
   });
 }
