@@ -1,6 +1,6 @@
 // Prints the link corruption tables: `pnpm --filter @catalogkit/integration-tests bench:links`.
 import { startEmulator } from '@catalogkit/emulator';
-import { linkCorruptionMarkdown, measureLinkCorruption } from './link-corruption.js';
+import { linkCorruptionMarkdown, measureLinkCorruption } from './measure.js';
 
 const emulator = await startEmulator({ port: 0, mcpResponse: 'json' });
 try {

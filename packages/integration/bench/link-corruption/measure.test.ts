@@ -4,8 +4,8 @@
 import type { BuyLinkMode } from '@catalogkit/core';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CorruptionRow, measureLinkCorruption } from './link-corruption.js';
-import { MANGLES, seededRandom } from './link-mangles.js';
+import { MANGLES, seededRandom } from './mangles.js';
+import { type CorruptionRow, measureLinkCorruption } from './measure.js';
 
 const LINK =
   'https://go.catalogkit.test/r/web_a?pub=p&campaign=agent+search&u=https%3A%2F%2Fshop.test%2Fx&sig=abc123';

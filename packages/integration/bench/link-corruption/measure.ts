@@ -8,8 +8,8 @@ import {
   verifyBuyLinks,
 } from '@catalogkit/core';
 import type { RunningEmulator } from '@catalogkit/emulator';
-import { MANGLES, type Mangle, seededRandom } from './link-mangles.js';
-import { TOKEN_TABLE_QUERIES } from './token-table.js';
+import { TOKEN_TABLE_QUERIES } from '../token-table.js';
+import { MANGLES, type Mangle, seededRandom } from './mangles.js';
 
 /** One offer as the stand-in model writes about it. */
 interface Offer {
