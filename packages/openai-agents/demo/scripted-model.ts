@@ -35,21 +35,29 @@ export function toolOutputsSeen(request: ModelRequest | undefined): Map<string, 
 
 /**
  * A stand-in for a model, implementing the SDK's Model interface without a network: on its
- * n-th call it makes the n-th turn's tool calls (ids `call_<n>_<i>`), then answers "Done.".
+ * n-th call it makes the n-th turn's tool calls (ids `call_<n>_<i>`), then answers.
  * It records every request, so tests see exactly what the model was given.
  */
 export class ScriptedModel implements Model {
   readonly requests: ModelRequest[] = [];
 
-  constructor(private readonly turns: Turn[]) {}
+  /**
+   * @param turns one per model call, then
+   * @param answer the final text, from the tool outputs read so far (default "Done.")
+   */
+  constructor(
+    private readonly turns: Turn[],
+    private readonly answer: (seen: ReadonlyMap<string, string>) => string = () => 'Done.',
+  ) {}
 
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
     const step = this.requests.length;
     this.requests.push(request);
-    const calls = this.turns[step]?.(toolOutputsSeen(request));
+    const seen = toolOutputsSeen(request);
+    const calls = this.turns[step]?.(seen);
     const usage = new Usage({ requests: 1, inputTokens: 1, outputTokens: 1, totalTokens: 2 });
     if (calls === undefined) {
-      const text = { type: 'output_text' as const, text: 'Done.' };
+      const text = { type: 'output_text' as const, text: this.answer(seen) };
       return {
         usage,
         output: [{ type: 'message', role: 'assistant', status: 'completed', content: [text] }],

@@ -1,15 +1,41 @@
-// What an application needs to add its own tool and read results without a direct
-// dependency on @catalogkit/core.
+// What an application needs to add its own tool, read results and tell a failure (the
+// `error` of the SDK's ToolCallError) without a direct dependency on @catalogkit/core.
 export {
+  AbortError,
+  ApiError,
+  AuthenticationError,
   CatalogError,
   type CatalogToolContext,
   type CatalogToolDefinition,
+  CatalogToolError,
   type CatalogToolNames,
+  ConfigurationError,
+  ConnectionError,
   defineCatalogTool,
+  McpError,
+  NotFoundError,
+  PaymentRequiredError,
+  ProtocolError,
+  RateLimitError,
+  RepeatedUpdateError,
+  RequestValidationError,
+  ResponseTooLargeError,
+  type SearchCatalogInput,
   type SearchCatalogOutput,
+  type SearchWebsitesInput,
   type SearchWebsitesOutput,
+  ServerError,
+  TimeoutError,
+  type UpdateCollectionInput,
   type UpdateCollectionOutput,
+  ValidationError,
 } from '@catalogkit/core';
+export {
+  finalizeRunBuyLinks,
+  type RunBuyLinkOptions,
+  type RunResultLike,
+  toolOutputsOf,
+} from './buy-links.js';
 export {
   type CatalogFunctionTool,
   type CatalogToolOutput,

@@ -1,0 +1,52 @@
+import {
+  type BuyLinkSources,
+  type FinalizeBuyLinksOptions,
+  type FinalizedBuyLinks,
+  finalizeBuyLinks,
+} from '@catalogkit/core';
+import type { RunItem } from '@openai/agents';
+import { catalogToolOutputOf } from './create-catalog-tools.js';
+
+/** The part of a run result the helpers read. */
+export interface RunResultLike {
+  finalOutput?: unknown;
+  newItems: readonly RunItem[];
+}
+
+/** The full results of the run's catalog tool calls, in order (failed calls have none). */
+export function toolOutputsOf(result: Pick<RunResultLike, 'newItems'>): unknown[] {
+  return result.newItems.flatMap((item) => {
+    const output = catalogToolOutputOf<unknown>(item);
+    return output === undefined ? [] : [output];
+  });
+}
+
+/** Options of {@link finalizeRunBuyLinks}: those of `finalizeBuyLinks`, plus earlier turns' outputs. */
+export interface RunBuyLinkOptions extends FinalizeBuyLinksOptions {
+  /** Tool outputs of earlier runs of the conversation, whose links the answer may give. */
+  toolOutputs?: BuyLinkSources;
+}
+
+/**
+ * Makes a run's final answer safe to show, in either `buyLinks` mode: references become the
+ * exact buy links, corrupted copies of buy links are repaired when the true link is clearly
+ * meant, and whatever is left is reported (`unresolved`, `unrepaired`, `ok`). The links come
+ * from the run's catalog tool results and `toolOutputs`. A final output that is not text
+ * (an agent with an `outputType`) is read as empty: resolve its text fields with
+ * `finalizeBuyLinks` from `@catalogkit/core`.
+ *
+ * @example
+ * const result = await run(agent, 'Find trail running shoes');
+ * const { text, ok } = finalizeRunBuyLinks(result);
+ */
+export function finalizeRunBuyLinks(
+  result: RunResultLike,
+  options: RunBuyLinkOptions = {},
+): FinalizedBuyLinks {
+  const text = typeof result.finalOutput === 'string' ? result.finalOutput : '';
+  return finalizeBuyLinks(
+    text,
+    [...(options.toolOutputs ?? []), ...toolOutputsOf(result)],
+    options,
+  );
+}
