@@ -3,6 +3,7 @@ import {
   CatalogClient,
   type CatalogTool,
   type CatalogToolsOptions,
+  ConfigurationError,
   createCatalogToolList,
 } from '@catalogkit/core';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -24,7 +25,8 @@ import { toObjectJsonSchema } from './json-schema.js';
  * Options of the catalog MCP server: the shared catalog tool options (your own `tools`
  * included), plus its identity.
  */
-export interface CatalogMcpServerOptions extends CatalogToolsOptions<AnyCatalogToolDefinition> {
+export interface CatalogMcpServerOptions
+  extends Omit<CatalogToolsOptions<AnyCatalogToolDefinition>, 'buyLinks'> {
   /** Name and version the server reports to hosts on `initialize`. */
   serverInfo?: { name: string; version: string };
 }
@@ -85,11 +87,26 @@ function redactorOf(client: CatalogClient | undefined): PreparedTools['redact'] 
 }
 
 /**
+ * Buy link references (`buyLinks: 'reference'`) need an application that resolves them before
+ * the shopper sees the answer; an MCP host shows the model's text as it is, so the links stay
+ * inline. Checked at run time too, for callers without the types.
+ */
+function assertInlineBuyLinks(options: object): void {
+  const buyLinks: unknown = 'buyLinks' in options ? options.buyLinks : undefined;
+  if (buyLinks !== undefined && buyLinks !== 'inline') {
+    throw new ConfigurationError(
+      `Invalid catalog tools options: buyLinks ${JSON.stringify(buyLinks)} is not available on the MCP server (hosts show the model's text as written, so buy links stay inline)`,
+    );
+  }
+}
+
+/**
  * Binds the catalog tools to a client and computes their listing; throws a
  * `ConfigurationError` naming a bad option. The HTTP handler calls this once and serves
  * every request from the result.
  */
 export function prepareTools(options: CatalogMcpServerOptions): PreparedTools {
+  assertInlineBuyLinks(options);
   const { serverInfo = DEFAULT_SERVER_INFO, ...toolOptions } = options;
   const withClient = withOwnClient(toolOptions);
   const tools = createCatalogToolList(withClient);

@@ -2,7 +2,7 @@ import { CatalogClient, findStrictModeViolations } from '@catalogkit/core';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCatalogMcpHandler } from '../src/index.js';
+import { type CatalogMcpHandlerOptions, createCatalogMcpHandler } from '../src/index.js';
 import { connectHttpClient, type MountedHandler, mountInHono } from './support/http-host.js';
 import { searchCatalog, searchWebsites, textOf, updateCollection } from './support/inputs.js';
 import { type KeyEchoService, startKeyEchoService } from './support/key-echo-service.js';
@@ -241,6 +241,13 @@ describe('createCatalogMcpHandler mounted in Hono, with the SDK client over Stre
       await renamedClient.close();
       await host.close();
     }
+  });
+
+  it('keeps buy links inline: hosts cannot resolve references', () => {
+    const options = { buyLinks: 'reference' } as unknown as CatalogMcpHandlerOptions;
+    expect(() => createCatalogMcpHandler(options)).toThrowError(
+      /buyLinks "reference" is not available on the MCP server/,
+    );
   });
 
   it('refuses GET and DELETE: a stateless server has no session stream', async () => {
