@@ -96,7 +96,8 @@ export class BoundedBodyReader {
 
 const decoder = new TextDecoder();
 
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
+/** The chunks as one array (the chunk itself when there is one). */
+export function concatChunks(chunks: Uint8Array[], size: number): Uint8Array {
   if (chunks.length === 1) return chunks[0] as Uint8Array;
   const all = new Uint8Array(size);
   let offset = 0;
@@ -119,5 +120,5 @@ export async function readBodyText(response: Response, scope: CallScope): Promis
   }
   if (chunks.length === 0) return '';
   // One decode of the joined bytes is cheaper than a streaming decode per chunk.
-  return decoder.decode(concat(chunks, reader.bytesRead));
+  return decoder.decode(concatChunks(chunks, reader.bytesRead));
 }

@@ -94,6 +94,34 @@ describe('an SSE answer reads the same however it is split and whatever its line
     20_000 + RUNS * 200,
   );
 
+  it(
+    'an answer in any chunking is taken while the stream stays open',
+    async () => {
+      const client = new CatalogClient({ mcpUrl: server.origin, maxRetries: 0, timeoutMs: 15_000 });
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom('\n', '\r\n', '\r'),
+          fc.integer({ min: 1, max: 4096 }),
+          async (eol, chunk) => {
+            server.handle((request, response) => {
+              const json = JSON.stringify(catalogAnswer(rpcIdOf(request.body)));
+              const bytes = Buffer.from(`event: message${eol}data: ${json}${eol}${eol}`);
+              response.writeHead(200, { 'content-type': 'text/event-stream' });
+              for (let at = 0; at < bytes.length; at += chunk) {
+                response.write(bytes.subarray(at, at + chunk));
+              }
+              // No end(): the server keeps the stream open after the answer.
+            });
+            const { result } = await client.catalog.search({ query: 'shoes' });
+            expect(result.products[0]?.variants[0]?.url).toBe(LINK);
+          },
+        ),
+        { numRuns: Math.ceil(RUNS / 3) },
+      );
+    },
+    20_000 + RUNS * 200,
+  );
+
   it('multi-byte characters split across chunks arrive whole', async () => {
     const client = new CatalogClient({ mcpUrl: server.origin, maxRetries: 0 });
     server.handle((request, response) => {
