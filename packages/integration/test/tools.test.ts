@@ -147,7 +147,7 @@ describe('search_catalog against the emulator', () => {
     const { searchCatalog } = toolsFor(emulator.keys.valid);
     const { text } = await modelView(searchCatalog, { ...catalogInput, query: '  ' });
     expect(text).toBe(
-      'Invalid arguments: query: must not be empty. Fix these fields and call the tool again.',
+      'Invalid arguments: query: must not be empty; say what the shopper wants, in plain words. Fix these fields and call the tool again.',
     );
   });
 
@@ -278,7 +278,7 @@ describe('update_collection against the emulator', () => {
       ...noChange,
       collection_id: 'col_summer',
     });
-    expect(text).toMatch(/^Invalid arguments: .*Give at least one of name, description/);
+    expect(text).toMatch(/^Invalid arguments: .*give at least one change: name, description/);
   });
 });
 
