@@ -90,6 +90,23 @@ export {
 } from './links/index.js';
 export type { CatalogLogger, LogContext } from './logger.js';
 export type { CatalogSearchOptions, CatalogSearchResponse } from './mcp/catalog-search.js';
+// Machine payments: the `payment` option's hook types, and the budget and decoding helpers
+// an application (or @catalogkit/mppx) builds a payer from.
+export {
+  type BudgetedPayerOptions,
+  createBudgetedPayer,
+  decodePaymentChallenges,
+  describePaymentPrice,
+  formatPaymentAmount,
+  type PayFunction,
+  PaymentBudget,
+  type PaymentChallenge,
+  type PaymentContext,
+  type PaymentDeclineReason,
+  type PaymentLimit,
+  type PaymentOptions,
+  type PaymentReceipt,
+} from './payment/index.js';
 // Types the client's methods take and return, so applications can name them, and the one
 // reader of the commission inside a variant's placement.
 export {

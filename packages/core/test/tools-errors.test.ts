@@ -80,7 +80,31 @@ describe('errorTextForModel', () => {
       detail: 'pay',
       challenges: [{ scheme: 'Payment', params: { id: 'x' } }],
     });
-    expect(errorTextForModel(challenge)).toMatch(/asks for a payment \(Payment challenge\)/);
+    expect(errorTextForModel(challenge)).toMatch(
+      /asks for a payment before answering; the application must approve the payment/,
+    );
+    const priced = new PaymentRequiredError({
+      ...base,
+      status: 402,
+      detail: 'pay',
+      challenges: [
+        {
+          scheme: 'Payment',
+          params: {
+            id: 'ch_secretish',
+            realm: 'internal realm',
+            method: 'test',
+            intent: 'charge',
+            request: Buffer.from('{"amount":"125","currency":"eur"}').toString('base64url'),
+          },
+        },
+      ],
+    });
+    const text = errorTextForModel(priced) ?? '';
+    expect(text).toMatch(/asks for a payment of 1\.25 EUR before answering/);
+    for (const internal of ['ch_secretish', 'internal realm', 'charge']) {
+      expect(text).not.toContain(internal);
+    }
   });
 
   it('says an id is unknown, with the service’s detail', () => {

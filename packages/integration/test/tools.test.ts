@@ -213,7 +213,9 @@ describe('search_websites against the emulator', () => {
       toolsFor(emulator.keys.paymentRequired).searchWebsites,
       websitesInput,
     );
-    expect(payment.text).toMatch(/asks for a payment \(Payment challenge\)/);
+    expect(payment.text).toMatch(
+      /asks for a payment of 0\.25 USD before answering; the application must approve the payment/,
+    );
   });
 
   it('says the key is invalid (401) without showing it', async () => {

@@ -17,6 +17,8 @@ import {
   TimeoutError,
   ValidationError,
 } from '../errors/index.js';
+import { describePaymentPrice } from '../payment/amount.js';
+import { decodePaymentChallenges } from '../payment/challenge.js';
 import type { ValidationIssue } from '../schemas/index.js';
 import { RepeatedUpdateError } from './update-memory.js';
 
@@ -52,8 +54,9 @@ function paymentText(error: PaymentRequiredError): string {
   if (error.reason === 'credits_exhausted') {
     return `The catalog API key has used up its free credits; the account owner must add a payment method. ${NOT_RETRYABLE}`;
   }
-  const schemes = [...new Set(error.challenges.map((challenge) => challenge.scheme))].join(', ');
-  return `The catalog service asks for a payment (${schemes} challenge) before answering; this tool cannot pay. ${NOT_RETRYABLE}`;
+  // The price only: challenge ids, realms and credentials are not the model's business.
+  const price = describePaymentPrice(decodePaymentChallenges(error.challenges));
+  return `The catalog service asks for a payment${price ? ` of ${price}` : ''} before answering; the application must approve the payment, this tool cannot pay on its own. ${NOT_RETRYABLE}`;
 }
 
 function issueList(issues: RequestIssue[], nameField: FieldNamer): string {

@@ -1,0 +1,35 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const EXAMPLE = new URL('../examples/pay-with-budget.ts', import.meta.url);
+
+describe('the README example', () => {
+  it('is the README snippet, byte for byte', async () => {
+    const [example, readme] = await Promise.all([
+      readFile(EXAMPLE, 'utf8'),
+      readFile(new URL('../README.md', import.meta.url), 'utf8'),
+    ]);
+    expect(readme).toContain(`\`\`\`ts\n${example}\`\`\``);
+  });
+
+  it('pays two calls within its 50-cent budget, then stops paying', async () => {
+    const { stdout } = await run(
+      'pnpm',
+      ['exec', 'tsx', '--conditions=@catalogkit/source', EXAMPLE.pathname],
+      { cwd: new URL('..', import.meta.url).pathname, timeout: 60_000 },
+    );
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines).toEqual([
+      '  approve 0.25 USD for this call? yes',
+      expect.stringMatching(/^ {2}receipt pay_000001 \(success\)$/),
+      expect.stringMatching(/^call 1: \d+ websites, 25 cents of budget left$/),
+      '  approve 0.25 USD for this call? yes',
+      expect.stringMatching(/^ {2}receipt pay_000002 \(success\)$/),
+      expect.stringMatching(/^call 2: \d+ websites, 0 cents of budget left$/),
+      'call 3: not paid (the budget is used up): payment_challenge',
+    ]);
+  }, 90_000);
+});
