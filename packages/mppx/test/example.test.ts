@@ -1,10 +1,13 @@
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const EXAMPLE = new URL('../examples/pay-with-budget.ts', import.meta.url);
+// tsx's CLI run by this Node, so the test needs no pnpm or shell on the PATH.
+const TSX_CLI = createRequire(import.meta.url).resolve('tsx/cli');
 
 describe('the README example', () => {
   it('is the README snippet, byte for byte', async () => {
@@ -17,8 +20,8 @@ describe('the README example', () => {
 
   it('pays two calls within its 50-cent budget, then stops paying', async () => {
     const { stdout } = await run(
-      'pnpm',
-      ['exec', 'tsx', '--conditions=@catalogkit/source', EXAMPLE.pathname],
+      process.execPath,
+      [TSX_CLI, '--conditions=@catalogkit/source', EXAMPLE.pathname],
       { cwd: new URL('..', import.meta.url).pathname, timeout: 60_000 },
     );
     const lines = stdout.trimEnd().split('\n');
