@@ -5,6 +5,7 @@ import semver from 'semver';
 import { describe, expect, it } from 'vitest';
 import { engineViolations } from '../src/node-support.js';
 import { exportTargets, publishManifest } from '../src/publish-manifest.js';
+import { readBudgets } from '../src/size.js';
 import { publicPackages, readManifest, repoRoot } from '../src/workspace.js';
 
 const REPOSITORY = 'https://github.com/catalogkit/catalogkit';
@@ -84,6 +85,12 @@ describe.each(packages.map((p) => [p.manifest.name, p] as const))('%s', (_name, 
 
   it(`has runtime dependencies (all of them, transitively) that support Node ${lowestNode}`, () => {
     expect(engineViolations(dir, lowestNode)).toEqual([]);
+  });
+
+  it('has a size budget (the release rehearsal measures it against size-budget.json)', () => {
+    expect(
+      readBudgets(join(repoRoot, 'packages', 'release-rehearsal', 'size-budget.json')),
+    ).toHaveProperty([manifest.name]);
   });
 
   it('uses ranges, not exact pins, for runtime dependencies (no duplicate copies for users)', () => {
