@@ -4,8 +4,9 @@ import { CatalogClient } from '../src/client.js';
 import { RequestValidationError } from '../src/errors/index.js';
 import { COUNTRY_CODES } from '../src/schemas/index.js';
 import { type AnyCatalogTool, createCatalogToolList } from '../src/tools/index.js';
-import { catalogPayload, rpcIdOf, TEST_KEY } from './support/fixtures.js';
-import { sendJson, startTestServer, type TestServer } from './support/test-server.js';
+import { TEST_KEY } from './support/fixtures.js';
+import type { TestServer } from './support/test-server.js';
+import { startToolService } from './support/tool-service.js';
 
 // Property-based tests of the tools' input: what a model may send is accepted with one
 // meaning, what it must not send is refused (every bad field named at once, nothing sent),
@@ -17,22 +18,7 @@ let service: TestServer;
 let tools: Record<string, AnyCatalogTool>;
 
 beforeAll(async () => {
-  service = await startTestServer((request, response) => {
-    if (request.url.startsWith('/v1/websites/search')) {
-      return sendJson(response, 200, { websites: [] });
-    }
-    if (request.method === 'PATCH') return sendJson(response, 200, { collection_id: 'c' });
-    sendJson(
-      response,
-      200,
-      {
-        jsonrpc: '2.0',
-        id: rpcIdOf(request.body),
-        result: { structuredContent: catalogPayload() },
-      },
-      { 'x-ucp-auth-tier': 'token' },
-    );
-  });
+  service = await startToolService();
   tools = freshTools();
 });
 

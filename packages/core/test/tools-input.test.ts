@@ -3,32 +3,16 @@ import { z } from 'zod/v4';
 import { RequestValidationError } from '../src/errors/index.js';
 import { type AnyCatalogTool, createCatalogToolList } from '../src/tools/index.js';
 import { findStrictModeViolations } from '../src/tools/strict-mode.js';
-import { catalogPayload, rpcIdOf, TEST_KEY } from './support/fixtures.js';
-import { sendJson, startTestServer, type TestServer } from './support/test-server.js';
+import { TEST_KEY } from './support/fixtures.js';
+import type { TestServer } from './support/test-server.js';
+import { startToolService } from './support/tool-service.js';
 
 // A loopback service that records what the tools send: REST answers for websites and
 // collections, a JSON-RPC answer for the catalog search.
 let service: TestServer;
 
 beforeAll(async () => {
-  service = await startTestServer((request, response) => {
-    if (request.url.startsWith('/v1/websites/search')) {
-      return sendJson(response, 200, { websites: [] });
-    }
-    if (request.method === 'PATCH') {
-      return sendJson(response, 200, { collection_id: 'col_1', name: 'Summer', clauses: [] });
-    }
-    sendJson(
-      response,
-      200,
-      {
-        jsonrpc: '2.0',
-        id: rpcIdOf(request.body),
-        result: { structuredContent: catalogPayload() },
-      },
-      { 'x-ucp-auth-tier': 'token' },
-    );
-  });
+  service = await startToolService();
 });
 afterAll(() => service.close());
 
