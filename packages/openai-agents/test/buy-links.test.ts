@@ -1,21 +1,12 @@
 import type { SearchCatalogOutput } from '@catalogkit/core';
-import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
-import { Agent, run, setTracingDisabled } from '@openai/agents';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Agent, run } from '@openai/agents';
+import { describe, expect, it } from 'vitest';
 import { ScriptedModel } from '../demo/scripted-model.js';
 import { createCatalogTools, finalizeRunBuyLinks, toolOutputsOf } from '../src/index.js';
 import { searchCatalog } from './support/inputs.js';
+import { useOfflineEmulator } from './support/offline-emulator.js';
 
-let emulator: RunningEmulator;
-
-beforeAll(async () => {
-  setTracingDisabled(true);
-  emulator = await startEmulator({ port: 0 });
-});
-
-afterAll(async () => {
-  await emulator?.close();
-});
+const { emulator } = useOfflineEmulator();
 
 function shopperWriting(
   answer: (seen: ReadonlyMap<string, string>) => string,
@@ -23,9 +14,9 @@ function shopperWriting(
 ) {
   const tools = createCatalogTools({
     clientOptions: {
-      apiKey: emulator.keys.valid,
-      baseUrl: emulator.baseUrl,
-      mcpUrl: emulator.mcpUrl,
+      apiKey: emulator().keys.valid,
+      baseUrl: emulator().baseUrl,
+      mcpUrl: emulator().mcpUrl,
     },
     include: ['search_catalog'],
     buyLinks,

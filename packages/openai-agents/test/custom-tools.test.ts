@@ -1,7 +1,6 @@
 import { ConfigurationError } from '@catalogkit/core';
-import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
-import { Agent, run, setTracingDisabled } from '@openai/agents';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Agent, run } from '@openai/agents';
+import { describe, expect, it } from 'vitest';
 import {
   archiveCollection,
   comparePrices,
@@ -11,26 +10,12 @@ import {
 } from '../../core/test/support/custom-tools.js';
 import { ScriptedModel, toolOutputsSeen } from '../demo/scripted-model.js';
 import { catalogToolOutputOf, createCatalogTools } from '../src/index.js';
+import { useOfflineEmulator } from './support/offline-emulator.js';
+
+const { emulator, clientOptions } = useOfflineEmulator();
 
 // The custom tools every adapter's tests use: compare_prices (read-only), archive_collection
 // (changes data), loose_lookup (a schema strict mode refuses).
-
-let emulator: RunningEmulator;
-
-beforeAll(async () => {
-  setTracingDisabled(true);
-  emulator = await startEmulator({ port: 0 });
-});
-
-afterAll(async () => {
-  await emulator?.close();
-});
-
-const clientOptions = () => ({
-  apiKey: emulator.keys.valid,
-  baseUrl: emulator.baseUrl,
-  mcpUrl: emulator.mcpUrl,
-});
 
 describe('your own tools (the tools option) in the Agents SDK run loop', () => {
   it('run like the built-ins: compact text, full result, approval when they change data', async () => {
@@ -58,12 +43,12 @@ describe('your own tools (the tools option) in the Agents SDK run loop', () => {
 
     // archive_collection changes data: it waits for the user.
     expect(first.interruptions.map((item) => item.name)).toEqual(['archive_collection']);
-    expect(emulator.state.collections.get('col_summer')?.name).toBe('Summer');
+    expect(emulator().state.collections.get('col_summer')?.name).toBe('Summer');
     const [approval] = first.interruptions;
     if (!approval) throw new Error('no interruption');
     first.state.approve(approval);
     const resumed = await run(agent, first.state);
-    expect(emulator.state.collections.get('col_summer')?.name).toBe('Archived');
+    expect(emulator().state.collections.get('col_summer')?.name).toBe('Archived');
     expect(toolOutputsSeen(model.requests.at(-1)).get('call_1_0')).toBe('Archived col_summer');
     expect(resumed.finalOutput).toBe('Done.');
   });

@@ -1,25 +1,16 @@
-import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
-import { Agent, OpenAIProvider, run, setTracingDisabled } from '@openai/agents';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Agent, OpenAIProvider, run } from '@openai/agents';
+import { describe, expect, it } from 'vitest';
 import {
   declaredTools,
   openAiResultsSeen,
   startOpenAiChatStandIn,
 } from '../../integration/test/provider-stand-ins/index.js';
 import { catalogToolOutputOf, createCatalogTools } from '../src/index.js';
+import { useOfflineEmulator } from './support/offline-emulator.js';
+
+const { clientOptions } = useOfflineEmulator();
 
 const FINAL = 'Here are running shoes and retailers.';
-
-let emulator: RunningEmulator;
-
-beforeAll(async () => {
-  setTracingDisabled(true);
-  emulator = await startEmulator({ port: 0 });
-});
-
-afterAll(async () => {
-  await emulator?.close();
-});
 
 describe('the tools with the SDK’s own OpenAI model (Chat Completions, against a stand-in)', () => {
   it('declares strict tools OpenAI accepts and sends back the compact results', async () => {
@@ -47,13 +38,7 @@ describe('the tools with the SDK’s own OpenAI model (Chat Completions, against
         name: 'Shopper',
         instructions: 'Help the user shop.',
         model: await provider.getModel('gpt-4.1-mini'),
-        tools: createCatalogTools({
-          clientOptions: {
-            apiKey: emulator.keys.valid,
-            baseUrl: emulator.baseUrl,
-            mcpUrl: emulator.mcpUrl,
-          },
-        }),
+        tools: createCatalogTools({ clientOptions: clientOptions() }),
       });
       const result = await run(agent, 'Running shoes, and retailers in the UK');
 
@@ -71,7 +56,7 @@ describe('the tools with the SDK’s own OpenAI model (Chat Completions, against
       expect(seen[1]?.text).toMatch(/websites for "running" \(commission rates for GB\)/);
       expect(result.finalOutput).toBe(FINAL);
       expect(result.newItems.map(catalogToolOutputOf).filter(Boolean)).toHaveLength(2);
-      expect(JSON.stringify(standIn.requests)).not.toContain(emulator.keys.valid);
+      expect(JSON.stringify(standIn.requests)).not.toContain(clientOptions().apiKey);
     } finally {
       await standIn.close();
     }

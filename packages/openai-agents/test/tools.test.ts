@@ -4,34 +4,21 @@ import {
   type SearchCatalogOutput,
   type UpdateCollectionOutput,
 } from '@catalogkit/core';
-import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
-import { Agent, RunState, run, setTracingDisabled, ToolCallError } from '@openai/agents';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startEmulator } from '@catalogkit/emulator';
+import { Agent, RunState, run, ToolCallError } from '@openai/agents';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ScriptedModel, type Turn, toolOutputsSeen } from '../demo/scripted-model.js';
 import { catalogToolOutputOf, createCatalogTools } from '../src/index.js';
 import { searchCatalog, searchWebsites, updateCollection } from './support/inputs.js';
+import { useOfflineEmulator } from './support/offline-emulator.js';
+
+const { emulator, clientOptions } = useOfflineEmulator();
 
 const PATCH = 'PATCH /v1/collections/:collection_id';
-
-let emulator: RunningEmulator;
-
-beforeAll(async () => {
-  // Offline: no traces are exported to OpenAI.
-  setTracingDisabled(true);
-  emulator = await startEmulator({ port: 0 });
-});
-
-afterAll(async () => {
-  await emulator?.close();
-});
 
 afterEach(() => {
   vi.unstubAllEnvs();
 });
-
-function clientOptions(target: RunningEmulator = emulator, apiKey = target.keys.valid) {
-  return { apiKey, baseUrl: target.baseUrl, mcpUrl: target.mcpUrl };
-}
 
 function shopper(turns: Turn[], tools = createCatalogTools({ clientOptions: clientOptions() })) {
   const model = new ScriptedModel(turns);
@@ -89,7 +76,7 @@ describe('createCatalogTools in the Agents SDK run loop', () => {
     expect(toolOutputsSeen(model.requests[2]).get('call_1_0')).toMatch(
       /^2 websites for "outdoor" \(commission rates for GB\)\./,
     );
-    expect(JSON.stringify(model.requests)).not.toContain(emulator.keys.valid);
+    expect(JSON.stringify(model.requests)).not.toContain(emulator().keys.valid);
   });
 
   it('tells the model what failed through the error function, naming the field', async () => {
@@ -138,7 +125,7 @@ describe('createCatalogTools in the Agents SDK run loop', () => {
     // No base URL anywhere, whatever the environment running the tests says.
     vi.stubEnv('CATALOG_BASE_URL', '');
     const tools = createCatalogTools({
-      clientOptions: { apiKey: emulator.keys.valid, mcpUrl: emulator.mcpUrl },
+      clientOptions: { apiKey: emulator().keys.valid, mcpUrl: emulator().mcpUrl },
       needsApproval: false,
     });
     const { agent } = shopper(
@@ -157,8 +144,8 @@ describe('approval of update_collection', () => {
   ];
 
   beforeEach(() => {
-    emulator.stats.reset();
-    const summer = emulator.state.collections.get('col_summer');
+    emulator().stats.reset();
+    const summer = emulator().state.collections.get('col_summer');
     if (summer) summer.name = 'Summer';
   });
 
@@ -167,8 +154,8 @@ describe('approval of update_collection', () => {
     const first = await run(agent, 'Rename my Summer collection to Beach');
     expect(first.interruptions).toHaveLength(1);
     expect(first.interruptions[0]?.name).toBe('update_collection');
-    expect(emulator.stats.count(PATCH)).toBe(0);
-    expect(emulator.state.collections.get('col_summer')?.name).toBe('Summer');
+    expect(emulator().stats.count(PATCH)).toBe(0);
+    expect(emulator().state.collections.get('col_summer')?.name).toBe('Summer');
 
     // The state is kept as a string until the user answers (another request), then approved.
     const state = await RunState.fromString(agent, first.state.toString());
@@ -178,8 +165,8 @@ describe('approval of update_collection', () => {
     const resumed = await run(agent, state);
 
     expect(resumed.finalOutput).toBe('Done.');
-    expect(emulator.stats.count(PATCH)).toBe(1);
-    expect(emulator.state.collections.get('col_summer')?.name).toBe('Beach');
+    expect(emulator().stats.count(PATCH)).toBe(1);
+    expect(emulator().state.collections.get('col_summer')?.name).toBe('Beach');
     const seen = toolOutputsSeen(model.requests.at(-1)).get('call_0_0');
     expect(seen).toMatch(/^Updated collection "Beach" \(collection_id col_summer\)/);
     const output = resumed.newItems
@@ -197,8 +184,8 @@ describe('approval of update_collection', () => {
     const resumed = await run(agent, first.state);
 
     expect(resumed.finalOutput).toBe('Done.');
-    expect(emulator.stats.count(PATCH)).toBe(0);
-    expect(emulator.state.collections.get('col_summer')?.name).toBe('Summer');
+    expect(emulator().stats.count(PATCH)).toBe(0);
+    expect(emulator().state.collections.get('col_summer')?.name).toBe('Summer');
     expect(toolOutputsSeen(model.requests.at(-1)).get('call_0_0')).toBe(
       'Tool execution was not approved.',
     );
@@ -209,6 +196,6 @@ describe('approval of update_collection', () => {
     const { agent } = shopper([rename], tools);
     const result = await run(agent, 'Rename my Summer collection to Beach');
     expect(result.interruptions).toEqual([]);
-    expect(emulator.stats.count(PATCH)).toBe(1);
+    expect(emulator().stats.count(PATCH)).toBe(1);
   });
 });
