@@ -4,7 +4,7 @@ import {
   type CatalogToolsOptions,
   createCatalogToolList,
 } from '@catalogkit/core';
-import { type Tool, tool } from 'ai';
+import type { Tool } from 'ai';
 import { isAiSdk5 } from './ai-version.js';
 import type { CatalogToolSet, CatalogToolTypes, ToolNameOf } from './catalog-tool-set.js';
 import { CatalogToolCallError } from './tool-call-error.js';
@@ -47,18 +47,20 @@ function modelOutputOf(options: unknown, settings: AdapterSettings): unknown {
 
 // The tools differ in input and output types, and a ToolSet is keyed by runtime names,
 // so the adapter works on the erased view (each execute validates its own input);
-// createCatalogTools gives the set its types back.
+// createCatalogTools gives the set its types back. The object is built without `tool()`
+// (the identity function in AI SDK 5, 6 and 7), so the source compiles against each
+// version's `Tool` type: 5 has no `strict` or `needsApproval`, and ignores them.
 function toAiSdkTool(
   catalogTool: CatalogTool<unknown, unknown, string>,
   settings: AdapterSettings,
 ): Tool {
   const asksApproval = catalogTool.needsApproval && settings.needsApproval;
-  const aiTool = tool<unknown, unknown, Record<string, never>>({
+  const definition = {
     description: catalogTool.description,
     inputSchema: catalogTool.inputSchema,
     strict: settings.strict,
     ...(asksApproval ? { needsApproval: true } : {}),
-    async execute(input, { abortSignal }) {
+    async execute(input: unknown, { abortSignal }: { abortSignal?: AbortSignal }) {
       try {
         return await catalogTool.execute(input, { signal: abortSignal });
       } catch (error) {
@@ -69,15 +71,17 @@ function toAiSdkTool(
       }
     },
     // The application keeps the full result; the model reads the compact view.
-    toModelOutput: (options) => ({
-      type: 'text',
+    toModelOutput: (options: unknown) => ({
+      type: 'text' as const,
       value: catalogTool.toModelOutput(modelOutputOf(options, settings)),
     }),
-  });
+  };
   // AI SDK 5 would run the update without asking. A tool without `execute` is its
   // human-in-the-loop pattern: generation stops at the call, which the application runs
   // after the user agrees, so nothing changes without consent.
-  return asksApproval && settings.aiSdk5 ? { ...aiTool, execute: undefined } : aiTool;
+  const aiTool =
+    asksApproval && settings.aiSdk5 ? { ...definition, execute: undefined } : definition;
+  return aiTool as Tool;
 }
 
 /**
