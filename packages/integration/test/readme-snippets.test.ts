@@ -18,6 +18,11 @@ const READMES: Array<{ readme: string; host: string }> = [
   { readme: 'README.md', host: 'packages/ai-sdk' },
   { readme: 'packages/ai-sdk/README.md', host: 'packages/ai-sdk' },
   { readme: 'packages/langchain/README.md', host: 'examples/langchain-agent' },
+  { readme: 'packages/core/README.md', host: 'packages/integration' },
+  { readme: 'packages/emulator/README.md', host: 'packages/integration' },
+  { readme: 'packages/mcp/README.md', host: 'packages/mcp' },
+  { readme: 'packages/openai-agents/README.md', host: 'packages/openai-agents' },
+  { readme: 'packages/redis/README.md', host: 'packages/redis' },
 ];
 
 const TSCONFIG = {
