@@ -39,14 +39,23 @@ const TSCONFIG = {
   include: ['*.ts'],
 };
 
-/** Compiles one group of snippets (the same aliases) in its own folder of the host. */
+/**
+ * Compiles one group of snippets (the same aliases) in a folder under the host's
+ * node_modules: the host's dependencies resolve from there, and git and Biome ignore it.
+ */
 async function typecheckGroup(
   readme: string,
   host: string,
   snippets: Snippet[],
   group: number,
 ): Promise<string> {
-  const folder = join(root, host, '.readme-snippets', `${readme.replace(/[/.]/g, '_')}-${group}`);
+  const folder = join(
+    root,
+    host,
+    'node_modules',
+    '.readme-snippets',
+    `${readme.replace(/[/.]/g, '_')}-${group}`,
+  );
   rmSync(folder, { recursive: true, force: true });
   mkdirSync(folder, { recursive: true });
   try {
