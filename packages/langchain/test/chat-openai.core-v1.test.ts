@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import {
   declaredTools,
   openAiResultsSeen,
+  type ScriptedCall,
   type ScriptedTurn,
   startOpenAiChatStandIn,
 } from '../../integration/test/provider-stand-ins/index.js';
@@ -37,15 +38,14 @@ async function runToolCalls(
 
 // The calls a model that leaves optional fields out sends (the shapes of Claude, Gemini and
 // open models), plus one that fails at the service.
-const turns: ScriptedTurn[] = [
-  [
-    { name: 'search_catalog', args: { query: 'running shoes' } },
-    { name: 'search_catalog', args: { query: 'trail shoes', limit: '2' } },
-    { name: 'search_websites', args: { query: 'running', country: 'UK' } },
-    { name: 'update_collection', args: { collection_id: 'col_nope', name: 'X' } },
-  ],
-  'Here is what I found.',
+const serviceCalls: ScriptedCall[] = [
+  { name: 'search_catalog', args: { query: 'running shoes' } },
+  { name: 'search_catalog', args: { query: 'trail shoes', limit: '2' } },
+  { name: 'search_websites', args: { query: 'running', country: 'UK' } },
+  { name: 'update_collection', args: { collection_id: 'col_nope', name: 'X' } },
 ];
+const FINAL = 'Here is what I found.';
+const turns: ScriptedTurn[] = [serviceCalls, FINAL];
 
 const model = (baseURL: string) =>
   new ChatOpenAI({ model: 'gpt-4.1-mini', apiKey: 'sk-stand-in', configuration: { baseURL } });
@@ -103,8 +103,12 @@ describe('ChatOpenAI (@langchain/openai) against a stand-in of the OpenAI API', 
     }
   });
 
-  it('an agent (LangGraph) with the same calls', async () => {
-    const standIn = await startOpenAiChatStandIn(turns);
+  it('an agent (LangGraph) with the same calls, and one the schema refuses', async () => {
+    const tooMany: ScriptedCall = {
+      name: 'search_websites',
+      args: { query: 'running', limit: 99 },
+    };
+    const standIn = await startOpenAiChatStandIn([[...serviceCalls, tooMany], FINAL]);
     try {
       const agent = createReactAgent({
         llm: model(standIn.baseURL),
@@ -116,14 +120,17 @@ describe('ChatOpenAI (@langchain/openai) against a stand-in of the OpenAI API', 
       const toolMessages = state.messages.filter(
         (message): message is ToolMessage => message instanceof ToolMessage,
       );
+      // Service failures and schema violations alike reach the model as error ToolMessages.
       expect(toolMessages.map((toolMessage) => toolMessage.status)).toEqual([
         'success',
         'success',
         'success',
         'error',
+        'error',
       ]);
+      expect(String(toolMessages[4]?.content)).toMatch(/limit/);
       expect(String(state.messages.at(-1)?.content)).toBe('Here is what I found.');
-      expect(openAiResultsSeen(standIn.requests[1])).toHaveLength(4);
+      expect(openAiResultsSeen(standIn.requests[1])).toHaveLength(5);
     } finally {
       await standIn.close();
     }
