@@ -3,7 +3,7 @@ import { defineConfig, mergeConfig } from 'vitest/config';
 import base from './vitest.config';
 
 // Runs the suite with zod 3.25 (its `zod/v4` entry) in place of zod 4, to prove the peer
-// range `^3.25.0 || ^4.0.0`. `zod3` is a dev alias: `npm:zod@3.25.76`.
+// range `^3.25.76 || ^4.1.8`. `zod3` is a dev alias: `npm:zod@3.25.76`.
 const require = createRequire(import.meta.url);
 
 export default mergeConfig(
