@@ -23,6 +23,7 @@ const READMES: Array<{ readme: string; host: string }> = [
   { readme: 'packages/mcp/README.md', host: 'packages/mcp' },
   { readme: 'packages/openai-agents/README.md', host: 'packages/openai-agents' },
   { readme: 'packages/redis/README.md', host: 'packages/redis' },
+  { readme: 'packages/mppx/README.md', host: 'packages/mppx' },
 ];
 
 const TSCONFIG = {
