@@ -4,17 +4,17 @@
  * collection. Copy it as is; it needs `ai`, `@ai-sdk/openai` and `@catalogkit/ai-sdk`.
  */
 import { openai } from '@ai-sdk/openai';
-import { createCatalogTools } from '@catalogkit/ai-sdk';
+import { createCatalogTools, finalizeResultBuyLinks } from '@catalogkit/ai-sdk';
 import { isStepCount, type LanguageModel, type StepResult, ToolLoopAgent, type ToolSet } from 'ai';
 
 /** What the model is told about the task. */
 export const INSTRUCTIONS = [
   'You are a shopping assistant with catalog tools.',
   'Find products with search_catalog (ask for placements ["affiliate"]).',
-  'For the retailers of the offers that fit the budget, call search_websites with the retailer name and the shopper’s country to get their commission rate; an offer’s website_id tells which of the websites found is its retailer.',
+  'For the retailers of the offers that fit the budget, call search_websites with the retailer name and the shopper’s country to get their commission rate; an offer’s website_id (printed, or inside its buy link) tells which of the websites found is its retailer.',
   'A commission of 5% or more is good. Pick the best offers: in stock, within budget, at a retailer with good commission.',
   'If the shopper asks, add the picks to their collection with update_collection (product_ids of the picks).',
-  'In the answer give each pick’s title, price, retailer, commission rate and buy link exactly as the tool printed it.',
+  'In the answer give each pick’s title, price, retailer, commission rate and buy link, written exactly as the tool printed it (the link itself, or its [[buy:…]] reference, which the application turns into the link).',
   'When a change is not approved, do not retry it.',
 ].join(' ');
 
@@ -35,6 +35,13 @@ export interface ShoppingAgentOptions {
   approve: Approve;
   /** Called as each step ends, e.g. to show the tool calls and results as they happen. */
   onStepEnd?: (step: StepResult<ToolSet>) => void;
+  /**
+   * How the model reads buy links (default `'reference'`): a short reference per offer, turned
+   * back into the exact link before the answer is returned (a third of the tokens, and a
+   * miscopied reference is reported instead of becoming a broken link); or `'inline'`, the links
+   * themselves, with miscopied ones repaired. See the README.
+   */
+  buyLinks?: 'inline' | 'reference';
 }
 
 /** OpenAI's OPENAI_MODEL (gpt-4.1-mini when unset); `@ai-sdk/openai` reads OPENAI_API_KEY. */
@@ -50,7 +57,10 @@ export async function runShoppingAgent(request: string, options: ShoppingAgentOp
   const agent = new ToolLoopAgent({
     model: options.model ?? defaultModel(),
     instructions: INSTRUCTIONS,
-    tools: createCatalogTools({ clientOptions: options.catalog }),
+    tools: createCatalogTools({
+      clientOptions: options.catalog,
+      buyLinks: options.buyLinks ?? 'reference',
+    }),
     // Decided while the agent runs: an approved call runs in the same step; a denied one is
     // reported to the model with the reason.
     toolApproval: {
@@ -65,6 +75,8 @@ export async function runShoppingAgent(request: string, options: ShoppingAgentOp
     stopWhen: isStepCount(12),
     onStepEnd: options.onStepEnd,
   });
-  const { text, steps } = await agent.generate({ prompt: request });
-  return { text, steps };
+  const result = await agent.generate({ prompt: request });
+  // References become the exact buy links; miscopied links are repaired (or left flagged).
+  const { text } = finalizeResultBuyLinks(result);
+  return { text, steps: result.steps };
 }

@@ -3,7 +3,7 @@
  * the retailers' commission rates and, once you approve, adds the best picks to a collection.
  * Copy it as is; it needs langchain, @langchain/langgraph, @langchain/openai, @catalogkit/langchain.
  */
-import { createCatalogTools } from '@catalogkit/langchain';
+import { createCatalogTools, finalizeAIMessageBuyLinks } from '@catalogkit/langchain';
 import type { Callbacks } from '@langchain/core/callbacks/manager';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { Command, MemorySaver } from '@langchain/langgraph';
@@ -19,10 +19,10 @@ import {
 export const INSTRUCTIONS = [
   'You are a shopping assistant with catalog tools.',
   'Find products with search_catalog (ask for placements ["affiliate"]).',
-  'For the retailers of the offers that fit the budget, call search_websites with the retailer name and the shopper’s country to get their commission rate; an offer’s website_id tells which of the websites found is its retailer.',
+  'For the retailers of the offers that fit the budget, call search_websites with the retailer name and the shopper’s country to get their commission rate; an offer’s website_id (printed, or inside its buy link) tells which of the websites found is its retailer.',
   'A commission of 5% or more is good. Pick the best offers: in stock, within budget, at a retailer with good commission.',
   'If the shopper asks, add the picks to their collection with update_collection (product_ids of the picks).',
-  'In the answer give each pick’s title, price, retailer, commission rate and buy link exactly as the tool printed it.',
+  'In the answer give each pick’s title, price, retailer, commission rate and buy link, written exactly as the tool printed it (the link itself, or its [[buy:…]] reference, which the application turns into the link).',
   'When a change is not approved, do not retry it.',
 ].join(' ');
 
@@ -43,6 +43,13 @@ export interface ShoppingAgentOptions {
   approve: Approve;
   /** LangChain callback handlers, e.g. to show each tool call as it ends. */
   callbacks?: Callbacks;
+  /**
+   * How the model reads buy links (default `'reference'`): a short reference per offer, turned
+   * back into the exact link before the answer is returned (a third of the tokens, and a
+   * miscopied reference is reported instead of becoming a broken link); or `'inline'`, the links
+   * themselves, with miscopied ones repaired. See the README.
+   */
+  buyLinks?: 'inline' | 'reference';
 }
 
 /** OpenAI's OPENAI_MODEL (gpt-4.1-mini when unset); ChatOpenAI reads OPENAI_API_KEY. */
@@ -70,7 +77,10 @@ export async function runShoppingAgent(request: string, options: ShoppingAgentOp
   const agent = createAgent({
     model: options.model ?? defaultModel(),
     systemPrompt: INSTRUCTIONS,
-    tools: createCatalogTools({ clientOptions: options.catalog }),
+    tools: createCatalogTools({
+      clientOptions: options.catalog,
+      buyLinks: options.buyLinks ?? 'reference',
+    }),
     // Stops the run before update_collection until you decide; stopping needs a checkpointer.
     middleware: [
       humanInTheLoopMiddleware({
@@ -89,5 +99,7 @@ export async function runShoppingAgent(request: string, options: ShoppingAgentOp
     const resume = await decide(stop.value as HITLRequest, options.approve);
     state = await agent.invoke(new Command({ resume }), config);
   }
-  return { text: state.messages.at(-1)?.text ?? '', steps: state.messages };
+  // References become the exact buy links; miscopied links are repaired (or left flagged).
+  const { text } = finalizeAIMessageBuyLinks(state.messages);
+  return { text, steps: state.messages };
 }
