@@ -17,7 +17,8 @@ export default defineConfig({
   resolve: { conditions: ['@catalogkit/source'] },
   ssr: { resolve: { conditions: ['@catalogkit/source'] } },
   test: {
-    testTimeout: 20_000,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     projects: [
       aiProject('ai-v5', 'ai-v5'),
       aiProject('ai-v6-0', 'ai-v6-0'),

@@ -3,5 +3,5 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { conditions: ['@catalogkit/source'] },
   ssr: { resolve: { conditions: ['@catalogkit/source'] } },
-  test: { testTimeout: 20_000 },
+  test: { testTimeout: 60_000, hookTimeout: 60_000 },
 });

@@ -19,7 +19,8 @@ export default defineConfig({
   resolve: { conditions: ['@catalogkit/source'] },
   ssr: { resolve: { conditions: ['@catalogkit/source'] } },
   test: {
-    testTimeout: 20_000,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     projects: [coreProject('core-v1'), coreProject('core-v03', 'langchain-core-03')],
   },
 });

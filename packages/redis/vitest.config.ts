@@ -27,7 +27,8 @@ export default defineConfig({
   resolve: { conditions: ['@catalogkit/source'] },
   ssr: { resolve: { conditions: ['@catalogkit/source'] } },
   test: {
-    testTimeout: 20_000,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     projects: [ioredisProject('ioredis-v6', 6), ioredisProject('ioredis-v5', 5, 'ioredis-v5')],
   },
 });

@@ -189,10 +189,11 @@ describe('refresh timer', () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ['--import', 'tsx', '--input-type=module', '--eval', script],
-      { cwd: fileURLToPath(new URL('..', import.meta.url)), timeout: 10_000 },
+      { cwd: fileURLToPath(new URL('..', import.meta.url)), timeout: 50_000 },
     );
     expect(stdout).toContain('token tok_1');
-    // The 29-minute refresh timer is pending, yet the process exited on its own.
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // The 29-minute refresh timer is pending, yet the process exited on its own (the bound is
+    // generous because starting tsx on a busy CI machine can take tens of seconds).
+    expect(Date.now() - started).toBeLessThan(50_000);
   });
 });

@@ -28,7 +28,7 @@ beforeAll(async () => {
   ({ core, config, reference } = scenario);
   cli = join(core.outDir, 'run-cli.mjs');
   await bundleFixture(core, { entry: 'run-cli.mjs', outfile: cli, format: 'esm' });
-}, 30_000);
+}, 90_000);
 afterAll(async () => {
   await scenario?.close();
 });

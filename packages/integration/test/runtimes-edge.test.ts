@@ -22,7 +22,7 @@ let reference: ScenarioOutcome;
 beforeAll(async () => {
   scenario = await prepareScenario();
   ({ core, config, reference } = scenario);
-}, 30_000);
+}, 90_000);
 afterAll(async () => {
   await scenario?.close();
 });

@@ -11,7 +11,7 @@ let core: CoreBuild;
 // The hook builds core: allow more than vitest's 10 s default on a busy 2-core CI machine.
 beforeAll(async () => {
   core = await buildCore();
-}, 30_000);
+}, 90_000);
 afterAll(() => core?.remove());
 
 async function declaredRuntimeDependencies(): Promise<string[]> {

@@ -10,7 +10,7 @@ describe('the README demo (pnpm demo)', () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ['--conditions=@catalogkit/source', '--import', 'tsx', 'demo/demo.ts'],
-      { cwd: packageDir, timeout: 50_000 },
+      { cwd: packageDir, timeout: 110_000 },
     );
     expect(stdout).toContain(
       'tool search_catalog {"title":"Search the product catalog","readOnlyHint":true',
@@ -19,5 +19,5 @@ describe('the README demo (pnpm demo)', () => {
     expect(stdout).toMatch(/^2 of \d+ products for "trail running shoes"\.$/m);
     expect(stdout).toContain('structuredContent: tier token, 2 products in full');
     expect(stdout).toContain('update_collection (isError true): Not found: Collection not found.');
-  }, 60_000);
+  }, 120_000);
 });

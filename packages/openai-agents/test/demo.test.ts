@@ -11,12 +11,12 @@ describe('the README demo (pnpm demo)', () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ['--conditions=@catalogkit/source', '--import', 'tsx', 'demo/demo.ts'],
-      { cwd: packageDir, env, timeout: 50_000 },
+      { cwd: packageDir, env, timeout: 110_000 },
     );
     expect(stdout).toMatch(/^\? update_collection needs approval: \{"collection_id":"col_summer"/m);
     expect(stdout).toContain('← update_collection: 2 clauses now');
     expect(stdout).toMatch(
       /Collection in the emulator: \{"clause_id":"cl_\d+".*"product_ids":\["prod_\w+"\]\}/,
     );
-  }, 60_000);
+  }, 120_000);
 });

@@ -162,7 +162,7 @@ describe.skipIf(skipRedisTests)('RedisSessionStore against a real redis-server',
       } finally {
         await mint.close();
       }
-    }, 30_000);
+    }, 90_000);
   });
 });
 
