@@ -9,7 +9,7 @@ import {
   type UpdateCollectionOutput,
 } from '@catalogkit/core';
 import { ToolMessage } from '@langchain/core/messages';
-import { type DynamicStructuredTool, type ToolRunnableConfig, tool } from '@langchain/core/tools';
+import { DynamicStructuredTool, type ToolRunnableConfig, tool } from '@langchain/core/tools';
 import type { z } from 'zod/v4';
 
 /** Artifact of a failed call: the client's typed error (the model got a short text). */
@@ -35,6 +35,9 @@ export function isCatalogToolFailure(artifact: unknown): artifact is CatalogTool
 
 type ContentAndArtifact = [string | ToolMessage, unknown];
 
+/** What a run needs of LangChain's config: the abort signal and the ToolCall's id. */
+type RunContext = Pick<ToolRunnableConfig, 'signal'> & { toolCall?: { id?: string } };
+
 /**
  * A failure the model can act on. Invoked with a ToolCall (agents, ToolNode, `tool.batch`
  * over `AIMessage.tool_calls`), it is a ToolMessage with `status: 'error'`, which LangChain
@@ -44,11 +47,10 @@ function failureOutput(
   catalogTool: CatalogTool<unknown, unknown, string>,
   text: string,
   error: CatalogError,
-  config: ToolRunnableConfig | undefined,
+  toolCallId: string | undefined,
 ): ContentAndArtifact {
   const content = `Error: ${text}`;
   const artifact = { error } satisfies CatalogToolFailure;
-  const toolCallId = config?.toolCall?.id;
   if (toolCallId === undefined) return [content, artifact];
   const message = new ToolMessage({
     content,
@@ -63,7 +65,7 @@ function failureOutput(
 async function runTool(
   catalogTool: CatalogTool<unknown, unknown, string>,
   input: unknown,
-  config: ToolRunnableConfig | undefined,
+  config: RunContext | undefined,
 ): Promise<ContentAndArtifact> {
   try {
     const output = await catalogTool.execute(input, { signal: config?.signal });
@@ -72,32 +74,103 @@ async function runTool(
     const text = catalogTool.errorToModelOutput(error);
     // Errors the model cannot act on (bad configuration, cancellation, bugs) are thrown.
     if (text === undefined || !(error instanceof CatalogError)) throw error;
-    return failureOutput(catalogTool, text, error, config);
+    return failureOutput(catalogTool, text, error, config?.toolCall?.id);
   }
 }
 
 /** Options of {@link createCatalogTools}: the shared catalog tool options, your own `tools` included. */
 export type LangChainCatalogToolsOptions = CatalogToolsOptions<AnyCatalogToolDefinition>;
 
+type ObjectTool = DynamicStructuredTool<z.ZodObject>;
+type CallArgs = Parameters<ObjectTool['call']>;
+
+/** A ToolCall as LangChain recognises one (`_isToolCall`, which it does not export). */
+function isToolCall(value: unknown): value is { id?: string; args: unknown } {
+  return (
+    typeof value === 'object' && value !== null && 'type' in value && value.type === 'tool_call'
+  );
+}
+
+/** The run's config when `call` got one (it also accepts bare callbacks). */
+function configOf(configArg: CallArgs[1]): ToolRunnableConfig {
+  const isConfig = typeof configArg === 'object' && configArg !== null && !Array.isArray(configArg);
+  return isConfig && !('handlers' in configArg) ? (configArg as ToolRunnableConfig) : {};
+}
+
+/**
+ * A catalog tool as LangChain runs it. LangChain parses the arguments before the tool runs and
+ * throws a `ToolInputParsingException` when they break the schema, which rejects a whole
+ * `tool.batch` over a model's tool calls and words the fields LangChain's way. For a ToolCall
+ * this tool answers such arguments itself: core's own validation (the same schema, run by
+ * `execute` before any request) refuses them, naming every bad field, and the model gets a
+ * ToolMessage with `status: 'error'`. Plain input (not a ToolCall) has no message to answer
+ * with, so it keeps LangChain's convention and throws. The schema is untouched, so the JSON
+ * Schema the model sees is the same.
+ */
+class CatalogLangChainTool extends DynamicStructuredTool<z.ZodObject> {
+  readonly #catalogTool: CatalogTool<unknown, unknown, string>;
+
+  constructor(
+    catalogTool: CatalogTool<unknown, unknown, string>,
+    fields: ConstructorParameters<typeof DynamicStructuredTool<z.ZodObject>>[0],
+  ) {
+    super(fields);
+    this.#catalogTool = catalogTool;
+  }
+
+  override async call(...args: CallArgs): ReturnType<ObjectTool['call']> {
+    const [arg, configArg] = args;
+    const config = configOf(configArg);
+    const toolCall = isToolCall(arg) ? arg : config.toolCall;
+    const input = isToolCall(arg) ? arg.args : arg;
+    if (toolCall?.id === undefined || this.#catalogTool.inputSchema.safeParse(input).success) {
+      return super.call(...args);
+    }
+    return answerInvalidCall(this.#catalogTool, input, { signal: config.signal, toolCall });
+  }
+}
+
+/** Runs a call LangChain would refuse through core, which refuses it with the model's text. */
+async function answerInvalidCall(
+  catalogTool: CatalogTool<unknown, unknown, string>,
+  input: unknown,
+  config: RunContext & { toolCall: { id?: string } },
+): Promise<ToolMessage> {
+  const [content, artifact] = await runTool(catalogTool, input, config);
+  if (content instanceof ToolMessage) return content;
+  // Only if core accepted what LangChain's parse refused: core's check is the one that counts.
+  return new ToolMessage({
+    content,
+    artifact,
+    status: 'success',
+    tool_call_id: config.toolCall.id ?? '',
+    name: catalogTool.name,
+  });
+}
+
 function toLangChainTool(
   catalogTool: CatalogTool<unknown, unknown, string>,
 ): DynamicStructuredTool {
-  return tool(
+  const fields = {
+    name: catalogTool.name,
+    description: catalogTool.description,
+    // Every catalog input schema is a zod object (checked by the core's tests).
+    schema: catalogTool.inputSchema as z.ZodObject,
+    responseFormat: 'content_and_artifact' as const,
+    // Plain input is still parsed by LangChain: @langchain/core 0.3 only says "did not match
+    // expected schema" unless verbose; with it, the error names the field on every line.
+    verboseParsingErrors: true,
+    // LangChain has no per-tool approval flag: this lets an application list the tools to
+    // interrupt on (humanInTheLoopMiddleware) without naming them by hand.
+    metadata: { needsApproval: catalogTool.needsApproval },
+  };
+  // tool() wraps the function the way each line needs (run config, abort signal); the
+  // subclass takes that function as it is.
+  const { func } = tool(
     (input: unknown, config?: ToolRunnableConfig) => runTool(catalogTool, input, config),
-    {
-      name: catalogTool.name,
-      description: catalogTool.description,
-      // Every catalog input schema is a zod object (checked by the core's tests).
-      schema: catalogTool.inputSchema as z.ZodObject,
-      responseFormat: 'content_and_artifact',
-      // @langchain/core 0.3 only says "did not match expected schema" unless verbose; with it,
-      // the error (which ToolNode shows the model) names the field on every supported line.
-      verboseParsingErrors: true,
-      // LangChain has no per-tool approval flag: this lets an application list the tools to
-      // interrupt on (humanInTheLoopMiddleware) without naming them by hand.
-      metadata: { needsApproval: catalogTool.needsApproval },
-    },
+    fields,
   );
+  return new CatalogLangChainTool(catalogTool, { ...fields, func });
 }
 
 /**

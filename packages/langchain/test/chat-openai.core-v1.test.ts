@@ -44,8 +44,10 @@ const serviceCalls: ScriptedCall[] = [
   { name: 'search_websites', args: { query: 'running', country: 'UK' } },
   { name: 'update_collection', args: { collection_id: 'col_nope', name: 'X' } },
 ];
+// A call the input schema refuses (limit is at most 20).
+const tooMany: ScriptedCall = { name: 'search_websites', args: { query: 'running', limit: 99 } };
 const FINAL = 'Here is what I found.';
-const turns: ScriptedTurn[] = [serviceCalls, FINAL];
+const turns: ScriptedTurn[] = [[...serviceCalls, tooMany], FINAL];
 
 const model = (baseURL: string) =>
   new ChatOpenAI({ model: 'gpt-4.1-mini', apiKey: 'sk-stand-in', configuration: { baseURL } });
@@ -76,13 +78,18 @@ describe('ChatOpenAI (@langchain/openai) against a stand-in of the OpenAI API', 
         true,
       ]);
       expect(answer.content).toBe('Here is what I found.');
-      const [shoes, trail, websites, missing] = toolMessages;
+      const [shoes, trail, websites, missing, refused] = toolMessages;
+      // The refused call does not reject its batch: it is an error ToolMessage of its own.
       expect(toolMessages.map((toolMessage) => toolMessage.status)).toEqual([
         'success',
         'success',
         'success',
         'error',
+        'error',
       ]);
+      expect(refused!.content).toBe(
+        'Error: Invalid arguments: limit: must be a whole number from 1 to 20, or null for the default (5). Fix these fields and call the tool again.',
+      );
       // The application gets the full results as artifacts.
       expect((shoes!.artifact as SearchCatalogOutput).result.products.length).toBeGreaterThan(0);
       expect((trail!.artifact as SearchCatalogOutput).query.pagination?.limit).toBe(2);
@@ -104,11 +111,7 @@ describe('ChatOpenAI (@langchain/openai) against a stand-in of the OpenAI API', 
   });
 
   it('an agent (LangGraph) with the same calls, and one the schema refuses', async () => {
-    const tooMany: ScriptedCall = {
-      name: 'search_websites',
-      args: { query: 'running', limit: 99 },
-    };
-    const standIn = await startOpenAiChatStandIn([[...serviceCalls, tooMany], FINAL]);
+    const standIn = await startOpenAiChatStandIn(turns);
     try {
       const agent = createReactAgent({
         llm: model(standIn.baseURL),

@@ -2,6 +2,7 @@ import {
   ConfigurationError,
   findStrictModeViolations,
   RateLimitError,
+  RequestValidationError,
   type SearchCatalogOutput,
   type SearchWebsitesOutput,
   type UpdateCollectionOutput,
@@ -9,7 +10,7 @@ import {
 } from '@catalogkit/core';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { ToolMessage } from '@langchain/core/messages';
-import type { DynamicStructuredTool } from '@langchain/core/tools';
+import { type DynamicStructuredTool, ToolInputParsingException } from '@langchain/core/tools';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -42,6 +43,10 @@ export const noChange = {
   replace_clauses: null,
   remove_clause_ids: null,
 };
+
+/** What the model reads for a search_websites call with three bad fields (core's wording). */
+const BAD_WEBSITES_TEXT =
+  'Error: Invalid arguments: query: must not be empty; give a retailer name or domain; limit: must be a whole number from 1 to 20, or null for the default (5); country: must be one of US, GB, EU, AU, CA, IE, DE, AT, FR, BE, IT, ES, NL, SE, FI, PT, CZ, GR, RO, or null for the default (US). Fix these fields and call the tool again.';
 
 /** A running emulator for the file's tests, started once. */
 export function useEmulator(): () => RunningEmulator {
@@ -172,14 +177,59 @@ export function describeLangChainTools(harness: LangChainCoreHarness): void {
       expect(failed.artifact.error).toBeInstanceOf(ValidationError);
     });
 
-    it('refuses arguments that break the input schema, naming the field', async () => {
-      const call = toolNamed(tools(), 'search_websites').invoke({
-        id: 'call_bad',
-        name: 'search_websites',
-        args: { query: 'x', limit: 99, category_ids: null, country: null },
-        type: 'tool_call',
+    it('answers a ToolCall that breaks the input schema with an error ToolMessage naming every bad field; nothing is sent', async () => {
+      const before = emulator().stats.snapshot();
+      const message = await invokeWithToolCall(
+        toolNamed(tools(), 'search_websites'),
+        { query: '   ', limit: 99, country: 'Atlantis' },
+        'call_bad',
+      );
+      expect(message.status).toBe('error');
+      expect(message.content).toBe(BAD_WEBSITES_TEXT);
+      expect(isCatalogToolFailure(message.artifact)).toBe(true);
+      expect(message.artifact.error).toBeInstanceOf(RequestValidationError);
+      expect(emulator().stats.snapshot()).toEqual(before);
+    });
+
+    it('tool.batch over tool calls: a bad call is its own error ToolMessage, the others run', async () => {
+      const search = toolNamed(tools(), 'search_catalog');
+      const call = (id: string, args: Record<string, unknown>) => ({
+        id,
+        name: 'search_catalog',
+        args,
+        type: 'tool_call' as const,
       });
+      const before = emulator().stats.snapshot();
+      const refused: ToolMessage[] = await search.batch([
+        call('call_a', { query: 'jacket', limit: 0 }),
+        call('call_b', { limit: 'five' }),
+      ]);
+      expect(emulator().stats.snapshot()).toEqual(before);
+      expect(refused.map((message) => [message.tool_call_id, message.status])).toEqual([
+        ['call_a', 'error'],
+        ['call_b', 'error'],
+      ]);
+      expect(refused.map((message) => message.content)).toEqual([
+        'Error: Invalid arguments: limit: must be a whole number from 1 to 20, or null for the default. Fix these fields and call the tool again.',
+        'Error: Invalid arguments: query: must be text: what the shopper wants, in plain words; limit: must be a whole number from 1 to 20, or null for the default. Fix these fields and call the tool again.',
+      ]);
+
+      // Left-out optional fields are fine; a bad neighbour does not reject the batch.
+      const mixed: ToolMessage[] = await search.batch([
+        call('call_ok', { query: 'rain jacket', limit: 2 }),
+        call('call_bad', { query: 'rain jacket', limit: 99 }),
+      ]);
+      expect(mixed.map((message) => message.status)).toEqual(['success', 'error']);
+      expect((mixed[0]!.artifact as SearchCatalogOutput).result.products).toHaveLength(2);
+      expect(mixed[1]!.content).toMatch(/^Error: Invalid arguments: limit: /);
+    });
+
+    it('plain input (not a ToolCall) that breaks the schema still throws, as LangChain does', async () => {
+      const before = emulator().stats.snapshot();
+      const call = toolNamed(tools(), 'search_websites').invoke({ query: 'x', limit: 99 });
+      await expect(call).rejects.toThrowError(ToolInputParsingException);
       await expect(call).rejects.toThrowError(/\blimit\b/);
+      expect(emulator().stats.snapshot()).toEqual(before);
     });
 
     it('tells the model when the daily rate limit resets (429)', async () => {
