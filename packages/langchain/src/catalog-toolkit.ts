@@ -1,5 +1,5 @@
 import { BaseToolkit, type DynamicStructuredTool } from '@langchain/core/tools';
-import { createCatalogTools, type LangChainCatalogToolsOptions } from './create-catalog-tools.js';
+import { createLangChainTools, type LangChainCatalogToolsOptions } from './create-catalog-tools.js';
 
 /**
  * The catalog tools as a LangChain toolkit, for code that works with toolkits.
@@ -14,6 +14,6 @@ export class CatalogToolkit extends BaseToolkit {
   /** @throws ConfigurationError when an option is invalid. */
   constructor(options: LangChainCatalogToolsOptions = {}) {
     super();
-    this.tools = createCatalogTools(options);
+    this.tools = createLangChainTools(options);
   }
 }

@@ -11,11 +11,11 @@ import {
 import { ToolMessage } from '@langchain/core/messages';
 import { DynamicStructuredTool, type ToolRunnableConfig, tool } from '@langchain/core/tools';
 import type { z } from 'zod/v4';
-
-/** Artifact of a failed call: the client's typed error (the model got a short text). */
-export interface CatalogToolFailure {
-  error: CatalogError;
-}
+import type {
+  CatalogLangChainTools,
+  CatalogToolFailure,
+  ToolNameOf,
+} from './catalog-tool-types.js';
 
 /**
  * The artifact of a catalog tool's ToolMessage: the full result of the call, or the
@@ -79,7 +79,9 @@ async function runTool(
 }
 
 /** Options of {@link createCatalogTools}: the shared catalog tool options, your own `tools` included. */
-export type LangChainCatalogToolsOptions = CatalogToolsOptions<AnyCatalogToolDefinition>;
+export type LangChainCatalogToolsOptions<
+  Extra extends AnyCatalogToolDefinition = AnyCatalogToolDefinition,
+> = CatalogToolsOptions<Extra>;
 
 type ObjectTool = DynamicStructuredTool<z.ZodObject>;
 type CallArgs = Parameters<ObjectTool['call']>;
@@ -184,12 +186,38 @@ function toLangChainTool(
  * `status: 'error'` whose artifact holds the typed error ({@link CatalogToolFailure}); bad
  * options throw a `ConfigurationError`.
  *
+ * Without `rename` the result is typed per tool ({@link CatalogLangChainTools}): each tool's
+ * literal name and artifact type are known, and `include`/`exclude` narrow it, so a misspelt
+ * name does not compile. With `rename` it is a plain `DynamicStructuredTool[]`.
+ *
  * @example
  * const tools = createCatalogTools({ clientOptions: { apiKey: process.env.CATALOG_API_KEY } });
  * const modelWithTools = model.bindTools(tools);
  */
+export function createCatalogTools<
+  const Extra extends AnyCatalogToolDefinition = never,
+  const Included extends ToolNameOf<Extra> = ToolNameOf<Extra>,
+  const Excluded extends ToolNameOf<Extra> = never,
+>(
+  options?: LangChainCatalogToolsOptions<Extra> & {
+    include?: readonly Included[];
+    exclude?: readonly Excluded[];
+    rename?: undefined;
+  },
+): CatalogLangChainTools<Extra, Exclude<Included, Excluded>>;
+/** With `rename`, the final names are only known at run time. */
+export function createCatalogTools(
+  options: LangChainCatalogToolsOptions & { rename(name: string): string },
+): DynamicStructuredTool[];
 export function createCatalogTools(
   options: LangChainCatalogToolsOptions = {},
+): DynamicStructuredTool[] {
+  return createLangChainTools(options);
+}
+
+/** {@link createCatalogTools} for options whose type is not known in detail (the toolkit). */
+export function createLangChainTools(
+  options: LangChainCatalogToolsOptions,
 ): DynamicStructuredTool[] {
   return createCatalogToolList(options).map((catalogTool) => toLangChainTool(catalogTool));
 }

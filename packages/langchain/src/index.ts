@@ -38,10 +38,17 @@ export {
   type StreamedMessage,
   toolArtifactsOf,
 } from './buy-links.js';
+export type {
+  BuiltInArtifacts,
+  CatalogLangChainTool,
+  CatalogLangChainTools,
+  CatalogToolFailure,
+  CatalogToolMessage,
+  ToolNameOf,
+} from './catalog-tool-types.js';
 export { CatalogToolkit } from './catalog-toolkit.js';
 export {
   type CatalogToolArtifact,
-  type CatalogToolFailure,
   createCatalogTools,
   isCatalogToolFailure,
   type LangChainCatalogToolsOptions,

@@ -12,7 +12,7 @@ import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { ToolMessage } from '@langchain/core/messages';
 import { type DynamicStructuredTool, ToolInputParsingException } from '@langchain/core/tools';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import {
   archiveCollection,
   comparePrices,
@@ -20,7 +20,13 @@ import {
   offersView,
   type PricedOffer,
 } from '../../../core/test/support/custom-tools.js';
-import { CatalogToolkit, createCatalogTools, isCatalogToolFailure } from '../../src/index.js';
+import {
+  type CatalogLangChainTool,
+  type CatalogToolFailure,
+  CatalogToolkit,
+  createCatalogTools,
+  isCatalogToolFailure,
+} from '../../src/index.js';
 
 /** What the shared suite needs to know about the `@langchain/core` line under test. */
 export interface LangChainCoreHarness {
@@ -293,6 +299,50 @@ export function describeLangChainTools(harness: LangChainCoreHarness): void {
         await limited.close();
       }
       expect(() => createCatalogTools({ tools: [looseTool] })).toThrowError(ConfigurationError);
+    });
+
+    it('is typed per tool: names and artifacts known, a misspelt name does not compile', async () => {
+      const options = { clientOptions: clientOptions(emulator().keys.valid, emulator()) };
+      const [search, websites, update] = createCatalogTools(options);
+      expectTypeOf(search.name).toEqualTypeOf<'search_catalog'>();
+      expectTypeOf(websites.name).toEqualTypeOf<'search_websites'>();
+      expectTypeOf(update.name).toEqualTypeOf<'update_collection'>();
+      expect([search.name, websites.name, update.name]).toEqual([
+        'search_catalog',
+        'search_websites',
+        'update_collection',
+      ]);
+      // @ts-expect-error no such tool: the comparison has no overlap
+      expect(search.name === 'serch_catalog').toBe(false);
+      expect(() =>
+        // @ts-expect-error a misspelt name in include does not compile (and throws at run time)
+        createCatalogTools({ ...options, include: ['serch_catalog'] }),
+      ).toThrowError(ConfigurationError);
+
+      const [onlyWebsites] = createCatalogTools({ ...options, include: ['search_websites'] });
+      expectTypeOf(onlyWebsites.name).toEqualTypeOf<'search_websites'>();
+      const message = await onlyWebsites.invoke({
+        id: 'call_typed',
+        name: 'search_websites',
+        args: { query: 'outdoor' },
+        type: 'tool_call',
+      });
+      expectTypeOf(message.artifact).toEqualTypeOf<SearchWebsitesOutput | CatalogToolFailure>();
+      if (isCatalogToolFailure(message.artifact)) throw message.artifact.error;
+      expect(message.artifact.response.websites.length).toBeGreaterThan(0);
+
+      // Your own tools: their names and `execute` results; with rename, plain tools.
+      const [compare] = createCatalogTools({
+        ...options,
+        tools: [comparePrices],
+        include: ['compare_prices'],
+      });
+      expectTypeOf(compare!.name).toEqualTypeOf<'compare_prices'>();
+      expectTypeOf(compare).toEqualTypeOf<
+        CatalogLangChainTool<'compare_prices', PricedOffer[]> | undefined
+      >();
+      const renamed = createCatalogTools({ ...options, rename: (name) => `shop_${name}` });
+      expectTypeOf(renamed).toEqualTypeOf<DynamicStructuredTool[]>();
     });
 
     it('has schemas LangChain turns into OpenAI strict-mode JSON Schema', () => {
