@@ -109,7 +109,7 @@ function configOf(configArg: CallArgs[1]): ToolRunnableConfig {
  * with, so it keeps LangChain's convention and throws. The schema is untouched, so the JSON
  * Schema the model sees is the same.
  */
-class CatalogLangChainTool extends DynamicStructuredTool<z.ZodObject> {
+class CatalogStructuredTool extends DynamicStructuredTool<z.ZodObject> {
   readonly #catalogTool: CatalogTool<unknown, unknown, string>;
 
   constructor(
@@ -172,7 +172,7 @@ function toLangChainTool(
     (input: unknown, config?: ToolRunnableConfig) => runTool(catalogTool, input, config),
     fields,
   );
-  return new CatalogLangChainTool(catalogTool, { ...fields, func });
+  return new CatalogStructuredTool(catalogTool, { ...fields, func });
 }
 
 /**
