@@ -1,9 +1,9 @@
 import type { SearchCatalogOutput } from '@catalogkit/core';
 import { Agent, run } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
+import { searchCatalog } from '../../core/test/support/strict-inputs.js';
 import { ScriptedModel } from '../demo/scripted-model.js';
 import { createCatalogTools, finalizeRunBuyLinks, toolOutputsOf } from '../src/index.js';
-import { searchCatalog } from './support/inputs.js';
 import { useOfflineEmulator } from './support/offline-emulator.js';
 
 const { emulator } = useOfflineEmulator();

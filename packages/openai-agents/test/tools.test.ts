@@ -7,9 +7,13 @@ import {
 import { startEmulator } from '@catalogkit/emulator';
 import { Agent, RunState, run, ToolCallError } from '@openai/agents';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  searchCatalog,
+  searchWebsites,
+  updateCollection,
+} from '../../core/test/support/strict-inputs.js';
 import { ScriptedModel, type Turn, toolOutputsSeen } from '../demo/scripted-model.js';
 import { catalogToolOutputOf, createCatalogTools } from '../src/index.js';
-import { searchCatalog, searchWebsites, updateCollection } from './support/inputs.js';
 import { useOfflineEmulator } from './support/offline-emulator.js';
 
 const { emulator, clientOptions } = useOfflineEmulator();
