@@ -4,8 +4,9 @@ import { ProtocolError } from '../errors/transport-errors.js';
 import type { Redactor } from '../http/redact.js';
 import { headerRecord } from '../http/response-body.js';
 import { retryAfterFromSeconds } from '../http/retry-after.js';
+import { schemaCheck } from '../http/schema-check.js';
 import { isRecord } from '../is-record.js';
-import { type JsonRpcError, JsonRpcResponseSchema } from '../schemas/mcp.js';
+import { type JsonRpcError, type JsonRpcResponse, JsonRpcResponseSchema } from '../schemas/mcp.js';
 
 /** JSON-RPC code this service uses for rate limits, with `data.retry_after` in seconds. */
 export const RATE_LIMIT_RPC_CODE = -32000;
@@ -72,15 +73,22 @@ export function rpcResult(
   response: Response,
   redact: Redactor,
 ): unknown {
-  const parsed = JsonRpcResponseSchema.safeParse(message);
-  if (!parsed.success) {
+  const envelope = asRpcResponse(message);
+  if (envelope === undefined) {
     throw new ProtocolError('MCP answer is not a JSON-RPC 2.0 response', {
       status: response.status,
     });
   }
-  if (parsed.data.error) throw rpcError(parsed.data.error, response, redact);
-  if (!('result' in parsed.data)) {
+  if (envelope.error) throw rpcError(envelope.error, response, redact);
+  if (!('result' in envelope)) {
     throw new ProtocolError('MCP answer has neither result nor error', { status: response.status });
   }
-  return parsed.data.result;
+  return envelope.result;
+}
+
+/** The message as a JSON-RPC response, or undefined; a valid one is used as is, not copied. */
+function asRpcResponse(message: Record<string, unknown>): JsonRpcResponse | undefined {
+  if (schemaCheck(JsonRpcResponseSchema)?.(message)) return message as JsonRpcResponse;
+  const parsed = JsonRpcResponseSchema.safeParse(message);
+  return parsed.success ? parsed.data : undefined;
 }
