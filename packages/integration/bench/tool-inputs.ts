@@ -7,6 +7,7 @@
  * before the tool) and through LangChain's tool.invoke, against the emulator.
  */
 import { createCatalogTools as createAiSdkTools } from '@catalogkit/ai-sdk';
+import { RequestValidationError } from '@catalogkit/core';
 import { startEmulator } from '@catalogkit/emulator';
 import { createCatalogTools as createLangChainTools } from '@catalogkit/langchain';
 import { runScriptedModel } from '../test/agent-tools/scripted-model.js';
@@ -110,10 +111,17 @@ async function throughAiSdk(
   return counts;
 }
 
-// LangChain's exception keeps the name `Error`; its class tells it apart.
-const isParsingError = (error: Error) => error.constructor.name === 'ToolInputParsingException';
+/** True for a ToolMessage whose artifact is the refusal of the call's input, before sending. */
+function isInputRefusal(message: unknown): boolean {
+  const artifact = (message as { artifact?: unknown } | null)?.artifact;
+  const error = (artifact as { error?: unknown } | null | undefined)?.error;
+  return RequestValidationError.is(error);
+}
 
-/** Each input as a LangChain tool call; a refusal is a thrown ToolInputParsingException. */
+/**
+ * Each input as a LangChain tool call; a refusal comes back as an error ToolMessage whose
+ * artifact is a RequestValidationError (the call is never sent).
+ */
 async function throughLangChain(
   inputs: Record<string, Input[]>,
   clientOptions: object,
@@ -125,10 +133,7 @@ async function throughLangChain(
     for (const [index, input] of list.entries()) {
       const accepted = await tool
         ?.invoke({ type: 'tool_call', id: `call_${index}`, name: toolName, args: input })
-        .then(
-          () => true,
-          (error: unknown) => !(error instanceof Error && isParsingError(error)),
-        );
+        .then((message) => !isInputRefusal(message));
       count(counts, toolName, accepted === true, input);
     }
   }
