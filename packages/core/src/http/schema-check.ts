@@ -1,4 +1,5 @@
 import type { z } from 'zod/v4';
+import { isRecord } from '../is-record.js';
 
 /**
  * A check that a value already is what a schema would output: true only when parsing would
@@ -28,10 +29,6 @@ interface Schemaish {
 
 const compiled = new WeakMap<object, Check | null>();
 
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function objectCheck(def: Definition): Check | undefined {
   // Only loose objects keep unknown keys as they are; a plain or strict object would strip
   // or refuse them, which a no-copy check cannot reproduce.
@@ -47,7 +44,7 @@ function objectCheck(def: Definition): Check | undefined {
   // Indexed loops over parallel arrays: this runs for every object of every answer, and
   // destructuring iteration cost a visible share of a small call.
   return (value) => {
-    if (!isPlainRecord(value)) return false;
+    if (!isRecord(value)) return false;
     for (let index = 0; index < keys.length; index++) {
       if (!(checks[index] as Check)(value[keys[index] as string])) return false;
     }

@@ -1,3 +1,4 @@
+import { isRecord } from '../is-record.js';
 import type { Product } from '../schemas/index.js';
 
 /**
@@ -7,10 +8,6 @@ import type { Product } from '../schemas/index.js';
  * application can pass all of its tool results.
  */
 export type BuyLinkSources = Iterable<unknown>;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function productsOf(output: unknown): unknown[] {
   if (!isRecord(output)) return [];
