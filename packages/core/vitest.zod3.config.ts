@@ -9,7 +9,12 @@ const require = createRequire(import.meta.url);
 export default mergeConfig(
   base,
   defineConfig({
-    resolve: { alias: [{ find: /^zod\/v4$/, replacement: require.resolve('zod3/v4') }] },
+    resolve: {
+      alias: [
+        { find: /^zod\/v4$/, replacement: require.resolve('zod3/v4') },
+        { find: /^zod\/v4\/core$/, replacement: require.resolve('zod3/v4/core') },
+      ],
+    },
     test: { env: { CATALOGKIT_ZOD: '3' } },
   }),
 );
