@@ -1,6 +1,7 @@
 import { sleep } from '../async.js';
 import { type CatalogError, markOutcome } from '../errors/catalog-error.js';
 import { AbortError, TimeoutError } from '../errors/transport-errors.js';
+import { type RetryContext, retryDelayFor } from './retry.js';
 
 /** Size limits on what one answer may make the client hold, in bytes after decoding. */
 export interface BodyLimits {
@@ -28,7 +29,7 @@ export class CallScope {
   readonly #controller = new AbortController();
   readonly #timer: ReturnType<typeof setTimeout>;
   readonly #deadline: number;
-  readonly #detach: () => void;
+  readonly #detach: (() => void) | undefined;
   #failure: CatalogError | undefined;
   /**
    * Whether the latest attempt's request may have reached the service and been acted on:
@@ -45,10 +46,16 @@ export class CallScope {
   ) {
     this.#deadline = Date.now() + timeoutMs;
     this.#timer = setTimeout(() => this.#stop(new TimeoutError(timeoutMs, operation)), timeoutMs);
-    const onAbort = () => this.#stop(new AbortError(operation, { cause: callerSignal?.reason }));
-    callerSignal?.addEventListener('abort', onAbort, { once: true });
-    this.#detach = () => callerSignal?.removeEventListener('abort', onAbort);
-    if (callerSignal?.aborted) onAbort();
+    this.#detach = callerSignal ? this.#follow(callerSignal) : undefined;
+  }
+
+  /** Ends the scope when the caller's signal aborts; returns what stops listening. */
+  #follow(callerSignal: AbortSignal): () => void {
+    const onAbort = () =>
+      this.#stop(new AbortError(this.operation, { cause: callerSignal.reason }));
+    if (callerSignal.aborted) onAbort();
+    else callerSignal.addEventListener('abort', onAbort, { once: true });
+    return () => callerSignal.removeEventListener('abort', onAbort);
   }
 
   /** The merged signal, for fetch and body reads. */
@@ -69,7 +76,7 @@ export class CallScope {
   /** Releases the timer and the listener on the caller's signal. */
   dispose(): void {
     clearTimeout(this.#timer);
-    this.#detach();
+    this.#detach?.();
   }
 
   /** Waits `ms`, ending early with the scope's TimeoutError/AbortError. */
@@ -95,15 +102,29 @@ export interface CallSettings {
   mutates?: boolean;
 }
 
-/** Runs `work` inside a fresh CallScope, always releasing it. */
-export async function withCallScope<T>(
+/**
+ * Runs one call: `attempt` inside a fresh CallScope, repeated as `retry` allows, the scope
+ * always released. One loop for both, since this frame wraps every call the client makes.
+ */
+export async function runCall<T>(
   settings: CallSettings,
-  work: (scope: CallScope) => Promise<T>,
+  retry: RetryContext,
+  attempt: (scope: CallScope) => Promise<T>,
 ): Promise<T> {
   const { operation, timeoutMs, signal, limits, mutates } = settings;
   const scope = new CallScope(operation, timeoutMs, signal, limits);
+  let waitedMs = 0;
   try {
-    return await work(scope);
+    for (let attemptNumber = 0; ; attemptNumber++) {
+      try {
+        return await attempt(scope);
+      } catch (error) {
+        const delayMs = retryDelayFor(error, attemptNumber, waitedMs, { ...retry, scope });
+        if (delayMs === undefined) throw error;
+        await scope.sleep(delayMs);
+        waitedMs += delayMs;
+      }
+    }
   } catch (caught) {
     // Whatever fetch or a body read threw after an abort, report why it was aborted.
     const error = scope.failure ?? caught;

@@ -1,7 +1,6 @@
 import { ApiError, RateLimitError } from '../errors/api-errors.js';
 import { ConnectionError } from '../errors/transport-errors.js';
 import type { CatalogLogger } from '../logger.js';
-import type { CallScope } from './call-scope.js';
 import { parseRetryAfter } from './retry-after.js';
 
 /**
@@ -59,11 +58,18 @@ export function retryDelayMs(error: unknown, attempt: number, policy: RetryPolic
   return Math.floor(policy.random() * ceiling);
 }
 
-/** What a retry loop needs to know about its call. */
+/** What deciding on a retry reads of its call's scope. */
+interface RetryScope {
+  readonly operation: string;
+  /** Set once the call timed out or was aborted: nothing is retried then. */
+  readonly failure: unknown;
+  remainingMs(): number;
+}
+
+/** What deciding on a retry needs to know about its call. */
 export interface RetryContext {
   policy: RetryPolicy;
   mode: RetryMode;
-  scope: CallScope;
   logger: CatalogLogger | undefined;
 }
 
@@ -73,40 +79,35 @@ function describeError(error: unknown): string {
 }
 
 /**
- * Runs `attempt` and repeats it on retryable failures, within `maxRetries`, the total
- * wait cap and the call's remaining time. A wait that does not fit (a Retry-After of
- * hours) surfaces the error at once instead of sleeping.
+ * The wait before repeating a failed attempt, or undefined to give up: the error is not
+ * retryable, `maxRetries` is used up, or the wait does not fit the total wait cap or the
+ * call's remaining time (a Retry-After of hours surfaces the error at once instead of
+ * sleeping). `waitedMs`: the time already spent waiting in this call.
  */
-export async function withRetries<T>(
-  context: RetryContext,
-  attempt: (attemptNumber: number) => Promise<T>,
-): Promise<T> {
+export function retryDelayFor(
+  error: unknown,
+  attemptNumber: number,
+  waitedMs: number,
+  context: RetryContext & { scope: RetryScope },
+): number | undefined {
   const { policy, mode, scope, logger } = context;
-  let waitedMs = 0;
-  for (let attemptNumber = 0; ; attemptNumber++) {
-    try {
-      return await attempt(attemptNumber);
-    } catch (error) {
-      if (scope.failure || attemptNumber >= policy.maxRetries || !isRetryable(error, mode)) {
-        throw error;
-      }
-      const delayMs = retryDelayMs(error, attemptNumber, policy);
-      const logContext = {
-        operation: scope.operation,
-        attempt: attemptNumber + 1,
-        delayMs,
-        reason: describeError(error),
-      };
-      if (waitedMs + delayMs > policy.maxRetryDelayMs || delayMs >= scope.remainingMs()) {
-        logger?.info?.(`${scope.operation}: not retrying, the wait does not fit`, logContext);
-        throw error;
-      }
-      logger?.warn?.(
-        `${scope.operation}: retrying after ${describeError(error)} in ${delayMs} ms`,
-        logContext,
-      );
-      await scope.sleep(delayMs);
-      waitedMs += delayMs;
-    }
+  if (scope.failure || attemptNumber >= policy.maxRetries || !isRetryable(error, mode)) {
+    return undefined;
   }
+  const delayMs = retryDelayMs(error, attemptNumber, policy);
+  const logContext = {
+    operation: scope.operation,
+    attempt: attemptNumber + 1,
+    delayMs,
+    reason: describeError(error),
+  };
+  if (waitedMs + delayMs > policy.maxRetryDelayMs || delayMs >= scope.remainingMs()) {
+    logger?.info?.(`${scope.operation}: not retrying, the wait does not fit`, logContext);
+    return undefined;
+  }
+  logger?.warn?.(
+    `${scope.operation}: retrying after ${describeError(error)} in ${delayMs} ms`,
+    logContext,
+  );
+  return delayMs;
 }

@@ -2,9 +2,9 @@ import type { ResolvedOptions } from '../client-options.js';
 import { ENV_VARS } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import { PaymentStep } from '../payment/paid-request.js';
-import { type CallScope, withCallScope } from './call-scope.js';
+import { type CallScope, runCall } from './call-scope.js';
 import { createRedactor, type Redactor } from './redact.js';
-import { type RetryMode, withRetries } from './retry.js';
+import type { RetryMode } from './retry.js';
 import { type OutgoingRequest, send } from './transport.js';
 
 /** Per-call options every method accepts. */
@@ -138,17 +138,16 @@ export class ServiceConnection {
       // A call that must not be repeated is one that changes data.
       mutates: mode === 'once',
     };
-    return withCallScope(settings, (scope) =>
-      withRetries({ policy, mode, scope, logger }, () => attempt(scope)),
-    );
+    return runCall(settings, { policy, mode, logger }, attempt);
   }
 
   /** Sends one HTTP request (same-origin redirects only); a 402 may be paid and resent once. */
-  async send(request: OutgoingRequest, scope: CallScope): Promise<Response> {
-    const response = await send(this.#options.fetch, request, scope);
-    if (this.#payment === undefined) return response;
-    return this.#payment.settle(response, request, scope, (paid) =>
-      send(this.#options.fetch, paid, scope),
+  send(request: OutgoingRequest, scope: CallScope): Promise<Response> {
+    const sent = send(this.#options.fetch, request, scope);
+    const payment = this.#payment;
+    if (payment === undefined) return sent;
+    return sent.then((response) =>
+      payment.settle(response, request, scope, (paid) => send(this.#options.fetch, paid, scope)),
     );
   }
 

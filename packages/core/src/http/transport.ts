@@ -56,33 +56,17 @@ function redirected(request: OutgoingRequest, status: number, target: URL): Outg
   return { method: 'GET', url: target, headers };
 }
 
-async function fetchOnce(
-  fetchImpl: typeof fetch,
-  request: OutgoingRequest,
-  scope: CallScope,
-): Promise<Response> {
-  // From here on the service may receive the request, until an answer or a refused
-  // connection proves otherwise.
-  scope.mayHaveArrived = true;
-  let response: Response;
-  try {
-    response = await fetchImpl(request.url, {
-      method: request.method,
-      headers: request.headers,
-      body: request.body,
-      redirect: 'manual',
-      signal: scope.signal,
-    });
-  } catch (error) {
-    if (scope.failure) throw scope.failure;
-    const failure = toConnectionError(error, request);
-    scope.mayHaveArrived = failure.requestSent;
-    throw failure;
-  }
-  // A 4xx is a refusal: the service did not act on the request. Anything else (a 2xx, a
-  // 5xx, a redirect such as 303 after processing) may follow a change.
-  scope.mayHaveArrived = response.status < 400 || response.status >= 500;
-  return response;
+/** What a failed fetch means: the scope's own failure, or a ConnectionError. */
+function fetchFailure(error: unknown, request: OutgoingRequest, scope: CallScope): Error {
+  if (scope.failure) return scope.failure;
+  const failure = toConnectionError(error, request);
+  scope.mayHaveArrived = failure.requestSent;
+  return failure;
+}
+
+/** A redirect status, or a redirect the runtime hides (browsers' opaque redirects). */
+function isRedirect(response: Response): boolean {
+  return REDIRECT_STATUSES.has(response.status) || response.type === 'opaqueredirect';
 }
 
 function resolveLocation(location: string, request: OutgoingRequest, status: number): URL {
@@ -104,7 +88,7 @@ function redirectTarget(response: Response, request: OutgoingRequest): URL | und
     );
   }
   const location = response.headers.get('location');
-  if (!REDIRECT_STATUSES.has(response.status) || location === null) return undefined;
+  if (location === null) return undefined;
   const target = resolveLocation(location, request, response.status);
   if (target.origin !== request.url.origin) {
     // Following would hand the credential headers to another origin.
@@ -144,7 +128,26 @@ export async function send(
 ): Promise<Response> {
   let current = request;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    const response = await fetchOnce(fetchImpl, current, scope);
+    // From here on the service may receive the request, until an answer or a refused
+    // connection proves otherwise.
+    scope.mayHaveArrived = true;
+    let response: Response;
+    try {
+      response = await fetchImpl(current.url, {
+        method: current.method,
+        headers: current.headers,
+        body: current.body,
+        redirect: 'manual',
+        signal: scope.signal,
+      });
+    } catch (error) {
+      throw fetchFailure(error, current, scope);
+    }
+    // A 4xx is a refusal: the service did not act on the request. Anything else (a 2xx, a
+    // 5xx, a redirect such as 303 after processing) may follow a change.
+    scope.mayHaveArrived = response.status < 400 || response.status >= 500;
+    // Most answers are not redirects: they skip the redirect handling below.
+    if (!isRedirect(response)) return response;
     const target = await redirectTargetOrDrain(response, current);
     if (target === undefined) return response;
     current = redirected(current, response.status, target);

@@ -96,7 +96,7 @@ async function readRpcMessage(
 
 async function attempt(
   connection: ServiceConnection,
-  args: unknown,
+  argsJson: string,
   id: RpcId,
   scope: CallScope,
 ): Promise<CatalogSearchResponse> {
@@ -106,7 +106,7 @@ async function attempt(
     accept: 'application/json, text/event-stream',
     ...connection.mcpCredential(),
   });
-  const body = toolsCallBody(id, SEARCH_CATALOG_TOOL, args);
+  const body = toolsCallBody(id, SEARCH_CATALOG_TOOL, argsJson);
   const response = await connection.send({ method: 'POST', url, headers, body }, scope);
   if (!response.ok) throw httpFailure(response, await readBodyText(response, scope), connection);
   const message = await readRpcMessage(response, id, scope, connection);
@@ -134,8 +134,9 @@ export function searchCatalog(
       OPERATION,
     );
     connection.mcpEndpoint(OPERATION);
+    const argsJson = JSON.stringify(args);
     return connection.run(OPERATION, 'idempotent', options, (scope) =>
-      attempt(connection, args, nextId(), scope),
+      attempt(connection, argsJson, nextId(), scope),
     );
   } catch (error) {
     return Promise.reject(error);

@@ -14,14 +14,13 @@ export const RATE_LIMIT_RPC_CODE = -32000;
 /** A JSON-RPC id as sent by the client. */
 export type RpcId = string | number;
 
-/** The JSON-RPC `tools/call` request body. */
-export function toolsCallBody(id: RpcId, name: string, args: unknown): string {
-  return JSON.stringify({
-    jsonrpc: '2.0',
-    id,
-    method: 'tools/call',
-    params: { name, arguments: args },
-  });
+/**
+ * The JSON-RPC `tools/call` request body, around `argsJson` (the arguments, serialised once
+ * per call and reused by every attempt, which only changes the id).
+ */
+export function toolsCallBody(id: RpcId, name: string, argsJson: string): string {
+  const params = `{"name":${JSON.stringify(name)},"arguments":${argsJson}}`;
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"tools/call","params":${params}}`;
 }
 
 /**

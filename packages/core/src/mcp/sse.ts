@@ -26,6 +26,10 @@ function inspectEvent(data: string, id: RpcId): Found {
 
 const LF = 0x0a;
 const CR = 0x0d;
+
+function isLineEnd(byte: number): boolean {
+  return byte === LF || byte === CR;
+}
 /** Received bytes are decoded at least this often, so a line cap is checked in time. */
 const DECODE_AT_LEAST_EVERY = 1024 * 1024;
 
@@ -39,13 +43,17 @@ class PendingBytes {
   #chunks: Uint8Array[] = [];
   #size = 0;
   // The last three bytes received, newest first: enough to see a blank line end.
-  #tail = [0, 0, 0];
+  #last = 0;
+  #beforeLast = 0;
+  #third = 0;
 
   add(chunk: Uint8Array): void {
     this.#chunks.push(chunk);
     this.#size += chunk.length;
     for (let index = Math.max(0, chunk.length - 3); index < chunk.length; index++) {
-      this.#tail = [chunk[index] as number, this.#tail[0] as number, this.#tail[1] as number];
+      this.#third = this.#beforeLast;
+      this.#beforeLast = this.#last;
+      this.#last = chunk[index] as number;
     }
   }
 
@@ -55,10 +63,9 @@ class PendingBytes {
 
   /** Whether the bytes so far end with a blank line (LF LF, CR CR, CRLF CRLF and mixes). */
   endsAtEventEnd(): boolean {
-    const [last, before, third] = this.#tail;
-    const isEnd = (byte: number | undefined) => byte === LF || byte === CR;
-    if (last === LF) return before === LF || (before === CR && isEnd(third));
-    return last === CR && isEnd(before);
+    const before = this.#beforeLast;
+    if (this.#last === LF) return before === LF || (before === CR && isLineEnd(this.#third));
+    return this.#last === CR && isLineEnd(before);
   }
 
   take(): Uint8Array {
