@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { buyLinksOf } from '../raw-catalog-search.js';
 
 /** Which way of calling a contender is. */
-export type ContenderId = 'raw' | 'client' | 'sdk';
+export type ContenderId = 'raw' | 'raw-timeout' | 'client' | 'sdk';
 
 /** One way of making the call of a scenario; `call()` gives what the answer's links are. */
 export interface Contender {
@@ -44,18 +44,33 @@ function firstSseData(text: string): unknown {
   return JSON.parse(text.slice(start, end === -1 ? undefined : end));
 }
 
-/** Raw fetch + JSON.parse: the floor any client is measured against. */
-function rawCatalog(mcpUrl: string, sse: boolean): Contender {
+/**
+ * Runs `call` with a timeout signal, as any production call needs (a server that never
+ * answers must not hold the caller): an AbortController and a timer per call.
+ */
+async function withTimeoutSignal<T>(call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 30_000);
+  try {
+    return await call(controller.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Raw fetch + JSON.parse: the floor any client is measured against; with `timeout`, the
+ * same plus a timeout signal, the floor of any client that can be stopped.
+ */
+function rawCatalog(mcpUrl: string, sse: boolean, timeout = false): Contender {
   let id = 0;
+  const post = (signal?: AbortSignal) =>
+    fetch(`${mcpUrl}/mcp`, { method: 'POST', headers: RPC_HEADERS, body: toolsCall(++id), signal });
   return {
-    id: 'raw',
-    label: 'fetch + JSON.parse',
+    id: timeout ? 'raw-timeout' : 'raw',
+    label: timeout ? 'fetch + JSON.parse, with a timeout signal' : 'fetch + JSON.parse',
     call: async () => {
-      const response = await fetch(`${mcpUrl}/mcp`, {
-        method: 'POST',
-        headers: RPC_HEADERS,
-        body: toolsCall(++id),
-      });
+      const response = await (timeout ? withTimeoutSignal(post) : post());
       const text = await response.text();
       const message = (sse ? firstSseData(text) : JSON.parse(text)) as {
         result: { structuredContent: unknown };
@@ -107,18 +122,21 @@ function websiteIds(body: unknown): string[] {
 function websiteScenario(origin: string): Scenario {
   const client = new CatalogClient({ apiKey: KEY, baseUrl: origin });
   const url = `${origin}/v1/websites/search?query=shop&limit=5`;
+  const get = async (signal?: AbortSignal) => {
+    const response = await fetch(url, {
+      headers: { accept: 'application/json', 'x-api-key': KEY },
+      signal,
+    });
+    return websiteIds(JSON.parse(await response.text()));
+  };
   return {
     name: 'websites.search (JSON, 5 websites)',
     contenders: [
+      { id: 'raw', label: 'fetch + JSON.parse', call: () => get(), close: async () => {} },
       {
-        id: 'raw',
-        label: 'fetch + JSON.parse',
-        call: async () => {
-          const response = await fetch(url, {
-            headers: { accept: 'application/json', 'x-api-key': KEY },
-          });
-          return websiteIds(JSON.parse(await response.text()));
-        },
+        id: 'raw-timeout',
+        label: 'fetch + JSON.parse, with a timeout signal',
+        call: () => withTimeoutSignal(get),
         close: async () => {},
       },
       {
@@ -141,6 +159,7 @@ export async function createScenarios(origin: string): Promise<Scenario[]> {
         name: `catalog.search (${mode.toUpperCase()}, ${size} products)`,
         contenders: [
           rawCatalog(mcpUrl, mode === 'sse'),
+          rawCatalog(mcpUrl, mode === 'sse', true),
           clientCatalog(mcpUrl),
           await sdkCatalog(mcpUrl),
         ],
