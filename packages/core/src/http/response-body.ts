@@ -7,7 +7,10 @@ const SNIPPET_LENGTH = 120;
 
 /** Lower-cased media type of a response, without parameters (`application/json`). */
 export function mediaType(response: Response): string {
-  return (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const header = response.headers.get('content-type') ?? '';
+  // The usual exact values skip the split, trim and lower-casing.
+  if (header === 'application/json' || header === 'text/event-stream') return header;
+  return header.split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
 /** True for `application/json` and `application/*+json`. */

@@ -40,17 +40,19 @@ function buildRequest(connection: ServiceConnection, request: RestRequest) {
     query ? `${request.path}?${query}` : request.path,
     request.operation,
   );
-  const auth = request.auth ?? { type: 'api-key' };
-  const credential =
-    auth.type === 'bearer'
-      ? { authorization: `Bearer ${auth.token}` }
-      : connection.restCredential(request.operation);
-  const contentType: Record<string, string> =
-    request.body === undefined ? {} : { 'content-type': 'application/json' };
+  const withBody = request.body !== undefined;
+  const headers =
+    request.auth?.type === 'bearer'
+      ? connection.headers({
+          accept: 'application/json',
+          ...(withBody ? { 'content-type': 'application/json' } : {}),
+          authorization: `Bearer ${request.auth.token}`,
+        })
+      : connection.apiKeyHeaders(request.operation, withBody);
   return {
     method: request.method,
     url,
-    headers: connection.headers({ accept: 'application/json', ...contentType, ...credential }),
+    headers,
     body: request.body === undefined ? undefined : JSON.stringify(request.body),
   };
 }
@@ -68,20 +70,19 @@ async function attempt(
   const redact = connection.redactWith(
     request.auth?.type === 'bearer' ? request.auth.token : undefined,
   );
-  if (!response.ok) {
+  const { status, headers } = response;
+  if (status < 200 || status > 299) {
     throw errorFromResponse(response, text, { operation, redact, credentialSent: true });
   }
-  if (text.trim() === '')
-    return { status: response.status, headers: response.headers, data: undefined };
+  if (text.trim() === '') return { status, headers, data: undefined };
   const type = mediaType(response);
   if (!isJsonMediaType(type)) {
     throw new ProtocolError(
-      `${operation}: expected JSON, got ${type || 'no content type'} (HTTP ${response.status}): ${snippet(text, redact)}`,
-      { status: response.status },
+      `${operation}: expected JSON, got ${type || 'no content type'} (HTTP ${status}): ${snippet(text, redact)}`,
+      { status },
     );
   }
-  const data = parseJsonText(text, response, operation, redact);
-  return { status: response.status, headers: response.headers, data };
+  return { status, headers, data: parseJsonText(text, response, operation, redact) };
 }
 
 /**

@@ -90,8 +90,12 @@ export class ServiceConnection {
         `${operation} needs the MCP URL: pass the mcpUrl option or set ${ENV_VARS.mcpUrl}`,
       );
     }
-    return new URL(`${mcpUrl}/mcp`);
+    // Parsed once: requests only read it (a redirect resolves against it into a new URL).
+    this.#mcpEndpoint ??= new URL(`${mcpUrl}/mcp`);
+    return this.#mcpEndpoint;
   }
+
+  #mcpEndpoint: URL | undefined;
 
   /** `x-api-key` for REST; a ConfigurationError (nothing sent) without a key. */
   restCredential(operation: string): Record<string, string> {
@@ -101,6 +105,40 @@ export class ServiceConnection {
       );
     }
     return { 'x-api-key': this.#apiKey };
+  }
+
+  #apiKeyHeaders: Record<string, string> | undefined;
+  #apiKeyJsonHeaders: Record<string, string> | undefined;
+
+  /**
+   * The headers of a REST call with the API key, accepting JSON (and sending it, with
+   * `withBody`): the same for every call, so built once each and frozen. A
+   * ConfigurationError (nothing sent) without a key.
+   */
+  apiKeyHeaders(operation: string, withBody: boolean): Record<string, string> {
+    const cached = withBody ? this.#apiKeyJsonHeaders : this.#apiKeyHeaders;
+    if (cached) return cached;
+    const body: Record<string, string> = withBody ? { 'content-type': 'application/json' } : {};
+    const headers = Object.freeze(
+      this.headers({ accept: 'application/json', ...body, ...this.restCredential(operation) }),
+    );
+    if (withBody) this.#apiKeyJsonHeaders = headers;
+    else this.#apiKeyHeaders = headers;
+    return headers;
+  }
+
+  #mcpHeaders: Record<string, string> | undefined;
+
+  /** The headers of a JSON-RPC POST to the MCP endpoint, credential included; built once. */
+  mcpHeaders(): Record<string, string> {
+    this.#mcpHeaders ??= Object.freeze(
+      this.headers({
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...this.mcpCredential(),
+      }),
+    );
+    return this.#mcpHeaders;
   }
 
   /** The MCP credential header in the configured style, or none (anonymous tier). */

@@ -133,7 +133,8 @@ export async function send(
     scope.mayHaveArrived = true;
     let response: Response;
     try {
-      response = await fetchImpl(current.url, {
+      // The URL as text: a custom fetch gets nothing it could change for later calls.
+      response = await fetchImpl(current.url.href, {
         method: current.method,
         headers: current.headers,
         body: current.body,

@@ -37,8 +37,8 @@ export interface CatalogSearchResponse {
 
 function readTier(response: Response, connection: ServiceConnection): AuthTier {
   const header = response.headers.get('x-ucp-auth-tier')?.trim().toLowerCase();
-  const tier = AuthTierSchema.safeParse(header);
-  if (tier.success) return tier.data;
+  const tier = AuthTierSchema.options.find((known) => known === header);
+  if (tier !== undefined) return tier;
   // The contract promises the header; without it, claim nothing better than anonymous.
   // The value is the server's text: redacted (any case) and cut short before it is logged.
   const shown = header === undefined ? null : connection.redact(header).slice(0, 40);
@@ -101,11 +101,7 @@ async function attempt(
   scope: CallScope,
 ): Promise<CatalogSearchResponse> {
   const url = connection.mcpEndpoint(OPERATION);
-  const headers = connection.headers({
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    ...connection.mcpCredential(),
-  });
+  const headers = connection.mcpHeaders();
   const body = toolsCallBody(id, SEARCH_CATALOG_TOOL, argsJson);
   const response = await connection.send({ method: 'POST', url, headers, body }, scope);
   if (!response.ok) throw httpFailure(response, await readBodyText(response, scope), connection);
