@@ -67,44 +67,37 @@ export class BoundedBodyReader {
   /** The next chunk, or undefined at the end of the body. */
   async read(): Promise<Uint8Array | undefined> {
     if (this.#reader === undefined) return undefined;
-    let chunk: ReadableStreamReadResult<Uint8Array>;
     try {
-      chunk = await this.#reader.read();
+      const chunk = await this.#reader.read();
+      return chunk.done ? undefined : this.#counted(chunk.value);
     } catch (error) {
       this.cancel();
       throw readFailure(error, this.response, this.scope);
     }
-    if (chunk.done) return undefined;
-    this.#bytes += chunk.value.byteLength;
-    const limit = this.scope.limits.maxResponseBytes;
-    if (this.#bytes > limit) {
-      this.cancel();
-      throw this.tooLarge('maxResponseBytes', limit);
-    }
-    return chunk.value;
   }
 
-  /** Every remaining chunk, in one loop (a call per chunk costs a promise each). */
+  /** Every remaining chunk, in one loop (a call of `read` per chunk costs a promise each). */
   async readAll(): Promise<Uint8Array[]> {
     const chunks: Uint8Array[] = [];
     const reader = this.#reader;
     if (reader === undefined) return chunks;
-    const limit = this.scope.limits.maxResponseBytes;
     try {
       for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-        this.#bytes += chunk.value.byteLength;
-        if (this.#bytes > limit) break;
-        chunks.push(chunk.value);
+        chunks.push(this.#counted(chunk.value));
       }
     } catch (error) {
       this.cancel();
       throw readFailure(error, this.response, this.scope);
     }
-    if (this.#bytes > limit) {
-      this.cancel();
-      throw this.tooLarge('maxResponseBytes', limit);
-    }
     return chunks;
+  }
+
+  /** Counts a chunk in; a ResponseTooLargeError once the body is past its limit. */
+  #counted(chunk: Uint8Array): Uint8Array {
+    this.#bytes += chunk.byteLength;
+    const limit = this.scope.limits.maxResponseBytes;
+    if (this.#bytes > limit) throw this.tooLarge('maxResponseBytes', limit);
+    return chunk;
   }
 
   /** The typed error for an exceeded limit; names the limit, never the body. */
