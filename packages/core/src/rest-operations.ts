@@ -21,7 +21,7 @@ import {
   type WebsiteSearchResponse,
   WebsiteSearchResponseSchema,
 } from './schemas/websites.js';
-import { checkRequest, validateRequest } from './validation.js';
+import { checkRequest, validateRequest } from './validation/request.js';
 
 /** Query string of a website search; arrays repeat the name (`category_ids=a&category_ids=b`). */
 function websiteSearchQuery(params: WebsiteSearchParams): URLSearchParams {

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/v4';
-import { SchemaCheckCompiler, schemaCheck } from '../src/http/schema-check.js';
 import { CatalogSearchResultSchema, SearchCatalogArgumentsSchema } from '../src/schemas/catalog.js';
 import {
   CollectionIdSchema,
@@ -16,6 +15,7 @@ import {
 } from '../src/schemas/conversations.js';
 import { JsonRpcResponseSchema, ToolCallResultSchema } from '../src/schemas/mcp.js';
 import { WebsiteSearchParamsSchema, WebsiteSearchResponseSchema } from '../src/schemas/websites.js';
+import { SchemaCheckCompiler, schemaCheck } from '../src/validation/schema-check.js';
 import { catalogPayload, toolsCallAnswer } from './support/fixtures.js';
 
 const RUNS = Number(process.env.CATALOGKIT_FUZZ_RUNS) || 300;
@@ -196,7 +196,7 @@ describe('the no-copy check', () => {
     const fresh = await import('zod/v4');
     fresh.z.config({ jitless: true });
     try {
-      const { schemaCheck: freshCheck } = await import('../src/http/schema-check.js');
+      const { schemaCheck: freshCheck } = await import('../src/validation/schema-check.js');
       const { WebsiteSearchResponseSchema: schema } = await import('../src/schemas/websites.js');
       const check = freshCheck(schema);
       expect(check?.({ websites: [{ id: 'w', url: 'https://x.example' }] })).toBe(true);

@@ -9,7 +9,7 @@ import {
   TurnRequestSchema,
   TurnSchema,
 } from '../schemas/conversations.js';
-import { validateRequest } from '../validation.js';
+import { validateRequest } from '../validation/request.js';
 import type { MintedToken, TokenMinter } from './token-manager-options.js';
 
 /** What the HTTP helpers need of a `CatalogClient`: its low-level REST call. */

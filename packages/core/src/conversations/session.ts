@@ -1,7 +1,7 @@
 import { abortable, runWithinTime, SingleFlight } from '../async.js';
 import { AbortError, ProtocolError } from '../errors/transport-errors.js';
 import { ConversationIdSchema, type Turn, TurnRequestSchema } from '../schemas/conversations.js';
-import { validateRequest } from '../validation.js';
+import { validateRequest } from '../validation/request.js';
 import type { TurnInput } from './service-calls.js';
 import { MemorySessionStore, readThroughLocked, type SessionStore } from './stores.js';
 import { ConversationTokenManager } from './token-manager.js';

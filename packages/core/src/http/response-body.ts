@@ -1,7 +1,7 @@
 import type { z } from 'zod/v4';
 import { ProtocolError } from '../errors/transport-errors.js';
+import { schemaCheck } from '../validation/schema-check.js';
 import type { Redactor } from './redact.js';
-import { schemaCheck } from './schema-check.js';
 
 const SNIPPET_LENGTH = 120;
 

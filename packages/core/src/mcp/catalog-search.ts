@@ -14,7 +14,7 @@ import {
   SearchCatalogArgumentsSchema,
 } from '../schemas/catalog.js';
 import { type JsonRpcError, JsonRpcResponseSchema } from '../schemas/mcp.js';
-import { validateRequest } from '../validation.js';
+import { validateRequest } from '../validation/request.js';
 import { matchResponse, type RpcId, rpcError, rpcResult, toolsCallBody } from './json-rpc.js';
 import { readSseResponse } from './sse.js';
 import { toCatalogResult } from './tool-result.js';

@@ -4,9 +4,9 @@ import { ProtocolError } from '../errors/transport-errors.js';
 import type { Redactor } from '../http/redact.js';
 import { headerRecord } from '../http/response-body.js';
 import { retryAfterFromSeconds } from '../http/retry-after.js';
-import { schemaCheck } from '../http/schema-check.js';
 import { isRecord } from '../is-record.js';
 import { type JsonRpcError, type JsonRpcResponse, JsonRpcResponseSchema } from '../schemas/mcp.js';
+import { schemaCheck } from '../validation/schema-check.js';
 
 /** JSON-RPC code this service uses for rate limits, with `data.retry_after` in seconds. */
 export const RATE_LIMIT_RPC_CODE = -32000;

@@ -5,7 +5,7 @@ import { ConfigurationError, RequestValidationError } from '../errors/index.js';
 import { isRecord } from '../is-record.js';
 import type { BuyLinkMode } from '../links/references.js';
 import { CountryCodeSchema } from '../schemas/index.js';
-import { validateRequest } from '../validation.js';
+import { validateRequest } from '../validation/request.js';
 import {
   type AnyCatalogToolDefinition,
   assertToolName,

@@ -1,6 +1,6 @@
 import type { z } from 'zod/v4';
-import { type RequestIssue, RequestValidationError } from './errors/catalog-error.js';
-import { schemaCheck } from './http/schema-check.js';
+import { type RequestIssue, RequestValidationError } from '../errors/catalog-error.js';
+import { schemaCheck } from './schema-check.js';
 
 type ZodIssue = z.core.$ZodIssue;
 

@@ -1,6 +1,7 @@
 import type { z } from 'zod/v4';
 import { globalConfig, util } from 'zod/v4/core';
 import { isRecord } from '../is-record.js';
+import { checkPredicates } from './check-rules.js';
 
 /**
  * A check that a value already is what a schema would output: true only when parsing would
@@ -136,94 +137,9 @@ function generatedObjectCheck(keys: string[], fields: Node[]): Check {
   return new Function('c', source)(checks) as Check;
 }
 
-/** What a zod check definition (`.min()`, `.int()`, `.trim()`, `.regex()`) holds. */
-interface CheckDefinition {
-  check?: string;
-  minimum?: number;
-  maximum?: number;
-  length?: number;
-  value?: number;
-  inclusive?: boolean;
-  format?: string;
-  pattern?: RegExp;
-  tx?: (value: unknown) => unknown;
-}
-
-/** Keys of a check definition that cannot change whether a value passes. */
-const PASSIVE_CHECK_KEYS = new Set(['check', 'abort', 'error', 'when', 'type']);
-
-/** Keys of a check definition that carry its rule, read by `checkPredicate`. */
-const RULE_KEYS = new Set([
-  'minimum',
-  'maximum',
-  'length',
-  'value',
-  'inclusive',
-  'format',
-  'pattern',
-  'tx',
-]);
-
-function lengthPredicate(def: CheckDefinition): Check | undefined {
-  const { minimum = 0, maximum = 0, length } = def;
-  switch (def.check) {
-    case 'min_length':
-      return (item) => (item as string).length >= minimum;
-    case 'max_length':
-      return (item) => (item as string).length <= maximum;
-    case 'length_equals':
-      return (item) => (item as string).length === length;
-    default:
-      return undefined;
-  }
-}
-
-function boundPredicate(def: CheckDefinition): Check | undefined {
-  const { value = 0, inclusive } = def;
-  switch (def.check) {
-    case 'greater_than':
-      return inclusive ? (item) => (item as number) >= value : (item) => (item as number) > value;
-    case 'less_than':
-      return inclusive ? (item) => (item as number) <= value : (item) => (item as number) < value;
-    case 'number_format':
-      return def.format === 'safeint' ? (item) => Number.isSafeInteger(item) : undefined;
-    default:
-      return undefined;
-  }
-}
-
-function formatPredicate(def: CheckDefinition): Check | undefined {
-  const { pattern, tx } = def;
-  if (def.check === 'string_format' && def.format === 'regex' && pattern instanceof RegExp) {
-    return (item) => {
-      // As zod does: a global or sticky pattern must not carry state between values.
-      pattern.lastIndex = 0;
-      return pattern.test(item as string);
-    };
-  }
-  // `.trim()` and its kind: a value the overwrite leaves unchanged is returned as is.
-  if (def.check === 'overwrite' && typeof tx === 'function') return (item) => tx(item) === item;
-  return undefined;
-}
-
-/** The predicates of a leaf's checks, or undefined when one is not reproduced exactly. */
-function checkPredicates(def: Definition): Check[] | undefined {
-  const predicates: Check[] = [];
-  for (const check of def.checks ?? []) {
-    const rule = (check as { _zod?: { def?: CheckDefinition } })._zod?.def;
-    if (!rule) return undefined;
-    const keys = Object.keys(rule);
-    if (keys.some((key) => !PASSIVE_CHECK_KEYS.has(key) && !RULE_KEYS.has(key))) return undefined;
-    const predicate = lengthPredicate(rule) ?? boundPredicate(rule) ?? formatPredicate(rule);
-    if (!predicate) return undefined;
-    predicates.push(predicate);
-  }
-  return predicates;
-}
-
 /** A string or number leaf: its kind alone, or that plus its checks, in order. */
 function checkedLeaf(kind: number, def: Definition): Node | undefined {
-  const predicates = checkPredicates(def);
+  const predicates = checkPredicates(def.checks);
   if (!predicates) return undefined;
   if (predicates.length === 0) return leaf(kind);
   return other((value) => passes(kind, never, value) && predicates.every((test) => test(value)));

@@ -1,6 +1,6 @@
 import type { z } from 'zod/v4';
 import { RequestValidationError } from '../../errors/catalog-error.js';
-import { validateRequest } from '../../validation.js';
+import { validateRequest } from '../../validation/request.js';
 import { isModelInputSchema } from './fields.js';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod/v4';
-import { checkRequest } from '../../validation.js';
+import { checkRequest } from '../../validation/request.js';
 import { type Coerce, topLevel } from './coerce.js';
 
 // With the `u` flag a surrogate pair is one code point, so this matches only a lone one.
