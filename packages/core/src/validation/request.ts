@@ -39,6 +39,11 @@ function toRequestIssue(issue: ZodIssue, prefix: string): RequestIssue {
 // With the `u` flag a surrogate pair is one code point, so this matches only a lone one.
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
+/** True when `text` holds a lone surrogate: not well-formed Unicode, so not sendable as is. */
+export function hasLoneSurrogate(text: string): boolean {
+  return LONE_SURROGATE.test(text);
+}
+
 /**
  * Strings that are not well-formed Unicode (a lone surrogate) cannot be encoded for the
  * wire: `encodeURIComponent` throws on them and URLSearchParams silently swaps them for
@@ -47,7 +52,7 @@ const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
  */
 function malformedStrings(value: unknown, path: string[], found: RequestIssue[]): void {
   if (typeof value === 'string') {
-    if (LONE_SURROGATE.test(value)) {
+    if (hasLoneSurrogate(value)) {
       found.push({ path: path.join('.'), message: 'must be well-formed Unicode (lone surrogate)' });
     }
   } else if (Array.isArray(value)) {

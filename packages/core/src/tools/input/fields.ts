@@ -1,9 +1,6 @@
 import { z } from 'zod/v4';
-import { checkRequest } from '../../validation/request.js';
+import { checkRequest, hasLoneSurrogate } from '../../validation/request.js';
 import { type Coerce, topLevel } from './coerce.js';
-
-// With the `u` flag a surrogate pair is one code point, so this matches only a lone one.
-const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
 type TextPayload = z.core.ParsePayload<string>;
 
@@ -20,7 +17,7 @@ function report(payload: TextPayload, message: string): void {
 export function text(options: { what: string; empty: string; rule?: z.ZodType }) {
   return z.string({ error: `must be text: ${options.what}` }).check((payload: TextPayload) => {
     if (payload.value === '') return report(payload, `must not be empty; ${options.empty}`);
-    if (LONE_SURROGATE.test(payload.value)) {
+    if (hasLoneSurrogate(payload.value)) {
       return report(payload, 'must be well-formed text (it holds a lone surrogate)');
     }
     if (options.rule === undefined) return;
