@@ -5,14 +5,14 @@ import {
   CatalogSearchResultSchema,
   commissionPercentage,
 } from '../src/schemas/index.js';
+import { formatWebsites } from '../src/tools/built-in/search-websites.js';
+import { formatCollection } from '../src/tools/built-in/update-collection.js';
 import {
   catalogViewLegend,
   commissionText,
   formatCatalogResult,
 } from '../src/tools/catalog-view.js';
 import { formatMinorUnits } from '../src/tools/money.js';
-import { formatWebsites } from '../src/tools/search-websites.js';
-import { formatCollection } from '../src/tools/update-collection.js';
 
 /** Buy links with characters a careless formatter would re-encode or shorten. */
 const BUY_LINKS = [

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RepeatedUpdateError, UpdateMemory } from '../src/tools/built-in/update-memory.js';
 import { type AnyCatalogTool, createCatalogToolList } from '../src/tools/index.js';
-import { RepeatedUpdateError, UpdateMemory } from '../src/tools/update-memory.js';
 import { TEST_KEY } from './support/fixtures.js';
 import {
   type ReceivedRequest,

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
+import { searchCatalogTool } from '../src/tools/built-in/search-catalog.js';
+import { searchWebsitesTool } from '../src/tools/built-in/search-websites.js';
+import { updateCollectionTool } from '../src/tools/built-in/update-collection.js';
 import {
   CATALOG_TOOL_NAMES,
   type CatalogToolNames,
   TOOL_NAME_PATTERN,
 } from '../src/tools/definition.js';
-import { searchCatalogTool } from '../src/tools/search-catalog.js';
-import { searchWebsitesTool } from '../src/tools/search-websites.js';
 import { findStrictModeViolations } from '../src/tools/strict-mode.js';
-import { updateCollectionTool } from '../src/tools/update-collection.js';
 
 const definitions = [searchCatalogTool, searchWebsitesTool, updateCollectionTool];
 const names: CatalogToolNames = {

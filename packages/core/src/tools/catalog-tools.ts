@@ -3,6 +3,17 @@ import { CatalogClient } from '../client.js';
 import { ENV_VARS, readEnv } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import { createRedactor, type Redactor } from '../http/redact.js';
+import { type SearchCatalogInput, searchCatalogTool } from './built-in/search-catalog.js';
+import {
+  type SearchWebsitesInput,
+  type SearchWebsitesOutput,
+  searchWebsitesTool,
+} from './built-in/search-websites.js';
+import {
+  type UpdateCollectionInput,
+  type UpdateCollectionOutput,
+  updateCollectionTool,
+} from './built-in/update-collection.js';
 import type { SearchCatalogOutput } from './catalog-view.js';
 import {
   type AnyCatalogToolDefinition,
@@ -22,18 +33,7 @@ import {
   selectToolNames,
   validateToolOptions,
 } from './options.js';
-import { type SearchCatalogInput, searchCatalogTool } from './search-catalog.js';
-import {
-  type SearchWebsitesInput,
-  type SearchWebsitesOutput,
-  searchWebsitesTool,
-} from './search-websites.js';
 import { findStrictModeViolations } from './strict-mode.js';
-import {
-  type UpdateCollectionInput,
-  type UpdateCollectionOutput,
-  updateCollectionTool,
-} from './update-collection.js';
 
 /**
  * A catalog tool bound to a client, options and its final name: what the adapters wrap.

@@ -20,7 +20,7 @@ import {
 import { describePaymentPrice } from '../payment/amount.js';
 import { decodePaymentChallenges } from '../payment/challenge.js';
 import type { ValidationIssue } from '../schemas/index.js';
-import { RepeatedUpdateError } from './update-memory.js';
+import { RepeatedUpdateError } from './built-in/update-memory.js';
 
 /** How a tool names its fields, when the wire path differs from the model's argument. */
 export type FieldNamer = (wirePath: string) => string;

@@ -1,4 +1,21 @@
 export {
+  type SearchCatalogInput,
+  searchCatalogTool,
+} from './built-in/search-catalog.js';
+export {
+  formatWebsites,
+  type SearchWebsitesInput,
+  type SearchWebsitesOutput,
+  searchWebsitesTool,
+} from './built-in/search-websites.js';
+export {
+  formatCollection,
+  type UpdateCollectionInput,
+  type UpdateCollectionOutput,
+  updateCollectionTool,
+} from './built-in/update-collection.js';
+export { RepeatedUpdateError } from './built-in/update-memory.js';
+export {
   type AnyCatalogTool,
   type BoundCatalogTool,
   type CatalogTool,
@@ -25,21 +42,4 @@ export {
 export { errorTextForModel, type FieldNamer } from './error-text.js';
 export { formatMinorUnits } from './money.js';
 export type { CatalogToolsOptions } from './options.js';
-export {
-  type SearchCatalogInput,
-  searchCatalogTool,
-} from './search-catalog.js';
-export {
-  formatWebsites,
-  type SearchWebsitesInput,
-  type SearchWebsitesOutput,
-  searchWebsitesTool,
-} from './search-websites.js';
 export { findStrictModeViolations } from './strict-mode.js';
-export {
-  formatCollection,
-  type UpdateCollectionInput,
-  type UpdateCollectionOutput,
-  updateCollectionTool,
-} from './update-collection.js';
-export { RepeatedUpdateError } from './update-memory.js';

@@ -1,12 +1,12 @@
-import type { CatalogQuery } from '../schemas/catalog.js';
+import type { CatalogQuery } from '../../schemas/catalog.js';
 import {
   catalogViewLegend,
   formatCatalogResult,
   type SearchCatalogOutput,
-} from './catalog-view.js';
-import { defineCatalogTool, nullToUndefined } from './definition.js';
-import { type SearchCatalogInput, SearchCatalogInputSchema } from './input/search-catalog.js';
-import { CATALOG_LIMIT_DEFAULT } from './limits.js';
+} from '../catalog-view.js';
+import { defineCatalogTool, nullToUndefined } from '../definition.js';
+import { type SearchCatalogInput, SearchCatalogInputSchema } from '../input/search-catalog.js';
+import { CATALOG_LIMIT_DEFAULT } from '../limits.js';
 
 export type { SearchCatalogInput };
 

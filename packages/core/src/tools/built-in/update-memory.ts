@@ -1,5 +1,5 @@
-import { CatalogError } from '../errors/catalog-error.js';
-import type { Collection, CollectionUpdate } from '../schemas/index.js';
+import { CatalogError } from '../../errors/catalog-error.js';
+import type { Collection, CollectionUpdate } from '../../schemas/index.js';
 
 /**
  * A repeat of a collection update whose earlier call may have been applied (it timed out,

@@ -3,9 +3,9 @@ import {
   type Website,
   type WebsiteSearchParams,
   type WebsiteSearchResponse,
-} from '../schemas/index.js';
-import { defineCatalogTool, nullToUndefined } from './definition.js';
-import { type SearchWebsitesInput, SearchWebsitesInputSchema } from './input/search-websites.js';
+} from '../../schemas/index.js';
+import { defineCatalogTool, nullToUndefined } from '../definition.js';
+import { type SearchWebsitesInput, SearchWebsitesInputSchema } from '../input/search-websites.js';
 
 export type { SearchWebsitesInput };
 

@@ -1,10 +1,10 @@
-import type { Clause, Collection, CollectionUpdate } from '../schemas/index.js';
-import { type CatalogToolClient, defineCatalogTool } from './definition.js';
-import { mayHaveApplied } from './error-text.js';
+import type { Clause, Collection, CollectionUpdate } from '../../schemas/index.js';
+import { type CatalogToolClient, defineCatalogTool } from '../definition.js';
+import { mayHaveApplied } from '../error-text.js';
 import {
   type UpdateCollectionInput,
   UpdateCollectionInputSchema,
-} from './input/update-collection.js';
+} from '../input/update-collection.js';
 import { UpdateMemory } from './update-memory.js';
 
 export type { UpdateCollectionInput };
