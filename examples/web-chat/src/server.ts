@@ -43,6 +43,8 @@ export interface WebChatOptions {
   approvalSecret?: string;
   /** Where failures are reported; never receives the key. */
   logger?: CatalogLogger;
+  /** How many created conversations the server remembers, oldest forgotten first (default 10,000). */
+  maxConversations?: number;
 }
 
 const INSTRUCTIONS = [
@@ -107,8 +109,10 @@ function agentChatRoute(options: WebChatOptions) {
  */
 function conversationTokenRoute(options: WebChatOptions) {
   const client = new CatalogClient(options.catalog);
-  // Conversations this server created. A real app ties each one to the signed-in shopper.
+  // Conversations this server created, bounded so that callers cannot grow it without end.
+  // A real app ties each one to the signed-in shopper.
   const ours = new Set<string>();
+  const maxConversations = options.maxConversations ?? 10_000;
   return async (c: Context) => {
     const body = (await c.req.json().catch(() => ({}))) as { conversationId?: unknown };
     const asked = typeof body?.conversationId === 'string' ? body.conversationId : undefined;
@@ -117,7 +121,7 @@ function conversationTokenRoute(options: WebChatOptions) {
     }
     try {
       const conversationId = asked ?? (await createConversation(client));
-      ours.add(conversationId);
+      remember(ours, conversationId, maxConversations);
       const mint = createHttpTokenMinter({
         client,
         conversationId,
@@ -133,6 +137,14 @@ function conversationTokenRoute(options: WebChatOptions) {
       return Response.json({ error: SERVICE_UNAVAILABLE }, { status: 502 });
     }
   };
+}
+
+/** Adds `id` as the newest entry; past `max` entries, the oldest is forgotten. */
+function remember(ids: Set<string>, id: string, max: number): void {
+  ids.delete(id);
+  ids.add(id);
+  const oldest = ids.values().next().value;
+  if (ids.size > max && oldest !== undefined) ids.delete(oldest);
 }
 
 async function createConversation(client: CatalogClient): Promise<string> {

@@ -46,6 +46,34 @@ describe('POST /api/conversation-token', () => {
   });
 });
 
+describe('the conversations the server remembers', () => {
+  it('are bounded: past maxConversations the oldest is forgotten, and refused like any other', async () => {
+    const small = await startTestApp({}, { maxConversations: 2 });
+    try {
+      const create = async () => {
+        const response = await fetch(new URL('/api/conversation-token', small.chat.url), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        });
+        return ((await response.json()) as { conversationId: string }).conversationId;
+      };
+      const [first, second, third] = [await create(), await create(), await create()];
+      const mintFor = (conversationId: string) =>
+        fetch(new URL('/api/conversation-token', small.chat.url), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ conversationId }),
+        }).then((response) => response.status);
+      expect(await mintFor(first)).toBe(404);
+      expect(await mintFor(second)).toBe(200);
+      expect(await mintFor(third)).toBe(200);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
 describe('POST /api/chat', () => {
   it('refuses a body without messages', async () => {
     const response = await post('/api/chat', { text: 'hi' });

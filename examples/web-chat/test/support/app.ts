@@ -5,7 +5,7 @@ import {
   startEmulator,
 } from '@catalogkit/emulator';
 import { createScriptedModel } from '../../src/scripted-model.js';
-import { type RunningWebChat, startWebChat } from '../../src/server.js';
+import { type RunningWebChat, startWebChat, type WebChatOptions } from '../../src/server.js';
 
 /**
  * The API key of these tests. Distinct from every other string the app produces, so
@@ -26,12 +26,16 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(emulatorOptions: StartEmulatorOptions = {}): Promise<TestApp> {
+export async function startTestApp(
+  emulatorOptions: StartEmulatorOptions = {},
+  chatOptions: Partial<WebChatOptions> = {},
+): Promise<TestApp> {
   const emulator = await startEmulator({ ...emulatorOptions, keys: { valid: SECRET_KEY } });
   const chat = await startWebChat({
     catalog: { apiKey: SECRET_KEY, baseUrl: emulator.baseUrl, mcpUrl: emulator.mcpUrl },
     model: createScriptedModel({ wordDelayMs: 10 }),
     pageDir: PAGE_DIR,
+    ...chatOptions,
   });
   let closed = false;
   return {
