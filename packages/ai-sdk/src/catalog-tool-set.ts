@@ -11,12 +11,15 @@ import type {
 } from '@catalogkit/core';
 import type { Tool } from 'ai';
 
-/** Input and output types of the three built-in tools, by name. */
-export interface BuiltInToolTypes {
+/**
+ * Input and output types of the three built-in tools, by name. A type, not an interface, so
+ * that it fits where the AI SDK wants a record of tools (`UIMessage<..., ..., Tools>`).
+ */
+export type BuiltInToolTypes = {
   search_catalog: { input: SearchCatalogInput; output: SearchCatalogOutput };
   search_websites: { input: SearchWebsitesInput; output: SearchWebsitesOutput };
   update_collection: { input: UpdateCollectionInput; output: UpdateCollectionOutput };
-}
+};
 
 /** Input and output types of your own tools (the `tools` option), by name. */
 export type CustomToolTypes<Extra extends AnyCatalogToolDefinition> = {

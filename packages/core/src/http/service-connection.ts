@@ -58,6 +58,11 @@ export class ServiceConnection {
 
   /** The base URL's origin, parsed once: every REST URL is checked against it. */
   #baseOrigin: string | undefined;
+  // Built on first use and then shared by every call: the MCP endpoint and request headers.
+  #mcpEndpoint: URL | undefined;
+  #mcpHeaders: Record<string, string> | undefined;
+  #apiKeyHeaders: Record<string, string> | undefined;
+  #apiKeyJsonHeaders: Record<string, string> | undefined;
 
   /**
    * `${baseUrl}${path}` (`path` may carry a query); a ConfigurationError naming the option
@@ -95,10 +100,8 @@ export class ServiceConnection {
     return this.#mcpEndpoint;
   }
 
-  #mcpEndpoint: URL | undefined;
-
   /** `x-api-key` for REST; a ConfigurationError (nothing sent) without a key. */
-  restCredential(operation: string): Record<string, string> {
+  #restCredential(operation: string): Record<string, string> {
     if (this.#apiKey === undefined) {
       throw new ConfigurationError(
         `${operation} needs an API key: pass the apiKey option or set ${ENV_VARS.apiKey}`,
@@ -106,9 +109,6 @@ export class ServiceConnection {
     }
     return { 'x-api-key': this.#apiKey };
   }
-
-  #apiKeyHeaders: Record<string, string> | undefined;
-  #apiKeyJsonHeaders: Record<string, string> | undefined;
 
   /**
    * The headers of a REST call with the API key, accepting JSON (and sending it, with
@@ -120,14 +120,12 @@ export class ServiceConnection {
     if (cached) return cached;
     const body: Record<string, string> = withBody ? { 'content-type': 'application/json' } : {};
     const headers = Object.freeze(
-      this.headers({ accept: 'application/json', ...body, ...this.restCredential(operation) }),
+      this.headers({ accept: 'application/json', ...body, ...this.#restCredential(operation) }),
     );
     if (withBody) this.#apiKeyJsonHeaders = headers;
     else this.#apiKeyHeaders = headers;
     return headers;
   }
-
-  #mcpHeaders: Record<string, string> | undefined;
 
   /** The headers of a JSON-RPC POST to the MCP endpoint, credential included; built once. */
   mcpHeaders(): Record<string, string> {
@@ -135,14 +133,14 @@ export class ServiceConnection {
       this.headers({
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
-        ...this.mcpCredential(),
+        ...this.#mcpCredential(),
       }),
     );
     return this.#mcpHeaders;
   }
 
   /** The MCP credential header in the configured style, or none (anonymous tier). */
-  mcpCredential(): Record<string, string> {
+  #mcpCredential(): Record<string, string> {
     if (this.#apiKey === undefined) return {};
     return this.#options.mcpAuthHeader === 'bearer'
       ? { authorization: `Bearer ${this.#apiKey}` }
