@@ -99,6 +99,10 @@ function resolveUrl(option: 'baseUrl' | 'mcpUrl', given: string | undefined): st
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigurationError(`${source} must be an http(s) URL`);
   }
+  // Paths are appended to it: a query or fragment would swallow them.
+  if (/[?#]/.test(url.href)) {
+    throw new ConfigurationError(`${source} must not have a query or fragment`);
+  }
   return url.href.replace(/\/+$/, '');
 }
 

@@ -23,12 +23,18 @@ import {
 } from './schemas/websites.js';
 import { checkRequest, validateRequest } from './validation/request.js';
 
-/** Query string of a website search; arrays repeat the name (`category_ids=a&category_ids=b`). */
-function websiteSearchQuery(params: WebsiteSearchParams): URLSearchParams {
-  const query = new URLSearchParams({ query: params.query });
-  if (params.limit !== undefined) query.set('limit', String(params.limit));
-  for (const category of params.category_ids ?? []) query.append('category_ids', category);
-  if (params.country !== undefined) query.set('country', params.country);
+/**
+ * Query string of a website search; arrays repeat the name (`category_ids=a&category_ids=b`).
+ * encodeURIComponent rather than URLSearchParams: the service decodes the same values, and
+ * the builtin touches far less code on every call.
+ */
+function websiteSearchQuery(params: WebsiteSearchParams): string {
+  let query = `query=${encodeURIComponent(params.query)}`;
+  if (params.limit !== undefined) query += `&limit=${params.limit}`;
+  for (const category of params.category_ids ?? []) {
+    query += `&category_ids=${encodeURIComponent(category)}`;
+  }
+  if (params.country !== undefined) query += `&country=${encodeURIComponent(params.country)}`;
   return query;
 }
 

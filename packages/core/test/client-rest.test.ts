@@ -40,6 +40,20 @@ describe('websites.search', () => {
     expect(url.searchParams.get('country')).toBe('GB');
   });
 
+  it('percent-encodes every value, so the service decodes exactly what was given', async () => {
+    server.handle((_request, response) => sendJson(response, 200, { websites: [] }));
+    const query = 'a+b c&d=e#f?g/h%20 Zürich 👟';
+    const categories = ['x&y', 'shoes/running', '+1'];
+    await client.websites.search({ query, category_ids: categories });
+    const sent = server.requests[0]?.url ?? '';
+    expect(sent).toBe(
+      `/api/v1/websites/search?query=${encodeURIComponent(query)}&category_ids=x%26y&category_ids=shoes%2Frunning&category_ids=%2B1`,
+    );
+    const url = new URL(sent, server.origin);
+    expect(url.searchParams.get('query')).toBe(query);
+    expect(url.searchParams.getAll('category_ids')).toEqual(categories);
+  });
+
   it('reports an answer missing `websites` as a ProtocolError naming the field', async () => {
     server.handle((_request, response) => sendJson(response, 200, { sites: [] }));
     const error = await client.websites.search({ query: 'nike' }).catch((caught) => caught);
@@ -123,6 +137,22 @@ describe('request (low level)', () => {
     expect(answer.status).toBe(201);
     expect(answer.headers.get('date')).toBe('Tue, 01 Jan 2030 00:00:00 GMT');
     expect(answer.data).toEqual({ token: 't' });
+  });
+
+  it('takes the query as URLSearchParams or as an encoded string', async () => {
+    server.handle((_request, response) => sendJson(response, 200, {}));
+    const base = {
+      operation: 'custom',
+      method: 'GET',
+      path: '/v1/x',
+      retry: 'idempotent',
+    } as const;
+    await client.request({ ...base, query: new URLSearchParams({ q: 'a b&c' }) });
+    await client.request({ ...base, query: 'q=a%20b%26c' });
+    expect(server.requests.map((request) => request.url)).toEqual([
+      '/api/v1/x?q=a+b%26c',
+      '/api/v1/x?q=a%20b%26c',
+    ]);
   });
 
   it('sends every request through the fetch option when one is given', async () => {

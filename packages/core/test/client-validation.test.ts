@@ -155,6 +155,13 @@ describe('configuration', () => {
     expect(() => new CatalogClient({ mcpUrl: 'ftp://x' })).toThrow(
       /option mcpUrl must be an http\(s\) URL/,
     );
+    // Paths are appended to these URLs: a query or fragment would swallow them.
+    expect(() => new CatalogClient({ baseUrl: 'http://h.invalid/api?tenant=1' })).toThrow(
+      /option baseUrl must not have a query or fragment/,
+    );
+    expect(() => new CatalogClient({ mcpUrl: 'http://h.invalid/#x' })).toThrow(
+      /option mcpUrl must not have a query or fragment/,
+    );
     expect(() => new CatalogClient({ timeoutMs: 0 })).toThrow(/option timeoutMs/);
     expect(() => new CatalogClient({ maxRetries: 1.5 })).toThrow(/option maxRetries/);
     expect(() => new CatalogClient({ maxRetryDelayMs: -1 })).toThrow(/option maxRetryDelayMs/);

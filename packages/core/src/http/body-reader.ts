@@ -42,6 +42,8 @@ function readFailure(error: unknown, response: Response, scope: CallScope): Erro
  */
 const STOPPED_READING = new Error('catalogkit stopped reading the answer');
 
+const decoder = new TextDecoder();
+
 /**
  * Reads a response body chunk by chunk, counting bytes after decoding (so a gzip bomb
  * counts what it expands to) and cancelling the body past `scope.limits.maxResponseBytes`.
@@ -76,11 +78,14 @@ export class BoundedBodyReader {
     }
   }
 
-  /** Every remaining chunk, in one loop (a call of `read` per chunk costs a promise each). */
-  async readAll(): Promise<Uint8Array[]> {
+  /**
+   * The rest of the body as UTF-8 text, in one loop (a call of `read` per chunk costs a
+   * promise each) and one decode of the joined bytes (cheaper than a decode per chunk).
+   */
+  async text(): Promise<string> {
     const chunks: Uint8Array[] = [];
     const reader = this.#reader;
-    if (reader === undefined) return chunks;
+    if (reader === undefined) return '';
     try {
       for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
         chunks.push(this.#counted(chunk.value));
@@ -89,7 +94,7 @@ export class BoundedBodyReader {
       this.cancel();
       throw readFailure(error, this.response, this.scope);
     }
-    return chunks;
+    return chunks.length === 0 ? '' : decoder.decode(concatChunks(chunks, this.#bytes));
   }
 
   /** Counts a chunk in; a ResponseTooLargeError once the body is past its limit. */
@@ -116,8 +121,6 @@ export class BoundedBodyReader {
   }
 }
 
-const decoder = new TextDecoder();
-
 /** The chunks as one array (the chunk itself when there is one). */
 export function concatChunks(chunks: Uint8Array[], size: number): Uint8Array {
   if (chunks.length === 1) return chunks[0] as Uint8Array;
@@ -134,10 +137,6 @@ export function concatChunks(chunks: Uint8Array[], size: number): Uint8Array {
  * Reads the whole body as UTF-8 text within `scope.limits.maxResponseBytes`; see
  * BoundedBodyReader for the errors.
  */
-export async function readBodyText(response: Response, scope: CallScope): Promise<string> {
-  const reader = new BoundedBodyReader(response, scope);
-  const chunks = await reader.readAll();
-  if (chunks.length === 0) return '';
-  // One decode of the joined bytes is cheaper than a streaming decode per chunk.
-  return decoder.decode(concatChunks(chunks, reader.bytesRead));
+export function readBodyText(response: Response, scope: CallScope): Promise<string> {
+  return new BoundedBodyReader(response, scope).text();
 }

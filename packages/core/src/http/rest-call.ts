@@ -16,7 +16,8 @@ export interface RestRequest {
   method: 'GET' | 'POST' | 'PATCH';
   /** Path under the base URL, starting with `/v1/`. */
   path: string;
-  query?: URLSearchParams;
+  /** The query: parameters, or a string already encoded (without the `?`). */
+  query?: URLSearchParams | string;
   /** JSON body, sent as given. */
   body?: unknown;
   /** Whether the request may be repeated after a failure that may have reached the service. */
@@ -34,7 +35,6 @@ export interface RestResponse {
 }
 
 function buildRequest(connection: ServiceConnection, request: RestRequest) {
-  // One URL parse, query included (setting `search` afterwards would parse it again).
   const query = request.query?.toString();
   const url = connection.restUrl(
     query ? `${request.path}?${query}` : request.path,

@@ -56,47 +56,42 @@ export class ServiceConnection {
     return this.#options;
   }
 
-  /** The base URL's origin, parsed once: every REST URL is checked against it. */
-  #baseOrigin: string | undefined;
   // Built on first use and then shared by every call: the MCP endpoint and request headers.
-  #mcpEndpoint: URL | undefined;
+  #mcpEndpoint: string | undefined;
   #mcpHeaders: Record<string, string> | undefined;
   #apiKeyHeaders: Record<string, string> | undefined;
   #apiKeyJsonHeaders: Record<string, string> | undefined;
 
   /**
    * `${baseUrl}${path}` (`path` may carry a query); a ConfigurationError naming the option
-   * and variable if unset.
+   * and variable if unset. The base URL has no query or fragment (the options refuse one),
+   * so a path starting with "/" stays on its origin without parsing a URL per call. Without
+   * that "/", a path like "@evil.example/x" would move the request (and the key) elsewhere.
    */
-  restUrl(path: string, operation: string): URL {
+  restUrl(path: string, operation: string): string {
     const { baseUrl } = this.#options;
     if (baseUrl === undefined) {
       throw new ConfigurationError(
         `${operation} needs the REST base URL: pass the baseUrl option or set ${ENV_VARS.baseUrl}`,
       );
     }
-    // Without the leading "/", a path like "@evil.example/x" would move the request (and
-    // the key) to another host; the origin check is a second line of defence.
-    const url = path.startsWith('/') ? new URL(`${baseUrl}${path}`) : undefined;
-    this.#baseOrigin ??= new URL(baseUrl).origin;
-    if (url === undefined || url.origin !== this.#baseOrigin) {
+    if (!path.startsWith('/')) {
       throw new ConfigurationError(
         `${operation}: path must start with "/" and stay on the base URL`,
       );
     }
-    return url;
+    return `${baseUrl}${path}`;
   }
 
   /** `${mcpUrl}/mcp`; a ConfigurationError naming the option and variable if unset. */
-  mcpEndpoint(operation: string): URL {
+  mcpEndpoint(operation: string): string {
     const { mcpUrl } = this.#options;
     if (mcpUrl === undefined) {
       throw new ConfigurationError(
         `${operation} needs the MCP URL: pass the mcpUrl option or set ${ENV_VARS.mcpUrl}`,
       );
     }
-    // Parsed once: requests only read it (a redirect resolves against it into a new URL).
-    this.#mcpEndpoint ??= new URL(`${mcpUrl}/mcp`);
+    this.#mcpEndpoint ??= `${mcpUrl}/mcp`;
     return this.#mcpEndpoint;
   }
 

@@ -4,7 +4,11 @@ import type { CallScope } from './call-scope.js';
 /** One outgoing HTTP request, credential headers included. */
 export interface OutgoingRequest {
   method: 'GET' | 'POST' | 'PATCH';
-  url: URL;
+  /**
+   * Absolute URL, as text: fetch parses it anyway, so the usual call parses it once; the
+   * rare paths (redirects, errors) parse it themselves.
+   */
+  url: string;
   headers: Record<string, string>;
   body?: string;
 }
@@ -38,22 +42,28 @@ function provablyNotSent(error: unknown): boolean {
   return causes.every((item) => NOT_SENT_CODES.has(errorCode(item) ?? ''));
 }
 
+/** The path of a request's URL, for messages (the query holds the caller's input). */
+function pathOf(request: OutgoingRequest): string {
+  return new URL(request.url).pathname;
+}
+
 function toConnectionError(error: unknown, request: OutgoingRequest): ConnectionError {
   const code = errorCode((error as { cause?: unknown } | null)?.cause);
   const reason = code ?? (error instanceof Error ? error.message : 'unknown error');
-  return new ConnectionError(
-    `${request.method} ${request.url.origin}${request.url.pathname} failed: ${reason}`,
-    { cause: error, requestSent: !provablyNotSent(error) },
-  );
+  const { origin, pathname } = new URL(request.url);
+  return new ConnectionError(`${request.method} ${origin}${pathname} failed: ${reason}`, {
+    cause: error,
+    requestSent: !provablyNotSent(error),
+  });
 }
 
 /** The request to send after a same-origin redirect (RFC 9110 §15.4, fetch spec). */
 function redirected(request: OutgoingRequest, status: number, target: URL): OutgoingRequest {
   const becomesGet =
     status === 303 || ((status === 301 || status === 302) && request.method === 'POST');
-  if (!becomesGet) return { ...request, url: target };
+  if (!becomesGet) return { ...request, url: target.href };
   const { 'content-type': _dropped, ...headers } = request.headers;
-  return { method: 'GET', url: target, headers };
+  return { method: 'GET', url: target.href, headers };
 }
 
 /** What a failed fetch means: the scope's own failure, or a ConnectionError. */
@@ -64,9 +74,10 @@ function fetchFailure(error: unknown, request: OutgoingRequest, scope: CallScope
   return failure;
 }
 
-/** A redirect status, or a redirect the runtime hides (browsers' opaque redirects). */
+/** A redirect status, or a redirect the runtime hides (browsers' opaque redirects, status 0). */
 function isRedirect(response: Response): boolean {
-  return REDIRECT_STATUSES.has(response.status) || response.type === 'opaqueredirect';
+  const { status } = response;
+  return REDIRECT_STATUSES.has(status) || (status === 0 && response.type === 'opaqueredirect');
 }
 
 function resolveLocation(location: string, request: OutgoingRequest, status: number): URL {
@@ -75,7 +86,7 @@ function resolveLocation(location: string, request: OutgoingRequest, status: num
   } catch {
     // The header is not echoed: it is the server's text, and any URL is worth nothing here.
     throw new ProtocolError(
-      `${request.url.pathname} answered HTTP ${status} with a Location header that is not a valid URL`,
+      `${pathOf(request)} answered HTTP ${status} with a Location header that is not a valid URL`,
       { status },
     );
   }
@@ -84,16 +95,17 @@ function resolveLocation(location: string, request: OutgoingRequest, status: num
 function redirectTarget(response: Response, request: OutgoingRequest): URL | undefined {
   if (response.type === 'opaqueredirect') {
     throw new ProtocolError(
-      `${request.url.pathname} answered with a redirect this runtime cannot inspect; set the final URL in the client options`,
+      `${pathOf(request)} answered with a redirect this runtime cannot inspect; set the final URL in the client options`,
     );
   }
   const location = response.headers.get('location');
   if (location === null) return undefined;
   const target = resolveLocation(location, request, response.status);
-  if (target.origin !== request.url.origin) {
+  const { origin, pathname } = new URL(request.url);
+  if (target.origin !== origin) {
     // Following would hand the credential headers to another origin.
     throw new ProtocolError(
-      `${request.url.pathname} redirected to another origin (${target.origin}); not followed so the API key stays with ${request.url.origin}`,
+      `${pathname} redirected to another origin (${target.origin}); not followed so the API key stays with ${origin}`,
       { status: response.status },
     );
   }
@@ -133,8 +145,7 @@ export async function send(
     scope.mayHaveArrived = true;
     let response: Response;
     try {
-      // The URL as text: a custom fetch gets nothing it could change for later calls.
-      response = await fetchImpl(current.url.href, {
+      response = await fetchImpl(current.url, {
         method: current.method,
         headers: current.headers,
         body: current.body,
@@ -153,5 +164,5 @@ export async function send(
     if (target === undefined) return response;
     current = redirected(current, response.status, target);
   }
-  throw new ProtocolError(`${request.url.pathname}: more than ${MAX_REDIRECTS} redirects`);
+  throw new ProtocolError(`${pathOf(request)}: more than ${MAX_REDIRECTS} redirects`);
 }

@@ -18,7 +18,8 @@ export interface PaymentDeps {
 }
 
 function contextOf(request: OutgoingRequest, scope: CallScope): PaymentContext {
-  const url = `${request.url.origin}${request.url.pathname}${request.url.search}`;
+  const { origin, pathname, search } = new URL(request.url);
+  const url = `${origin}${pathname}${search}`;
   const mutates = request.method !== 'GET' && !READ_ONLY_OPERATIONS.has(scope.operation);
   return { operation: scope.operation, method: request.method, url, mutates, signal: scope.signal };
 }
