@@ -76,6 +76,8 @@ function nearValid(sample: Json) {
       fc.jsonValue({ maxDepth: 2 }),
       fc.constantFrom(undefined, null, '', 0, -1.5, true, [], {}, '2.0', 'token'),
       fc.constantFrom(' shoes ', 'a'.repeat(201), 1.5, 21, 2 ** 53, 'us', 'EU', Number.NaN),
+      // Lone surrogates, alone and in open values: requests must refuse them.
+      fc.constantFrom('\uD800', 'x\uDC00y', '👟', { note: '\uDBFF' }, ['\uD83D']),
     ),
     remove: fc.boolean(),
     added: fc.option(fc.constantFrom('extra', 'limit', 'query', 'name', 'cursor')),
@@ -141,9 +143,22 @@ const CASES: [string, z.ZodType, Json][] = [
   ['ConversationId (request)', ConversationIdSchema, 'conv_1'],
 ];
 
+/** True when no string anywhere in `value` (member names aside) holds a lone surrogate. */
+function wellFormedDeep(value: unknown): boolean {
+  if (typeof value === 'string') return !/[\uD800-\uDFFF]/u.test(value);
+  if (value === null || typeof value !== 'object') return true;
+  return Object.values(value).every(wellFormedDeep);
+}
+
 const COMPILERS = [
-  ['generated code', new SchemaCheckCompiler(true)],
-  ['loops', new SchemaCheckCompiler(false)],
+  ['generated code', new SchemaCheckCompiler({ generateCode: true })],
+  ['loops', new SchemaCheckCompiler({ generateCode: false })],
+] as const;
+
+// Request checks: also every string well-formed, in the schema's fields or in open values.
+const REQUEST_COMPILERS = [
+  ['generated code', new SchemaCheckCompiler({ generateCode: true, wellFormedDeep })],
+  ['loops', new SchemaCheckCompiler({ generateCode: false, wellFormedDeep })],
 ] as const;
 
 describe.each(COMPILERS)(
@@ -175,15 +190,49 @@ describe.each(COMPILERS)(
   },
 );
 
+describe.each(REQUEST_COMPILERS)(
+  'the request check (%s) accepts exactly what zod returns unchanged, in well-formed Unicode',
+  (_mode, compiler) => {
+    it.each(CASES)(
+      '%s: whenever the check passes, zod succeeds with an equal value and every string is well-formed',
+      (_name, schema, sample) => {
+        const check = compiler.checkOf(schema);
+        expect(check?.(sample)).toBe(true);
+        fc.assert(
+          fc.property(nearValid(sample), (value) => {
+            const plain = COMPILERS[0][1].checkOf(schema)?.(value) ?? false;
+            // The same verdict as the answer check, but for the lone surrogates.
+            expect(check?.(value)).toBe(plain && wellFormedDeep(value));
+            if (!check?.(value)) return;
+            const parsed = schema.safeParse(value);
+            expect(parsed.success).toBe(true);
+            expect(parsed.data).toStrictEqual(value);
+          }),
+          { numRuns: RUNS },
+        );
+      },
+    );
+  },
+);
+
 describe('the no-copy check', () => {
   it.each(CASES)('%s: generated code and loops give the same verdict', (_name, schema, sample) => {
-    const [generated, loops] = COMPILERS.map(([, compiler]) => compiler.checkOf(schema));
-    fc.assert(
-      fc.property(nearValid(sample), (value) => {
-        expect(generated?.(value)).toBe(loops?.(value));
-      }),
-      { numRuns: RUNS },
-    );
+    for (const compilers of [COMPILERS, REQUEST_COMPILERS]) {
+      const [generated, loops] = compilers.map(([, compiler]) => compiler.checkOf(schema));
+      fc.assert(
+        fc.property(nearValid(sample), (value) => {
+          expect(generated?.(value)).toBe(loops?.(value));
+        }),
+        { numRuns: RUNS },
+      );
+    }
+  });
+
+  it('checks a request in one generated function: rules and strictness inline', () => {
+    const check = REQUEST_COMPILERS[0][1].checkOf(WebsiteSearchParamsSchema)?.toString() ?? '';
+    expect(check).toContain('f.length >= 1 && f.length <= 200 && f.isWellFormed()');
+    expect(check).toContain('Number.isSafeInteger(f) && f >= 1 && f <= 20');
+    expect(check).toMatch(/for \(const key in v\) if \(k\[\d+\]\[key\] !== true\) return false/);
   });
 
   it('generates code where zod does (Node allows new Function)', () => {

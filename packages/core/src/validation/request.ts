@@ -1,6 +1,7 @@
 import type { z } from 'zod/v4';
 import { type RequestIssue, RequestValidationError } from '../errors/catalog-error.js';
-import { schemaCheck } from './schema-check.js';
+import { hasLoneSurrogate } from './check-rules.js';
+import { mayGenerateCode, SchemaCheckCompiler } from './schema-check.js';
 
 type ZodIssue = z.core.$ZodIssue;
 
@@ -36,19 +37,6 @@ function toRequestIssue(issue: ZodIssue, prefix: string): RequestIssue {
   return { path, message: describeIssue(issue) };
 }
 
-// With the `u` flag a surrogate pair is one code point, so this matches only a lone one.
-const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
-
-// ES2024's builtin where the runtime has it (Node 20, current browsers and edge runtimes):
-// a plain scan, cheaper than running the pattern on every string of every request.
-const isWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean })
-  .isWellFormed;
-
-/** True when `text` holds a lone surrogate: not well-formed Unicode, so not sendable as is. */
-export function hasLoneSurrogate(text: string): boolean {
-  return isWellFormed === undefined ? LONE_SURROGATE.test(text) : !isWellFormed.call(text);
-}
-
 /**
  * Strings that are not well-formed Unicode (a lone surrogate) cannot be encoded for the
  * wire: `encodeURIComponent` throws on them and URLSearchParams silently swaps them for
@@ -79,19 +67,35 @@ function malformedStrings(value: unknown, path: string[], found: RequestIssue[])
 /** The outcome of checking one input: its parsed value, or the issues found. */
 export type Checked<T> = { ok: true; data: T } | { ok: false; issues: RequestIssue[] };
 
+/** True when no string anywhere in `value` holds a lone surrogate. */
+function wellFormedDeep(value: unknown): boolean {
+  const found: RequestIssue[] = [];
+  malformedStrings(value, [], found);
+  return found.length === 0;
+}
+
+let requestChecks: SchemaCheckCompiler | undefined;
+
+/**
+ * The no-copy check of a request schema (see `schemaCheck`), which also requires every
+ * string to be well-formed Unicode: one generated function checks a valid request whole.
+ */
+function requestCheck(schema: z.ZodType): ((value: unknown) => boolean) | undefined {
+  requestChecks ??= new SchemaCheckCompiler({ generateCode: mayGenerateCode(), wellFormedDeep });
+  return requestChecks.checkOf(schema);
+}
+
 /** Checks input strictly, without throwing; `prefix` is prepended to paths. */
 export function checkRequest<S extends z.ZodType>(
   schema: S,
   input: unknown,
   prefix = '',
 ): Checked<z.output<S>> {
-  const malformed: RequestIssue[] = [];
-  malformedStrings(input, prefix ? [prefix] : [], malformed);
   // Fast path: input that already is what zod would return is used as is (callers build
   // what they send from it at once, so a caller changing it later changes nothing sent).
-  if (malformed.length === 0 && schemaCheck(schema)?.(input)) {
-    return { ok: true, data: input as z.output<S> };
-  }
+  if (requestCheck(schema)?.(input)) return { ok: true, data: input as z.output<S> };
+  const malformed: RequestIssue[] = [];
+  malformedStrings(input, prefix ? [prefix] : [], malformed);
   const parsed = schema.safeParse(input);
   const issues = parsed.success
     ? malformed

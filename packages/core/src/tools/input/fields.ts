@@ -1,5 +1,6 @@
 import { z } from 'zod/v4';
-import { checkRequest, hasLoneSurrogate } from '../../validation/request.js';
+import { hasLoneSurrogate } from '../../validation/check-rules.js';
+import { checkRequest } from '../../validation/request.js';
 import { type Coerce, topLevel } from './coerce.js';
 
 type TextPayload = z.core.ParsePayload<string>;
