@@ -26,7 +26,9 @@ export const DEFAULT_BODY_LIMITS: BodyLimits = {
  * whole call (every attempt and every wait), so a call never outlives `timeoutMs`.
  */
 export class CallScope {
-  readonly #controller = new AbortController();
+  /** The merged signal, for fetch and body reads. */
+  readonly signal: AbortSignal;
+  readonly #controller: AbortController;
   readonly #timer: ReturnType<typeof setTimeout>;
   readonly #deadline: number;
   readonly #detach: (() => void) | undefined;
@@ -36,14 +38,18 @@ export class CallScope {
    * set when a request is handed to fetch, cleared by a refused connection or a 4xx
    * refusal. It decides `outcomeUnknown` on a failed data-changing call.
    */
-  mayHaveArrived = false;
+  mayHaveArrived: boolean;
 
+  // Fields are set here, not by initializers: a scope is made for every call.
   constructor(
     readonly operation: string,
     readonly timeoutMs: number,
     callerSignal?: AbortSignal,
     readonly limits: BodyLimits = DEFAULT_BODY_LIMITS,
   ) {
+    this.#controller = new AbortController();
+    this.signal = this.#controller.signal;
+    this.mayHaveArrived = false;
     this.#deadline = Date.now() + timeoutMs;
     this.#timer = setTimeout(() => this.#stop(new TimeoutError(timeoutMs, operation)), timeoutMs);
     this.#detach = callerSignal ? this.#follow(callerSignal) : undefined;
@@ -56,11 +62,6 @@ export class CallScope {
     if (callerSignal.aborted) onAbort();
     else callerSignal.addEventListener('abort', onAbort, { once: true });
     return () => callerSignal.removeEventListener('abort', onAbort);
-  }
-
-  /** The merged signal, for fetch and body reads. */
-  get signal(): AbortSignal {
-    return this.#controller.signal;
   }
 
   /** Milliseconds left before the timeout. */

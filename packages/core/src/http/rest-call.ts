@@ -65,11 +65,9 @@ async function attempt(
 ): Promise<RestResponse> {
   const response = await connection.send(outgoing, scope);
   const text = await readBodyText(response, scope);
-  const { operation } = request;
+  const { operation, auth } = request;
   // A bearer token is a credential too: an answer echoing it must not put it in an error.
-  const redact = connection.redactWith(
-    request.auth?.type === 'bearer' ? request.auth.token : undefined,
-  );
+  const redact = auth?.type === 'bearer' ? connection.redactWith(auth.token) : connection.redact;
   const { status, headers } = response;
   if (status < 200 || status > 299) {
     throw errorFromResponse(response, text, { operation, redact, credentialSent: true });

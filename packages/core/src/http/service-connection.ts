@@ -44,8 +44,8 @@ export class ServiceConnection {
   }
 
   /** A redactor for one request that also carries `token` (a bearer token): removes both. */
-  redactWith(token: string | undefined): Redactor {
-    return token === undefined ? this.redact : createRedactor(this.#apiKey, token);
+  redactWith(token: string): Redactor {
+    return createRedactor(this.#apiKey, token);
   }
 
   get hasApiKey(): boolean {

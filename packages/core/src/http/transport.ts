@@ -74,12 +74,6 @@ function fetchFailure(error: unknown, request: OutgoingRequest, scope: CallScope
   return failure;
 }
 
-/** A redirect status, or a redirect the runtime hides (browsers' opaque redirects, status 0). */
-function isRedirect(response: Response): boolean {
-  const { status } = response;
-  return REDIRECT_STATUSES.has(status) || (status === 0 && response.type === 'opaqueredirect');
-}
-
 function resolveLocation(location: string, request: OutgoingRequest, status: number): URL {
   try {
     return new URL(location, request.url);
@@ -155,14 +149,16 @@ export async function send(
     } catch (error) {
       throw fetchFailure(error, current, scope);
     }
+    const { status } = response;
     // A 4xx is a refusal: the service did not act on the request. Anything else (a 2xx, a
     // 5xx, a redirect such as 303 after processing) may follow a change.
-    scope.mayHaveArrived = response.status < 400 || response.status >= 500;
-    // Most answers are not redirects: they skip the redirect handling below.
-    if (!isRedirect(response)) return response;
+    scope.mayHaveArrived = status < 400 || status >= 500;
+    // Most answers are not redirects and return here. A redirect a browser hides (opaque)
+    // has status 0: redirectTargetOrDrain refuses it.
+    if (status !== 0 && !REDIRECT_STATUSES.has(status)) return response;
     const target = await redirectTargetOrDrain(response, current);
     if (target === undefined) return response;
-    current = redirected(current, response.status, target);
+    current = redirected(current, status, target);
   }
   throw new ProtocolError(`${pathOf(request)}: more than ${MAX_REDIRECTS} redirects`);
 }

@@ -1,5 +1,5 @@
 import { ProtocolError } from '../errors/transport-errors.js';
-import { BoundedBodyReader, concatChunks } from '../http/body-reader.js';
+import { BoundedBodyReader, concatChunks, tooLarge } from '../http/body-reader.js';
 import type { CallScope } from '../http/call-scope.js';
 import { matchResponse, type RpcId } from './json-rpc.js';
 import { SseEventReader } from './sse-events.js';
@@ -132,7 +132,7 @@ async function readUntilFound(reader: BoundedBodyReader, id: RpcId): Promise<Fou
     // The reader keeps an open line whole: cap it before it grows without end. Counted in
     // decoded characters (bytes for ASCII).
     if (events.openLineLength > maxSseLineBytes) {
-      throw reader.tooLarge('maxSseLineBytes', maxSseLineBytes);
+      throw tooLarge(reader.response, reader.scope, 'maxSseLineBytes');
     }
   }
 }

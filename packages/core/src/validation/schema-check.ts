@@ -120,6 +120,17 @@ function objectLoop(keys: string[], fields: Node[]): Check {
   };
 }
 
+/** The array check as a loop over the items (where code cannot be generated). */
+function arrayLoop({ kind, check }: Node): Check {
+  return (value) => {
+    if (!Array.isArray(value)) return false;
+    for (let index = 0; index < value.length; index++) {
+      if (!passes(kind, check, value[index])) return false;
+    }
+    return true;
+  };
+}
+
 /** `check`, and no own keys but `keys` (a strict object refuses others, a plain one drops them). */
 function withoutOtherKeys(keys: string[], check: Check): Check {
   const declared = new Set(keys);
@@ -147,6 +158,21 @@ function fieldSource(key: string, field: Node, bind: (constant: unknown) => stri
  * JSON string literals) and numbers come from the schema; anything else is bound. A
  * `closed` object passes only without keys but its own.
  */
+/** The array check as generated code: the item's check inline when it is a leaf. */
+function generatedArrayCheck(element: Node): Check {
+  const { constants, bind } = constantsOf();
+  // An indexed loop, as zod's: a hole in a sparse array is checked as undefined.
+  const passing = element.source ? element.source('f', bind) : `${bind(element.check)}(f)`;
+  const source = [
+    'return function (v) {',
+    'if (!Array.isArray(v)) return false;',
+    `for (let i = 0; i < v.length; i++) { const f = v[i]; if (!(${passing})) return false; }`,
+    'return true;',
+    '};',
+  ].join('\n');
+  return new Function('k', source)(constants) as Check;
+}
+
 function generatedObjectCheck(keys: string[], fields: Node[], closed: boolean): Check {
   const { constants, bind } = constantsOf();
   const lines = keys.map((key, index) => fieldSource(key, fields[index] as Node, bind));
@@ -225,6 +251,10 @@ export class SchemaCheckCompiler {
 
   /** The check of `schema`, or undefined when zod must parse it (see {@link schemaCheck}). */
   checkOf(schema: z.ZodType): Check | undefined {
+    // The known schema first, in this frame: it is looked up before every request and
+    // after every answer.
+    const known = this.#compiled.get(schema);
+    if (known !== undefined) return known?.check;
     return this.#compile(schema as unknown as Schemaish)?.check;
   }
 
@@ -310,14 +340,7 @@ export class SchemaCheckCompiler {
   #array(def: Definition): Node | undefined {
     const element = def.element && this.#compile(def.element);
     if (!element) return undefined;
-    const { kind, check } = element;
-    return other((value) => {
-      if (!Array.isArray(value)) return false;
-      for (let index = 0; index < value.length; index++) {
-        if (!passes(kind, check, value[index])) return false;
-      }
-      return true;
-    });
+    return other(this.#generateCode ? generatedArrayCheck(element) : arrayLoop(element));
   }
 
   #union(def: Definition): Node | undefined {
