@@ -22,8 +22,8 @@ export function credentialFor(
   payload: unknown = { proof: 'test' },
   change: Partial<ChallengeParams> = {},
 ): string {
-  const { id, realm, method, intent, request, expires } = { ...challenge, ...change };
-  const echoed = { id, realm, method, intent, request, expires };
+  const { id, realm, method, intent, request, expires, opaque } = { ...challenge, ...change };
+  const echoed = { id, realm, method, intent, request, expires, opaque };
   return `Payment ${base64url(JSON.stringify({ challenge: echoed, payload }))}`;
 }
 

@@ -74,12 +74,30 @@ describe('machine payments (paymentRequired key)', () => {
     const emulator = await start({ payment: { secretKey: 'emulator-test-secret' } });
     const response = await get(emulator, SEARCH, emulator.keys.paymentRequired);
     for (const c of paymentChallenges(response.headers.get('www-authenticate'))) {
-      const input = [c.realm, c.method, c.intent, c.request, c.expires, '', ''].join('|');
+      const input = [c.realm, c.method, c.intent, c.request, c.expires, '', c.opaque].join('|');
       const expected = createHmac('sha256', 'emulator-test-secret')
         .update(input)
         .digest('base64url');
       expect(c.id).toBe(expected);
     }
+  });
+
+  it('issues a new challenge per 402, even at the same instant: each pays once', async () => {
+    // A fixed clock: the same expiry for both, so only the opaque nonce tells them apart.
+    const emulator = await start({ now: () => new Date('2026-03-01T12:00:00.000Z') });
+    const key = emulator.keys.paymentRequired;
+    const [first, second] = await Promise.all([
+      get(emulator, SEARCH, key),
+      get(emulator, SEARCH, key),
+    ]);
+    const [a, b] = [challengeOf(first as Response), challengeOf(second as Response)];
+    expect(a.expires).toBe(b.expires);
+    expect(a.id).not.toBe(b.id);
+    expect(decodeJson(a.opaque)).toEqual({ nonce: expect.stringMatching(/^[\w-]{22}$/) });
+    for (const challenge of [a, b]) {
+      expect((await paidGet(emulator.baseUrl, key, credentialFor(challenge))).status).toBe(200);
+    }
+    expect(emulator.payments.accepted).toHaveLength(2);
   });
 
   it('applies a paid collection update once, as the valid key user', async () => {

@@ -150,14 +150,6 @@ function fieldSource(key: string, field: Node, bind: (constant: unknown) => stri
   return `f = v[${JSON.stringify(key)}]; if (!(${passing})) return false;`;
 }
 
-/**
- * The object check as generated code, a line per field, as zod does for its own parsers
- * where the runtime allows it: each field read then has its own inline cache, where the
- * loop's one read sees every shape of every answer, and a leaf's rules are inline instead
- * of a call each. About six times faster on a 100-product answer. Only property names (as
- * JSON string literals) and numbers come from the schema; anything else is bound. A
- * `closed` object passes only without keys but its own.
- */
 /** The array check as generated code: the item's check inline when it is a leaf. */
 function generatedArrayCheck(element: Node): Check {
   const { constants, bind } = constantsOf();
@@ -173,6 +165,14 @@ function generatedArrayCheck(element: Node): Check {
   return new Function('k', source)(constants) as Check;
 }
 
+/**
+ * The object check as generated code, a line per field, as zod does for its own parsers
+ * where the runtime allows it: each field read then has its own inline cache, where the
+ * loop's one read sees every shape of every answer, and a leaf's rules are inline instead
+ * of a call each. About six times faster on a 100-product answer. Only property names (as
+ * JSON string literals) and numbers come from the schema; anything else is bound. A
+ * `closed` object passes only without keys but its own.
+ */
 function generatedObjectCheck(keys: string[], fields: Node[], closed: boolean): Check {
   const { constants, bind } = constantsOf();
   const lines = keys.map((key, index) => fieldSource(key, fields[index] as Node, bind));
@@ -384,7 +384,7 @@ let shared: SchemaCheckCompiler | undefined;
 
 /**
  * The no-copy check of `schema`, or undefined when the schema uses something it does not
- * reproduce exactly (refinements, transforms, strict or stripping objects); then callers
+ * reproduce exactly (refinements, transforms, defaults to fill in); then callers
  * parse with zod. Code is generated when zod generates its own (not under
  * `z.config({ jitless: true })`, nor where the runtime forbids `new Function`).
  */

@@ -1,4 +1,4 @@
-import { canonicalJson, hmacId, toBase64Url } from './encoding.js';
+import { bytesToBase64Url, canonicalJson, hmacId, toBase64Url } from './encoding.js';
 
 /** The realm of the emulator's challenges; its comma makes clients parse per RFC 9110. */
 export const PAYMENT_REALM = 'catalogkit emulator, payments';
@@ -43,14 +43,24 @@ function quoted(value: string): string {
   return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
-/** One `Payment id=…, realm=…, method=…, intent="charge", request=…, expires=…` challenge. */
-async function challenge(secret: string, offer: PaymentOffer, expires: string): Promise<string> {
+/**
+ * One `Payment id=…, realm=…, method=…, intent="charge", request=…, expires=…, opaque=…`
+ * challenge. `opaque` (server data, base64url JSON as mppx writes `meta`) holds a nonce, so
+ * two 402s issued in the same millisecond still get different ids: each pays once.
+ */
+async function challenge(
+  secret: string,
+  offer: PaymentOffer,
+  expires: string,
+  opaque: string,
+): Promise<string> {
   const fields: ChallengeFields = {
     realm: PAYMENT_REALM,
     method: offer.method,
     intent: 'charge',
     request: toBase64Url(canonicalJson(offer.request)),
     expires,
+    opaque,
   };
   const id = await challengeId(secret, fields);
   const params = { id, ...fields };
@@ -66,6 +76,10 @@ export async function challengeHeader(
   expires: Date,
 ): Promise<string> {
   const stamp = expires.toISOString();
-  const challenges = await Promise.all(offers.map((offer) => challenge(secret, offer, stamp)));
+  const nonce = bytesToBase64Url(crypto.getRandomValues(new Uint8Array(16)));
+  const opaque = toBase64Url(canonicalJson({ nonce }));
+  const challenges = await Promise.all(
+    offers.map((offer) => challenge(secret, offer, stamp, opaque)),
+  );
   return challenges.join(', ');
 }
