@@ -26,9 +26,9 @@ export const DEFAULT_BODY_LIMITS: BodyLimits = {
  * whole call (every attempt and every wait), so a call never outlives `timeoutMs`.
  */
 export class CallScope {
+  readonly #controller = new AbortController();
   /** The merged signal, for fetch and body reads. */
-  readonly signal: AbortSignal;
-  readonly #controller: AbortController;
+  readonly signal = this.#controller.signal;
   readonly #timer: ReturnType<typeof setTimeout>;
   readonly #deadline: number;
   readonly #detach: (() => void) | undefined;
@@ -38,18 +38,14 @@ export class CallScope {
    * set when a request is handed to fetch, cleared by a refused connection or a 4xx
    * refusal. It decides `outcomeUnknown` on a failed data-changing call.
    */
-  mayHaveArrived: boolean;
+  mayHaveArrived = false;
 
-  // Fields are set here, not by initializers: a scope is made for every call.
   constructor(
     readonly operation: string,
     readonly timeoutMs: number,
     callerSignal?: AbortSignal,
     readonly limits: BodyLimits = DEFAULT_BODY_LIMITS,
   ) {
-    this.#controller = new AbortController();
-    this.signal = this.#controller.signal;
-    this.mayHaveArrived = false;
     this.#deadline = Date.now() + timeoutMs;
     this.#timer = setTimeout(() => this.#stop(new TimeoutError(timeoutMs, operation)), timeoutMs);
     this.#detach = callerSignal ? this.#follow(callerSignal) : undefined;

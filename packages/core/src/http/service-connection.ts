@@ -56,8 +56,7 @@ export class ServiceConnection {
     return this.#options;
   }
 
-  // Built on first use and then shared by every call: the MCP endpoint and request headers.
-  #mcpEndpoint: string | undefined;
+  // Built on first use and then shared by every call: the request headers.
   #mcpHeaders: Record<string, string> | undefined;
   #apiKeyHeaders: Record<string, string> | undefined;
   #apiKeyJsonHeaders: Record<string, string> | undefined;
@@ -91,8 +90,7 @@ export class ServiceConnection {
         `${operation} needs the MCP URL: pass the mcpUrl option or set ${ENV_VARS.mcpUrl}`,
       );
     }
-    this.#mcpEndpoint ??= `${mcpUrl}/mcp`;
-    return this.#mcpEndpoint;
+    return `${mcpUrl}/mcp`;
   }
 
   /** `x-api-key` for REST; a ConfigurationError (nothing sent) without a key. */

@@ -85,6 +85,22 @@ function requestCheck(schema: z.ZodType): ((value: unknown) => boolean) | undefi
   return requestChecks.checkOf(schema);
 }
 
+/** Input the fast check refused: zod's verdict, with every lone surrogate as an issue too. */
+function parseRequest<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  prefix: string,
+): Checked<z.output<S>> {
+  const malformed: RequestIssue[] = [];
+  malformedStrings(input, prefix ? [prefix] : [], malformed);
+  const parsed = schema.safeParse(input);
+  const issues = parsed.success
+    ? malformed
+    : [...parsed.error.issues.map((issue) => toRequestIssue(issue, prefix)), ...malformed];
+  if (parsed.success && issues.length === 0) return { ok: true, data: parsed.data };
+  return { ok: false, issues };
+}
+
 /** Checks input strictly, without throwing; `prefix` is prepended to paths. */
 export function checkRequest<S extends z.ZodType>(
   schema: S,
@@ -94,14 +110,7 @@ export function checkRequest<S extends z.ZodType>(
   // Fast path: input that already is what zod would return is used as is (callers build
   // what they send from it at once, so a caller changing it later changes nothing sent).
   if (requestCheck(schema)?.(input)) return { ok: true, data: input as z.output<S> };
-  const malformed: RequestIssue[] = [];
-  malformedStrings(input, prefix ? [prefix] : [], malformed);
-  const parsed = schema.safeParse(input);
-  const issues = parsed.success
-    ? malformed
-    : [...parsed.error.issues.map((issue) => toRequestIssue(issue, prefix)), ...malformed];
-  if (parsed.success && issues.length === 0) return { ok: true, data: parsed.data };
-  return { ok: false, issues };
+  return parseRequest(schema, input, prefix);
 }
 
 /**
@@ -116,7 +125,7 @@ export function validateRequest<S extends z.ZodType>(
 ): z.output<S> {
   // The usual valid request costs one generated check, here, in the caller's frame.
   if (requestCheck(schema)?.(input)) return input as z.output<S>;
-  const checked = checkRequest(schema, input, prefix);
+  const checked = parseRequest(schema, input, prefix);
   if (checked.ok) return checked.data;
   throw new RequestValidationError(operation, checked.issues);
 }

@@ -143,26 +143,35 @@ function constantsOf(): { constants: unknown[]; bind: (constant: unknown) => str
   return { constants, bind: (constant) => `k[${constants.push(constant) - 1}]` };
 }
 
+/** The source that is true when the value in `f` passes `node`: inline, or a call. */
+function passingSource(node: Node, bind: (constant: unknown) => string): string {
+  return node.source ? node.source('f', bind) : `${bind(node.check)}(f)`;
+}
+
 /** The source that reads field `key` into `f` and returns false when it does not pass. */
 function fieldSource(key: string, field: Node, bind: (constant: unknown) => string): string {
   if ((field.kind & BASE) === ANY) return '';
-  const passing = field.source ? field.source('f', bind) : `${bind(field.check)}(f)`;
-  return `f = v[${JSON.stringify(key)}]; if (!(${passing})) return false;`;
+  return `f = v[${JSON.stringify(key)}]; if (!(${passingSource(field, bind)})) return false;`;
+}
+
+/** A generated check: `function (v) { …body; return true; }`, reading constants as `k`. */
+function compiledCheck(body: string[], constants: unknown[]): Check {
+  const source = ['return function (v) {', ...body, 'return true;', '};'].join('\n');
+  return new Function('k', source)(constants) as Check;
 }
 
 /** The array check as generated code: the item's check inline when it is a leaf. */
 function generatedArrayCheck(element: Node): Check {
   const { constants, bind } = constantsOf();
   // An indexed loop, as zod's: a hole in a sparse array is checked as undefined.
-  const passing = element.source ? element.source('f', bind) : `${bind(element.check)}(f)`;
-  const source = [
-    'return function (v) {',
-    'if (!Array.isArray(v)) return false;',
-    `for (let i = 0; i < v.length; i++) { const f = v[i]; if (!(${passing})) return false; }`,
-    'return true;',
-    '};',
-  ].join('\n');
-  return new Function('k', source)(constants) as Check;
+  const passing = passingSource(element, bind);
+  return compiledCheck(
+    [
+      'if (!Array.isArray(v)) return false;',
+      `for (let i = 0; i < v.length; i++) { const f = v[i]; if (!(${passing})) return false; }`,
+    ],
+    constants,
+  );
 }
 
 /**
@@ -181,15 +190,14 @@ function generatedObjectCheck(keys: string[], fields: Node[], closed: boolean): 
     for (const key of keys) declared[key] = true;
     lines.push(`for (const key in v) if (${bind(declared)}[key] !== true) return false;`);
   }
-  const source = [
-    'return function (v) {',
-    'if (typeof v !== "object" || v === null || Array.isArray(v)) return false;',
-    'let f;',
-    ...lines,
-    'return true;',
-    '};',
-  ].join('\n');
-  return new Function('k', source)(constants) as Check;
+  return compiledCheck(
+    [
+      'if (typeof v !== "object" || v === null || Array.isArray(v)) return false;',
+      'let f;',
+      ...lines,
+    ],
+    constants,
+  );
 }
 
 /** A string or number leaf: its kind, plus its checks, in order. */
