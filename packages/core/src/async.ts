@@ -102,3 +102,12 @@ export class SingleFlight<T> {
     return flight;
   }
 }
+
+/**
+ * Milliseconds on a monotonic clock, the one timers run on: a deadline kept with it agrees
+ * with the timer that enforces it, whatever the wall clock does meanwhile (an NTP step, a
+ * clock set by hand). Only differences between its values mean anything.
+ */
+export function monotonicMs(): number {
+  return performance.now();
+}

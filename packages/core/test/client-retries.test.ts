@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   CatalogClient,
   type CatalogClientOptions,
@@ -157,6 +157,23 @@ describe('safe operations are retried', () => {
       clientFor(server.origin).websites.search({ query: 'nike' }, { timeoutMs: 1_000 }),
     ).rejects.toBeInstanceOf(RateLimitError);
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('keeps its deadline on the clock timers use: a wall clock stepping forward mid-call cuts no retry', async () => {
+    // Only Date is faked (and keeps running): timers and performance.now() stay real.
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    try {
+      let call = 0;
+      const server = await serve((_request, response) => {
+        if (call++ > 0) return sendJson(response, 200, websites);
+        vi.setSystemTime(Date.now() + 2 * 3_600_000);
+        sendJson(response, 503, { detail: 'busy' }, { 'retry-after': '0' });
+      });
+      await clientFor(server.origin).websites.search({ query: 'nike' }, { timeoutMs: 10_000 });
+      expect(server.requests).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('website search retries a connection reset after the request was read', async () => {

@@ -80,13 +80,14 @@ export class RedisSessionStore implements SessionStore {
   async lock(key: string, options: LockOptions): Promise<ReleaseLock> {
     const name = `${this.#prefix}${key}:lock`;
     const owner = randomUUID();
-    const deadline = Date.now() + options.waitMs;
+    // A monotonic clock: a wall clock set back must not make the wait last as much longer.
+    const deadline = performance.now() + options.waitMs;
     const leaseMs = Math.max(1, Math.ceil(options.leaseMs));
     for (;;) {
       options.signal?.throwIfAborted();
       const taken = await this.#redis.set(name, owner, 'PX', leaseMs, 'NX');
       if (taken === 'OK') return () => this.#release(name, owner);
-      if (Date.now() >= deadline) throw new SessionLockTimeoutError(key, options.waitMs);
+      if (performance.now() >= deadline) throw new SessionLockTimeoutError(key, options.waitMs);
       await pause(this.#lockPollMs, options.signal);
     }
   }

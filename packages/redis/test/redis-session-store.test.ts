@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { ChatSession, ConversationTokenManager, SessionLockTimeoutError } from '@catalogkit/core';
 import { Redis } from 'ioredis';
 import ioredisPackage from 'ioredis/package.json' with { type: 'json' };
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RedisSessionStore } from '../src/index.js';
 import { type RedisServer, skipRedisTests, startRedisServer } from './support/redis-server.js';
 
@@ -88,6 +88,26 @@ describe.skipIf(skipRedisTests)('RedisSessionStore against a real redis-server',
     await release();
     const again = await sessions.lock('k', { leaseMs: 10_000, waitMs: 0 });
     await again();
+  });
+
+  it('a lock wait ends on time when the wall clock is set back meanwhile', async () => {
+    const sessions = store({ lockPollMs: 10 });
+    const release = await sessions.lock('k', { leaseMs: 10_000, waitMs: 0 });
+    // Only Date is faked (and keeps running): timers and performance.now() stay real.
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    try {
+      // The signal only ends a wait that would otherwise last the hour the clock went back.
+      const waiting = sessions.lock('k', {
+        leaseMs: 10_000,
+        waitMs: 200,
+        signal: AbortSignal.timeout(10_000),
+      });
+      vi.setSystemTime(Date.now() - 60 * MINUTE);
+      await expect(waiting).rejects.toBeInstanceOf(SessionLockTimeoutError);
+    } finally {
+      vi.useRealTimers();
+      await release();
+    }
   });
 
   it('a holder whose lease ran out cannot release the next holder (compare-and-delete)', async () => {

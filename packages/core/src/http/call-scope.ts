@@ -1,4 +1,4 @@
-import { sleep } from '../async.js';
+import { monotonicMs, sleep } from '../async.js';
 import { type CatalogError, markOutcome } from '../errors/catalog-error.js';
 import { AbortError, TimeoutError } from '../errors/transport-errors.js';
 import { type RetryContext, retryDelayFor } from './retry.js';
@@ -46,7 +46,7 @@ export class CallScope {
     callerSignal?: AbortSignal,
     readonly limits: BodyLimits = DEFAULT_BODY_LIMITS,
   ) {
-    this.#deadline = Date.now() + timeoutMs;
+    this.#deadline = monotonicMs() + timeoutMs;
     this.#timer = setTimeout(() => this.#stop(new TimeoutError(timeoutMs, operation)), timeoutMs);
     this.#detach = callerSignal ? this.#follow(callerSignal) : undefined;
   }
@@ -62,7 +62,7 @@ export class CallScope {
 
   /** Milliseconds left before the timeout. */
   remainingMs(): number {
-    return Math.max(0, this.#deadline - Date.now());
+    return Math.max(0, this.#deadline - monotonicMs());
   }
 
   /** The TimeoutError or AbortError that ended the call, if one did. */
