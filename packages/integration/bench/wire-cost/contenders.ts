@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { buyLinksOf } from '../raw-catalog-search.js';
 
 /** Which way of calling a contender is. */
-export type ContenderId = 'raw' | 'raw-timeout' | 'client' | 'sdk';
+export type ContenderId = 'raw' | 'raw-timeout' | 'client' | 'sdk' | 'phases';
 
 /** One way of making the call of a scenario; `call()` gives what the answer's links are. */
 export interface Contender {
@@ -20,7 +20,8 @@ export interface Scenario {
   contenders: Contender[];
 }
 
-const KEY = 'ck_bench_7d1e0f9a8c4e21b3';
+/** The key every contender sends (the canned server does not check it). */
+export const KEY = 'ck_bench_7d1e0f9a8c4e21b3';
 const QUERY = { query: 'shoes', pagination: { limit: 10 } };
 const RPC_HEADERS = {
   'content-type': 'application/json',
@@ -48,7 +49,7 @@ function firstSseData(text: string): unknown {
  * Runs `call` with a timeout signal, as any production call needs (a server that never
  * answers must not hold the caller): an AbortController and a timer per call.
  */
-async function withTimeoutSignal<T>(call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withTimeoutSignal<T>(call: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), 30_000);
   try {
@@ -112,16 +113,25 @@ async function sdkCatalog(mcpUrl: string): Promise<Contender> {
   };
 }
 
-function websiteIds(body: unknown): string[] {
+/** The websites of an answer, as `id url` lines: what every contender must agree on. */
+export function websiteIds(body: unknown): string[] {
   return ((body as { websites?: { id: string; url: string }[] }).websites ?? []).map(
     (website) => `${website.id} ${website.url}`,
   );
 }
 
+/** The measured website search: its parameters, and the URL raw fetch asks. */
+export function websiteSearch(origin: string) {
+  return {
+    query: { query: 'shop', limit: 5 },
+    url: `${origin}/v1/websites/search?query=shop&limit=5`,
+  };
+}
+
 /** `websites.search`: the client against raw fetch (the MCP SDK has no REST call). */
 function websiteScenario(origin: string): Scenario {
   const client = new CatalogClient({ apiKey: KEY, baseUrl: origin });
-  const url = `${origin}/v1/websites/search?query=shop&limit=5`;
+  const { url, query } = websiteSearch(origin);
   const get = async (signal?: AbortSignal) => {
     const response = await fetch(url, {
       headers: { accept: 'application/json', 'x-api-key': KEY },
@@ -142,7 +152,7 @@ function websiteScenario(origin: string): Scenario {
       {
         id: 'client',
         label: 'CatalogClient.websites.search',
-        call: async () => websiteIds(await client.websites.search({ query: 'shop', limit: 5 })),
+        call: async () => websiteIds(await client.websites.search(query)),
         close: async () => {},
       },
     ],

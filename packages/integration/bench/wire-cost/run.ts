@@ -2,6 +2,8 @@
 // client, side by side, interleaved, against one canned loopback server (in a child
 // process, so its work is charged neither to the clients' latency nor to their CPU time):
 //   pnpm --filter @catalogkit/integration-tests bench:wire   (options: --calls 2000 --warmup 200)
+// With --phases, two more websites.search contenders (raw fetch with a timeout signal, and
+// the client) time where their calls spend it: before fetch is called, in it, after it.
 
 import { fork } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
@@ -9,11 +11,13 @@ import { parseArgs } from 'node:util';
 import { cannedAnswers } from './canned-answers.js';
 import { createScenarios } from './contenders.js';
 import { measureWireCost, wireCostTable } from './measure.js';
+import { phaseContenders } from './phases.js';
 
 const { values } = parseArgs({
   options: {
     calls: { type: 'string', default: '2000' },
     warmup: { type: 'string', default: '200' },
+    phases: { type: 'boolean', default: false },
   },
 });
 const plan = { calls: Number(values.calls), warmup: Number(values.warmup) };
@@ -27,7 +31,10 @@ const port = await new Promise<number>((resolve) =>
 );
 const loadBefore = loadavg();
 try {
-  const scenarios = await createScenarios(`http://127.0.0.1:${port}`);
+  const origin = `http://127.0.0.1:${port}`;
+  const scenarios = await createScenarios(origin);
+  const phases = values.phases ? phaseContenders(origin) : undefined;
+  if (phases) scenarios[0]?.contenders.push(...phases.contenders);
   const rows = await measureWireCost(scenarios, plan);
   await Promise.all(scenarios.flatMap((s) => s.contenders.map((c) => c.close())));
   const load = (v: number[]) => v.map((x) => x.toFixed(2)).join(' / ');
@@ -40,6 +47,7 @@ try {
       '',
       wireCostTable(rows),
       '',
+      ...(phases ? [phases.table(plan.calls), ''] : []),
       `Machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}; load average ${load(loadBefore)} before, ${load(loadavg())} after.`,
       '',
     ].join('\n'),
