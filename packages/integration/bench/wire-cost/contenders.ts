@@ -20,8 +20,7 @@ export interface Scenario {
   contenders: Contender[];
 }
 
-/** The key every contender sends (the canned server does not check it). */
-export const KEY = 'ck_bench_7d1e0f9a8c4e21b3';
+const KEY = 'ck_bench_7d1e0f9a8c4e21b3';
 const QUERY = { query: 'shoes', pagination: { limit: 10 } };
 const RPC_HEADERS = {
   'content-type': 'application/json',
@@ -113,46 +112,49 @@ async function sdkCatalog(mcpUrl: string): Promise<Contender> {
   };
 }
 
-/** The websites of an answer, as `id url` lines: what every contender must agree on. */
-export function websiteIds(body: unknown): string[] {
+function websiteIds(body: unknown): string[] {
   return ((body as { websites?: { id: string; url: string }[] }).websites ?? []).map(
     (website) => `${website.id} ${website.url}`,
   );
 }
 
-/** The measured website search: its parameters, and the URL raw fetch asks. */
-export function websiteSearch(origin: string) {
+/**
+ * The measured website search, through `fetchImpl`: raw fetch + JSON.parse (with the
+ * signal given, if any), and the client; both give the answer's websites as `id url` lines.
+ */
+export function websiteCalls(origin: string, fetchImpl?: typeof fetch) {
+  // Without fetchImpl the client keeps its default fetch, as users have it.
+  const client = new CatalogClient({ apiKey: KEY, baseUrl: origin, fetch: fetchImpl });
+  const url = `${origin}/v1/websites/search?query=shop&limit=5`;
   return {
-    query: { query: 'shop', limit: 5 },
-    url: `${origin}/v1/websites/search?query=shop&limit=5`,
+    raw: async (signal?: AbortSignal) => {
+      const response = await (fetchImpl ?? fetch)(url, {
+        headers: { accept: 'application/json', 'x-api-key': KEY },
+        signal,
+      });
+      return websiteIds(JSON.parse(await response.text()));
+    },
+    client: async () => websiteIds(await client.websites.search({ query: 'shop', limit: 5 })),
   };
 }
 
 /** `websites.search`: the client against raw fetch (the MCP SDK has no REST call). */
 function websiteScenario(origin: string): Scenario {
-  const client = new CatalogClient({ apiKey: KEY, baseUrl: origin });
-  const { url, query } = websiteSearch(origin);
-  const get = async (signal?: AbortSignal) => {
-    const response = await fetch(url, {
-      headers: { accept: 'application/json', 'x-api-key': KEY },
-      signal,
-    });
-    return websiteIds(JSON.parse(await response.text()));
-  };
+  const calls = websiteCalls(origin);
   return {
     name: 'websites.search (JSON, 5 websites)',
     contenders: [
-      { id: 'raw', label: 'fetch + JSON.parse', call: () => get(), close: async () => {} },
+      { id: 'raw', label: 'fetch + JSON.parse', call: () => calls.raw(), close: async () => {} },
       {
         id: 'raw-timeout',
         label: 'fetch + JSON.parse, with a timeout signal',
-        call: () => withTimeoutSignal(get),
+        call: () => withTimeoutSignal(calls.raw),
         close: async () => {},
       },
       {
         id: 'client',
         label: 'CatalogClient.websites.search',
-        call: async () => websiteIds(await client.websites.search(query)),
+        call: calls.client,
         close: async () => {},
       },
     ],

@@ -1,6 +1,5 @@
-import { CatalogClient } from '@catalogkit/core';
 import { summarizeLatencies } from '../latency-stats.js';
-import { type Contender, KEY, websiteIds, websiteSearch, withTimeoutSignal } from './contenders.js';
+import { type Contender, websiteCalls, withTimeoutSignal } from './contenders.js';
 
 /** Where one call's time went, in ms: before fetch was called, inside fetch, after it. */
 interface PhaseSamples {
@@ -17,7 +16,6 @@ interface PhaseSamples {
  */
 class PhaseClock {
   readonly samples: PhaseSamples[] = [];
-  #start = 0;
   #called = 0;
   #answered = 0;
 
@@ -36,10 +34,10 @@ class PhaseClock {
       id: 'phases',
       label: `${label} (phases timed)`,
       call: async () => {
-        this.#start = performance.now();
+        const start = performance.now();
         const links = await call();
         const end = performance.now();
-        samples.beforeFetch.push(this.#called - this.#start);
+        samples.beforeFetch.push(this.#called - start);
         samples.inFetch.push(this.#answered - this.#called);
         samples.afterFetch.push(end - this.#answered);
         return links;
@@ -58,21 +56,13 @@ export function phaseContenders(origin: string): {
   table: (measuredCalls: number) => string;
 } {
   const clock = new PhaseClock();
-  const client = new CatalogClient({ apiKey: KEY, baseUrl: origin, fetch: clock.fetch });
-  const { url, query } = websiteSearch(origin);
-  const get = async (signal: AbortSignal) => {
-    const response = await clock.fetch(url, {
-      headers: { accept: 'application/json', 'x-api-key': KEY },
-      signal,
-    });
-    return websiteIds(JSON.parse(await response.text()));
-  };
+  const calls = websiteCalls(origin, clock.fetch);
   return {
     contenders: [
-      clock.contender('fetch + JSON.parse, with a timeout signal', () => withTimeoutSignal(get)),
-      clock.contender('CatalogClient.websites.search', async () =>
-        websiteIds(await client.websites.search(query)),
+      clock.contender('fetch + JSON.parse, with a timeout signal', () =>
+        withTimeoutSignal(calls.raw),
       ),
+      clock.contender('CatalogClient.websites.search', calls.client),
     ],
     table: (measuredCalls) => phaseTable(clock.samples, measuredCalls),
   };
