@@ -9,17 +9,25 @@ import {
 /** The part of a `generateText` (or awaited `streamText`) result the helper reads. */
 export interface ResultWithSteps {
   text: string;
-  steps: ReadonlyArray<{ toolResults: ReadonlyArray<{ output: unknown }> }>;
+  steps: ReadonlyArray<{ toolResults: ReadonlyArray<{ toolName: string; output: unknown }> }>;
 }
 
-/** The outputs of every tool call of a `generateText` result, in order, all steps included. */
-export function toolOutputsOf(result: Pick<ResultWithSteps, 'steps'>): unknown[] {
-  return result.steps.flatMap((step) => step.toolResults.map((toolResult) => toolResult.output));
+/**
+ * The results of every tool call of a `generateText` result, in order, all steps included,
+ * each labelled with its tool's name (`{ toolName, output }`): what the links helpers take,
+ * and what to store with a chat's history for later turns.
+ */
+export function toolOutputsOf(
+  result: Pick<ResultWithSteps, 'steps'>,
+): Array<{ toolName: string; output: unknown }> {
+  return result.steps.flatMap((step) =>
+    step.toolResults.map(({ toolName, output }) => ({ toolName, output })),
+  );
 }
 
 /** Options of the result helpers: those of `finalizeBuyLinks`, plus earlier turns' outputs. */
 export interface BuyLinkResultOptions extends FinalizeBuyLinksOptions {
-  /** Tool outputs of earlier turns, whose links the answer may give. */
+  /** Tool results of earlier turns (`{ toolName, output }`), whose links the answer may give. */
   toolOutputs?: BuyLinkSources;
 }
 
@@ -27,7 +35,8 @@ export interface BuyLinkResultOptions extends FinalizeBuyLinksOptions {
  * Makes a `generateText` answer safe to show, in either `buyLinks` mode: references become
  * the exact buy links, corrupted copies of buy links are repaired when the true link is
  * clearly meant, and whatever is left is reported (`unresolved`, `unrepaired`, `ok`). The
- * links come from the result's own tool results (every step) and `toolOutputs`.
+ * links come from the result's own `search_catalog` results (every step) and `toolOutputs`;
+ * other tools' results are never trusted, and any other link makes `ok` false unless allowed.
  *
  * @example
  * const result = await generateText({ model, tools, prompt, stopWhen: stepCountIs(5) });
@@ -59,10 +68,18 @@ export interface FinalizedUIMessages<MESSAGE> {
   ok: boolean;
 }
 
-function outputOfPart(part: { type: string }): unknown {
-  const toolPart = part as { type: string; state?: string; output?: unknown };
-  const isTool = toolPart.type.startsWith('tool-') || toolPart.type === 'dynamic-tool';
-  return isTool && toolPart.state === 'output-available' ? toolPart.output : undefined;
+/** A tool part's result with its tool's name: `tool-NAME` parts, or `dynamic-tool` ones. */
+function resultOfPart(part: { type: string }): Array<{ toolName: string; output: unknown }> {
+  const toolPart = part as { type: string; state?: string; output?: unknown; toolName?: unknown };
+  if (toolPart.state !== 'output-available') return [];
+  if (toolPart.type === 'dynamic-tool') {
+    return typeof toolPart.toolName === 'string'
+      ? [{ toolName: toolPart.toolName, output: toolPart.output }]
+      : [];
+  }
+  return toolPart.type.startsWith('tool-')
+    ? [{ toolName: toolPart.type.slice('tool-'.length), output: toolPart.output }]
+    : [];
 }
 
 /**
@@ -77,10 +94,10 @@ export function finalizeUIMessageBuyLinks<MESSAGE extends UIMessageLike>(
   messages: readonly MESSAGE[],
   options: BuyLinkResultOptions = {},
 ): FinalizedUIMessages<MESSAGE> {
-  const references = new BuyLinkReferences(options.toolOutputs ?? []);
+  const references = new BuyLinkReferences(options.toolOutputs ?? [], options);
   const reports: Outcome[] = [];
   const safe = messages.map((message) => {
-    references.add(message.parts.map(outputOfPart));
+    references.add(message.parts.flatMap(resultOfPart));
     if (message.role !== 'assistant') return message;
     const parts = message.parts.map((part) => {
       if (part.type !== 'text') return part;

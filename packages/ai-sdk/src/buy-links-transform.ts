@@ -10,10 +10,13 @@ import type { StreamTextTransform, TextStreamPart, ToolSet } from 'ai';
 /** Options of {@link resolveBuyLinksTransform}. */
 export interface BuyLinksTransformOptions {
   /**
-   * Tool outputs of earlier turns (for a chat whose model may write references it read
-   * before this call); results of this call's tools are picked up from the stream.
+   * Tool results of earlier turns, labelled with their tool's name (`{ toolName, output }`,
+   * e.g. `steps.flatMap((s) => s.toolResults)`), for a chat whose model may write references
+   * it read before this call; results of this call's tools are picked up from the stream.
    */
   toolOutputs?: BuyLinkSources;
+  /** Names of the tools whose results are catalog results. Default `['search_catalog']`. */
+  catalogToolNames?: readonly string[];
   /** Called for each reference that names no buy link; it stays in the text as written. */
   onUnresolved?: (issue: UnresolvedReference) => void;
   /** What replaces an unresolved reference. Default: the reference as written. */
@@ -40,7 +43,7 @@ function textDelta<TOOLS extends ToolSet>(id: string, text: string): Part<TOOLS>
  * exact buy links, in the streamed text and in everything derived from it (`text`, UI message
  * streams, `onFinish`). A reference split across chunks is held back until it is complete, so
  * the shopper never sees half of one. The buy links come from the `search_catalog` results in
- * the same stream (and `toolOutputs` of earlier turns). A reference that names no link is
+ * the same stream (and `toolOutputs` of earlier turns); no other tool's result is trusted. A reference that names no link is
  * reported to `onUnresolved` and left as written, never dropped or guessed.
  *
  * @example
@@ -50,7 +53,7 @@ export function resolveBuyLinksTransform<TOOLS extends ToolSet = ToolSet>(
   options: BuyLinksTransformOptions = {},
 ): StreamTextTransform<TOOLS> {
   return () => {
-    const references = new BuyLinkReferences(options.toolOutputs ?? []);
+    const references = new BuyLinkReferences(options.toolOutputs ?? [], options);
     const blocks = new Map<string, BuyLinkStreamResolver>();
     const resolverFor = (id: string) => {
       let resolver = blocks.get(id);
@@ -73,7 +76,10 @@ export function resolveBuyLinksTransform<TOOLS extends ToolSet = ToolSet>(
           return;
         }
         if (part.type === 'text-end') flush(part.id, controller);
-        if (part.type === 'tool-result' && !part.preliminary) references.add([part.output]);
+        // Labelled with the tool's name: only the catalog tool's results give buy links.
+        if (part.type === 'tool-result' && !part.preliminary) {
+          references.add([{ toolName: part.toolName, output: part.output }]);
+        }
         controller.enqueue(part);
       },
       flush(controller) {

@@ -65,6 +65,7 @@ export type { RetryMode } from './http/retry.js';
 export type { RequestOptions } from './http/service-connection.js';
 // Buy links between the tool results and the shopper: verify, repair, references.
 export {
+  type BuyLinkCheckOptions,
   type BuyLinkIssue,
   type BuyLinkMatch,
   type BuyLinkMode,
@@ -74,12 +75,14 @@ export {
   type BuyLinkSources,
   type BuyLinkStreamOptions,
   BuyLinkStreamResolver,
+  type BuyLinkTrustOptions,
   type BuyLinkVerification,
   buyLinkReference,
   collectBuyLinks,
   type FinalizeBuyLinksOptions,
   type FinalizedBuyLinks,
   type FoundUrl,
+  type FoundUrlKind,
   finalizeBuyLinks,
   findUrls,
   type ResolveBuyLinksOptions,

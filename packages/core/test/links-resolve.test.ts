@@ -11,6 +11,8 @@ const B =
 const output = {
   result: { products: [{ id: 'p', title: 'Glide', variants: [{ url: A }, { url: B }] }] },
 };
+/** The output labelled with the catalog tool's name, as the application records it. */
+const source = { toolName: 'search_catalog', output };
 const refA = buyLinkReference(A);
 const refB = buyLinkReference(B);
 const idOf = (reference: string) => /\d+/.exec(reference)![0];
@@ -26,7 +28,7 @@ describe('buyLinkReference', () => {
 describe('resolveBuyLinks', () => {
   it('turns references back into the exact links, wherever the model put them', () => {
     const text = `1. [Glide at Birch Market](${refA})\n2. Stone Sole: ${refB}.`;
-    const resolution = resolveBuyLinks(text, [output]);
+    const resolution = resolveBuyLinks(text, [source]);
     expect(resolution.text).toBe(`1. [Glide at Birch Market](${A})\n2. Stone Sole: ${B}.`);
     expect(resolution.resolved).toEqual([
       { reference: refA, link: A },
@@ -38,18 +40,18 @@ describe('resolveBuyLinks', () => {
   it('takes a lost or missing bracket with the reference, leaving none around the link', () => {
     const id = idOf(refA);
     const text = `[[buy:${id}] [buy:${id}]] [buy:${id}] [[buy:${id} end`;
-    expect(resolveBuyLinks(text, [output]).text).toBe(`${A} ${A} ${A} ${A} end`);
+    expect(resolveBuyLinks(text, [source]).text).toBe(`${A} ${A} ${A} ${A} end`);
   });
 
   it('forgives spaces and letter case in a reference, and a bare buy:ID link target', () => {
     const text = `[[ BUY: ${idOf(refA)} ]] and [Buy](buy:${idOf(refB)})`;
-    expect(resolveBuyLinks(text, [output]).text).toBe(`${A} and [Buy](${B})`);
+    expect(resolveBuyLinks(text, [source]).text).toBe(`${A} and [Buy](${B})`);
   });
 
   it('reports a mistyped reference and leaves it as written', () => {
     const typo = `[[buy:${idOf(refA).slice(0, -1)}]]`;
     const text = `Buy: ${typo}`;
-    const resolution = resolveBuyLinks(text, [output]);
+    const resolution = resolveBuyLinks(text, [source]);
     expect(resolution.text).toBe(text);
     expect(resolution.unresolved).toEqual([
       { reference: typo, start: 5, end: 5 + typo.length, reason: 'unknown' },
@@ -58,7 +60,7 @@ describe('resolveBuyLinks', () => {
 
   it('reports a reference damaged past reading instead of passing it off as text', () => {
     const broken = `[[bu:${idOf(refA)}]]`;
-    const resolution = resolveBuyLinks(`Buy: ${broken} [[note]] [[2026]]`, [output]);
+    const resolution = resolveBuyLinks(`Buy: ${broken} [[note]] [[2026]]`, [source]);
     expect(resolution.unresolved).toEqual([
       { reference: broken, start: 5, end: 5 + broken.length, reason: 'malformed' },
     ]);
@@ -69,7 +71,7 @@ describe('resolveBuyLinks', () => {
   });
 
   it('lets the application choose what an unresolved reference becomes', () => {
-    const resolution = resolveBuyLinks('Buy: [[buy:000000001]]', [output], {
+    const resolution = resolveBuyLinks('Buy: [[buy:000000001]]', [source], {
       unresolved: () => '(link unavailable)',
     });
     expect(resolution.text).toBe('Buy: (link unavailable)');
@@ -78,7 +80,7 @@ describe('resolveBuyLinks', () => {
 
   it('leaves ordinary words and brackets alone', () => {
     const text = 'Where to buy: [Birch Market] [[note]] buy:now buy 2 for $10 [1]';
-    expect(resolveBuyLinks(text, [output])).toEqual({ text, resolved: [], unresolved: [] });
+    expect(resolveBuyLinks(text, [source])).toEqual({ text, resolved: [], unresolved: [] });
   });
 });
 
@@ -88,7 +90,7 @@ describe('BuyLinkStreamResolver', () => {
 
   function streamed(chunks: string[]): { text: string; unresolved: number } {
     const resolver = new BuyLinkStreamResolver();
-    resolver.addToolOutput(output);
+    resolver.addToolResult('search_catalog', output);
     const out = chunks.map((chunk) => resolver.write(chunk)).join('') + resolver.end();
     return { text: out, unresolved: resolver.unresolved.length };
   }
@@ -115,7 +117,7 @@ describe('BuyLinkStreamResolver', () => {
   it('gives the same text as resolving it whole, for odd spacing and brackets cut anywhere', () => {
     const id = idOf(refA);
     const odd = `a [[ buy : ${id} ] ] b [buy:${id}] c buy:${id}. [[buy:${id} d [[note]] [[bu:${id}]] e`;
-    const whole = resolveBuyLinks(odd, [output]).text;
+    const whole = resolveBuyLinks(odd, [source]).text;
     for (let i = 0; i <= odd.length; i++) {
       for (let j = i; j <= odd.length; j += 7) {
         expect(streamed([odd.slice(0, i), odd.slice(i, j), odd.slice(j)]).text).toBe(whole);
@@ -125,10 +127,10 @@ describe('BuyLinkStreamResolver', () => {
 
   it('with repair, repairs miscopied links like repairBuyLinks, whatever the chunk boundary', () => {
     const answer = `1. ${refA}\n2. <${B.replaceAll('%2F', '/')}>, or ${A.slice(0, -2)}. Shop: https://www.example.com/x`;
-    const whole = finalizeBuyLinks(answer, [output]).text;
+    const whole = finalizeBuyLinks(answer, [source]).text;
     expect(whole).toBe(`1. ${A}\n2. <${B}>, or ${A}. Shop: https://www.example.com/x`);
     for (let cut = 0; cut <= answer.length; cut++) {
-      const resolver = new BuyLinkStreamResolver({ toolOutputs: [output], repair: true });
+      const resolver = new BuyLinkStreamResolver({ toolOutputs: [source], repair: true });
       const text =
         resolver.write(answer.slice(0, cut)) + resolver.write(answer.slice(cut)) + resolver.end();
       expect(text, `cut at ${cut}`).toBe(whole);
@@ -139,7 +141,7 @@ describe('BuyLinkStreamResolver', () => {
   it('with repair, reports a link it cannot match and holds back only the last word', () => {
     const unrepaired: string[] = [];
     const resolver = new BuyLinkStreamResolver({
-      toolOutputs: [output],
+      toolOutputs: [source],
       repair: true,
       onUnrepaired: (issue) => unrepaired.push(issue.url),
     });
@@ -150,7 +152,7 @@ describe('BuyLinkStreamResolver', () => {
   });
 
   it('never holds back more than an unfinished reference', () => {
-    const resolver = new BuyLinkStreamResolver({ toolOutputs: [output] });
+    const resolver = new BuyLinkStreamResolver({ toolOutputs: [source] });
     expect(resolver.write('Hello there, ')).toBe('Hello there, ');
     expect(resolver.write('see [[bu')).toBe('see ');
     expect(resolver.write(`y:${idOf(refA)}]] now`)).toBe(`${A} now`);
@@ -173,7 +175,7 @@ describe('BuyLinkStreamResolver', () => {
 describe('finalizeBuyLinks', () => {
   it('resolves references, repairs corrupted links and reports what is left', () => {
     const text = `1. ${refA}\n2. ${B.replaceAll('%2F', '/')}\n3. [[buy:000000001]]`;
-    const final = finalizeBuyLinks(text, [output]);
+    const final = finalizeBuyLinks(text, [source]);
     expect(final.text).toBe(`1. ${A}\n2. ${B}\n3. [[buy:000000001]]`);
     expect(final.resolved).toEqual([{ reference: refA, link: A }]);
     expect(final.repaired.map((issue) => issue.suggestion)).toEqual([B]);
@@ -183,10 +185,10 @@ describe('finalizeBuyLinks', () => {
 
   it('only reports corrupted links when repair is off', () => {
     const text = `Buy: ${A.toUpperCase()}`;
-    const final = finalizeBuyLinks(text, [output], { repair: false });
+    const final = finalizeBuyLinks(text, [source], { repair: false });
     expect(final.text).toBe(text);
     expect(final.unrepaired.map((issue) => issue.suggestion)).toEqual([A]);
     expect(final.ok).toBe(false);
-    expect(finalizeBuyLinks(`Buy: ${A}`, [output]).ok).toBe(true);
+    expect(finalizeBuyLinks(`Buy: ${A}`, [source]).ok).toBe(true);
   });
 });

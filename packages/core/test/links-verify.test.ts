@@ -29,7 +29,11 @@ const output = {
     ],
   },
 };
-const outputs = [output, { websites: [] }, 'not an output', null];
+/** Tool results as the application records them: each labelled with its tool's name. */
+const outputs = [
+  { toolName: 'search_catalog', output },
+  { toolName: 'search_websites', output: { websites: [] } },
+];
 
 describe('findUrls', () => {
   it.each([
@@ -75,9 +79,11 @@ describe('verifyBuyLinks', () => {
     expect(check.issues).toEqual([]);
   });
 
-  it('lists URLs that resemble no buy link separately, not as errors', () => {
+  it('lists allowed URLs that resemble no buy link separately, not as errors', () => {
     const text = `Birch Market (https://www.birchmarket.fr) has it: ${A}. Photo: https://images.catalogkit.test/prod_001j5.jpg`;
-    const check = verifyBuyLinks(text, outputs);
+    const check = verifyBuyLinks(text, outputs, {
+      allowedOrigins: ['https://www.birchmarket.fr', 'https://images.catalogkit.test'],
+    });
     expect(check.ok).toBe(true);
     expect(check.otherUrls.map((found) => found.url)).toEqual([
       'https://www.birchmarket.fr',
@@ -118,14 +124,21 @@ describe('verifyBuyLinks', () => {
     const invented = 'https://go.catalogkit.test/r/web_zzzzzzzz?pub=pub_usr_demo&sig=abc';
     const check = verifyBuyLinks(invented, outputs);
     expect(check.issues).toEqual([
-      { url: invented, start: 0, end: invented.length, candidates: [] },
+      {
+        url: invented,
+        start: 0,
+        end: invented.length,
+        href: invented,
+        kind: 'text',
+        candidates: [],
+      },
     ]);
   });
 
   it('keeps a trailing full stop that belongs to a true link', () => {
     const dotted = 'https://shop.test/p/item.';
     const check = verifyBuyLinks(`Buy: ${dotted}`, [
-      { products: [{ variants: [{ url: dotted }] }] },
+      { toolName: 'search_catalog', output: { products: [{ variants: [{ url: dotted }] }] } },
     ]);
     expect(check.verified.map((found) => found.url)).toEqual([dotted]);
   });

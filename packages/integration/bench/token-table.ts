@@ -74,7 +74,7 @@ interface SearchInput {
 
 /** Links lost in reference mode: every reference resolved against the output, then compared. */
 function referencesLost(text: string, output: unknown, links: string[]): number {
-  const resolution = resolveBuyLinks(text, [output]);
+  const resolution = resolveBuyLinks(text, [{ toolName: 'search_catalog', output }]);
   const resolved = new Set(resolution.resolved.map(({ link }) => link));
   return links.filter((link) => !resolved.has(link)).length + resolution.unresolved.length;
 }

@@ -56,7 +56,7 @@ describe('buy links of real search results (emulator over HTTP)', () => {
       expect(references).toEqual(links.map(buyLinkReference));
       expect(description).toContain('[[buy:');
       const answer = references.map((reference, i) => `${i + 1}. ${reference}`).join('\n');
-      const resolution = resolveBuyLinks(answer, [output]);
+      const resolution = resolveBuyLinks(answer, [{ toolName: 'search_catalog', output }]);
       expect(resolution.text).toBe(links.map((link, i) => `${i + 1}. ${link}`).join('\n'));
       expect(resolution.unresolved).toEqual([]);
     }
@@ -73,7 +73,7 @@ describe('buy links of real search results (emulator over HTTP)', () => {
       const { output, view } = await search(apiKey, 'inline');
       const links = linksOf(output);
       for (const link of links) expect(view).toContain(link);
-      const check = verifyBuyLinks(view, [output]);
+      const check = verifyBuyLinks(view, [{ toolName: 'search_catalog', output }]);
       expect(check.ok).toBe(true);
       expect(check.verified.map((found) => found.url)).toEqual(links);
     }
@@ -87,18 +87,57 @@ describe('buy links of real search results (emulator over HTTP)', () => {
         link.slice(0, -2),
         link.toLowerCase(),
       ]) {
-        const repair = repairBuyLinks(`Buy it: ${corrupted}.`, [output]);
+        const repair = repairBuyLinks(`Buy it: ${corrupted}.`, [
+          { toolName: 'search_catalog', output },
+        ]);
         expect(repair.text).toBe(`Buy it: ${link}.`);
       }
     }
   });
 
-  it('leaves anonymous-tier retailer home pages alone', async () => {
+  it('leaves anonymous-tier retailer home pages of the catalog result alone', async () => {
     const { output } = await search(undefined, 'inline');
     const home = output.result.products[0]?.variants[0]?.seller?.links?.[0]?.url as string;
     expect(home).toMatch(/^https:\/\//);
-    const final = finalizeBuyLinks(`Shop at ${home} or ${linksOf(output)[0]}`, [output]);
+    const final = finalizeBuyLinks(`Shop at ${home} or ${linksOf(output)[0]}`, [
+      { toolName: 'search_catalog', output },
+    ]);
     expect(final.ok).toBe(true);
     expect(final.otherUrls.map((found) => found.url)).toEqual([home]);
+  });
+});
+
+describe('buy links against hostile answers around real search results (emulator over HTTP)', () => {
+  it('never verifies a real link behind another host, scheme or encoding, and keeps ok false', async () => {
+    const { output } = await search(emulator.keys.valid, 'inline');
+    const sources = [{ toolName: 'search_catalog', output }];
+    for (const link of linksOf(output)) {
+      for (const wrapped of [
+        `[Buy](//evil.example/${link})`,
+        `[Buy](javascript:alert(1)//${link})`,
+        `[Buy](https:\\\\evil.example\\${link})`,
+        `Buy: https&#58;//evil.example/${link}`,
+        `<a href="//evil.example/${link}">Buy</a>`,
+        `Buy: www.evil.example/${link}`,
+      ]) {
+        const final = finalizeBuyLinks(wrapped, sources);
+        expect(final.ok, wrapped).toBe(false);
+        expect(verifyBuyLinks(wrapped, sources).verified, wrapped).toEqual([]);
+      }
+    }
+  });
+
+  it("a web_fetch tool's catalog-shaped output never makes its link verified", async () => {
+    const { output } = await search(emulator.keys.valid, 'reference');
+    const evil = 'https://evil.example/checkout';
+    const fetched = {
+      toolName: 'web_fetch',
+      output: { products: [{ variants: [{ url: evil }] }] },
+    };
+    const answer = `Buy: ${evil} or ${buyLinkReference(evil)}`;
+    const final = finalizeBuyLinks(answer, [{ toolName: 'search_catalog', output }, fetched]);
+    expect(final.ok).toBe(false);
+    expect(final.resolved).toEqual([]);
+    expect(final.unrepaired.map((issue) => issue.url)).toEqual([evil]);
   });
 });

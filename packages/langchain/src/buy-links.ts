@@ -12,7 +12,7 @@ import { AIMessage, AIMessageChunk, type BaseMessage } from '@langchain/core/mes
 
 /** Options of the LangChain buy link helpers. */
 export interface BuyLinkMessageOptions extends FinalizeBuyLinksOptions {
-  /** Tool outputs from elsewhere (earlier turns kept outside `messages`). */
+  /** Tool results from elsewhere (earlier turns kept outside `messages`), as `{ toolName, output }`. */
   toolOutputs?: BuyLinkSources;
   /** Streams only: called for each reference that names no buy link. */
   onUnresolved?: (issue: UnresolvedReference) => void;
@@ -35,11 +35,20 @@ function isAiMessage(message: BaseMessage): boolean {
   return message.getType() === 'ai';
 }
 
-/** The full results of the catalog tools: the artifacts of their ToolMessages. */
-export function toolArtifactsOf(messages: readonly BaseMessage[]): unknown[] {
-  return messages
-    .filter(isToolMessage)
-    .map((message) => (message as { artifact?: unknown }).artifact);
+/** A ToolMessage's full result (its artifact), labelled with the name of its tool. */
+function resultOf(message: BaseMessage): { toolName: string; output: unknown } {
+  const { name, artifact } = message as { name?: unknown; artifact?: unknown };
+  return { toolName: typeof name === 'string' ? name : '', output: artifact };
+}
+
+/**
+ * The full results of the tools: the artifacts of their ToolMessages, each labelled with
+ * its tool's name (`{ toolName, output }`), so only the catalog tool's give buy links.
+ */
+export function toolArtifactsOf(
+  messages: readonly BaseMessage[],
+): Array<{ toolName: string; output: unknown }> {
+  return messages.filter(isToolMessage).map(resultOf);
 }
 
 /** Applies `rewrite` to a message's text: a string, or each text block of a block list. */
@@ -64,8 +73,9 @@ export interface FinalizedAIMessage extends Omit<FinalizedBuyLinks, 'text'> {
  * Makes an agent's final answer safe to show, in either `buyLinks` mode: the last AIMessage's
  * buy link references become the exact links and corrupted copies of buy links are repaired
  * when the true link is clearly meant; whatever is left is reported (`unresolved`,
- * `unrepaired`, `ok`). The links come from the artifacts of the ToolMessages in `messages`
- * (the agent state's messages) and `toolOutputs`.
+ * `unrepaired`, `ok`). The links come from the artifacts of the `search_catalog` ToolMessages
+ * in `messages` (the agent state's messages) and `toolOutputs`; other tools' artifacts are
+ * never trusted, and any other link makes `ok` false unless allowed.
  *
  * @example
  * const state = await agent.invoke({ messages: [new HumanMessage('Trail shoes under $120?')] });
@@ -77,10 +87,10 @@ export function finalizeAIMessageBuyLinks(
 ): FinalizedAIMessage {
   const last = [...messages].reverse().find(isAiMessage);
   if (!last) throw new TypeError('finalizeAIMessageBuyLinks: no AIMessage in messages');
-  const references = new BuyLinkReferences([
-    ...(options.toolOutputs ?? []),
-    ...toolArtifactsOf(messages),
-  ]);
+  const references = new BuyLinkReferences(
+    [...(options.toolOutputs ?? []), ...toolArtifactsOf(messages)],
+    options,
+  );
   const reports: Array<Omit<FinalizedBuyLinks, 'text'>> = [];
   const content = mapText(last.content, (text) => {
     const { text: safe, ...report } = finalizeBuyLinks(text, references, options);
@@ -155,7 +165,7 @@ export async function* resolveBuyLinkChunks<T extends StreamedMessage>(
   stream: AsyncIterable<T>,
   options: BuyLinkMessageOptions = {},
 ): AsyncGenerator<T> {
-  const references = new BuyLinkReferences(options.toolOutputs ?? []);
+  const references = new BuyLinkReferences(options.toolOutputs ?? [], options);
   let open: { resolver: BuyLinkStreamResolver; item: T; id: string | undefined } | undefined;
   const close = function* (): Generator<T> {
     const rest = open?.resolver.end();
@@ -166,7 +176,7 @@ export async function* resolveBuyLinkChunks<T extends StreamedMessage>(
     const message = messageOf(item);
     if (!isAiMessage(message)) {
       yield* close();
-      if (isToolMessage(message)) references.add([(message as { artifact?: unknown }).artifact]);
+      if (isToolMessage(message)) references.add([resultOf(message)]);
       yield item;
       continue;
     }

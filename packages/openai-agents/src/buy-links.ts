@@ -13,17 +13,29 @@ export interface RunResultLike {
   newItems: readonly RunItem[];
 }
 
-/** The full results of the run's catalog tool calls, in order (failed calls have none). */
-export function toolOutputsOf(result: Pick<RunResultLike, 'newItems'>): unknown[] {
+/** The name of the tool whose call a run item answers (`rawItem.name`). */
+function toolNameOf(item: RunItem): string {
+  const name = (item.rawItem as { name?: unknown } | undefined)?.name;
+  return typeof name === 'string' ? name : '';
+}
+
+/**
+ * The full results of the run's catalog tool calls, in order (failed calls have none), each
+ * labelled with its tool's name (`{ toolName, output }`), so only `search_catalog`'s give
+ * buy links.
+ */
+export function toolOutputsOf(
+  result: Pick<RunResultLike, 'newItems'>,
+): Array<{ toolName: string; output: unknown }> {
   return result.newItems.flatMap((item) => {
     const output = catalogToolOutputOf<unknown>(item);
-    return output === undefined ? [] : [output];
+    return output === undefined ? [] : [{ toolName: toolNameOf(item), output }];
   });
 }
 
 /** Options of {@link finalizeRunBuyLinks}: those of `finalizeBuyLinks`, plus earlier turns' outputs. */
 export interface RunBuyLinkOptions extends FinalizeBuyLinksOptions {
-  /** Tool outputs of earlier runs of the conversation, whose links the answer may give. */
+  /** Tool results (`{ toolName, output }`) of earlier runs, whose links the answer may give. */
   toolOutputs?: BuyLinkSources;
 }
 
@@ -31,7 +43,8 @@ export interface RunBuyLinkOptions extends FinalizeBuyLinksOptions {
  * Makes a run's final answer safe to show, in either `buyLinks` mode: references become the
  * exact buy links, corrupted copies of buy links are repaired when the true link is clearly
  * meant, and whatever is left is reported (`unresolved`, `unrepaired`, `ok`). The links come
- * from the run's catalog tool results and `toolOutputs`. A final output that is not text
+ * from the run's `search_catalog` results and `toolOutputs`; your own tools' results are
+ * never trusted, and any other link makes `ok` false unless allowed. A final output that is not text
  * (an agent with an `outputType`) is read as empty: resolve its text fields with
  * `finalizeBuyLinks` from `@catalogkit/core`.
  *

@@ -29,8 +29,9 @@ function shopperWriting(
 }
 
 /** The first buy link of the run's catalog search, as the service sent it. */
-function firstLink(outputs: unknown[]): string {
-  const search = outputs[0] as SearchCatalogOutput;
+function firstLink(outputs: Array<{ toolName: string; output: unknown }>): string {
+  expect(outputs[0]?.toolName).toBe('search_catalog');
+  const search = outputs[0]?.output as SearchCatalogOutput;
   const url = search.result.products[0]?.variants[0]?.url;
   if (!url) throw new Error('no buy link in the search result');
   return url;

@@ -104,11 +104,15 @@ export function describeBuyLinkHelpers(harness: BuyLinksHarness): void {
         return `Buy: ${first!.replaceAll('%2F', '/')}, or <${second!.slice(0, -2)}>. Shop: https://www.example.com`;
       });
       const links = linksOf(result.steps[0]?.toolResults[0]?.output);
-      const final = finalizeResultBuyLinks(result);
+      const final = finalizeResultBuyLinks(result, { allowedOrigins: ['https://www.example.com'] });
       expect(final.text).toBe(`Buy: ${links[0]}, or <${links[1]}>. Shop: https://www.example.com`);
       expect(final.repaired.map((issue) => issue.match)).toEqual(['normalized', 'truncated']);
       expect(final.otherUrls.map((found) => found.url)).toEqual(['https://www.example.com']);
       expect(final.ok).toBe(true);
+      // A link the application did not allow is reported: the shopper could click it.
+      const strict = finalizeResultBuyLinks(result);
+      expect(strict.unrepaired.map((issue) => issue.url)).toEqual(['https://www.example.com']);
+      expect(strict.ok).toBe(false);
     });
   });
 

@@ -2,19 +2,48 @@ import { isRecord } from '../is-record.js';
 import type { Product } from '../schemas/index.js';
 
 /**
- * What the links helpers accept as tool outputs: anything the application got from the
- * tools. Outputs of `search_catalog` (`{ query, result, tier }`) and bare catalog results
- * (`{ products }`) contribute their buy links; every other value is ignored, so an
- * application can pass all of its tool results.
+ * Where buy links may come from: tool results, each labelled with the name of the tool
+ * that gave it, as frameworks record them and as they survive JSON (AI SDK
+ * `steps[].toolResults` and `tool-result` parts, `{ toolName: message.name, output:
+ * message.artifact }` for a LangChain ToolMessage). Only results of the catalog search tool
+ * (`search_catalog`, or the names in `catalogToolNames`) are trusted; any other tool's
+ * output is ignored, whatever it looks like, so a fetched page cannot plant a "buy link".
  */
-export type BuyLinkSources = Iterable<unknown>;
+export type BuyLinkSources = Iterable<{ readonly toolName: string; readonly output: unknown }>;
 
-function productsOf(output: unknown): unknown[] {
-  if (!isRecord(output)) return [];
-  if (Array.isArray(output.products)) return output.products;
-  return isRecord(output.result) && Array.isArray(output.result.products)
-    ? output.result.products
-    : [];
+/** Options that say which tool results are trusted as catalog results. */
+export interface BuyLinkTrustOptions {
+  /**
+   * Names of the tools whose results are catalog results. Default `['search_catalog']`;
+   * give the new name if you renamed the tool.
+   */
+  catalogToolNames?: readonly string[];
+}
+
+/** The name of the catalog search tool, the only trusted source unless renamed. */
+export const CATALOG_SEARCH_TOOL = 'search_catalog';
+
+/** The set of trusted tool names of some options. */
+export function trustedToolNames(options: BuyLinkTrustOptions = {}): ReadonlySet<string> {
+  return new Set(options.catalogToolNames ?? [CATALOG_SEARCH_TOOL]);
+}
+
+/**
+ * The catalog result (`{ products }`) of a source from a trusted tool: its output's
+ * `result` (a `search_catalog` output), or the output itself when it is a bare result.
+ * An AI SDK model-message output (`{ type: 'json', value }`) is unwrapped.
+ */
+export function catalogResultOf(
+  source: unknown,
+  trusted: ReadonlySet<string>,
+): Record<string, unknown> | undefined {
+  if (!isRecord(source) || typeof source.toolName !== 'string') return undefined;
+  if (!trusted.has(source.toolName)) return undefined;
+  let output = source.output;
+  if (isRecord(output) && output.type === 'json' && 'value' in output) output = output.value;
+  if (!isRecord(output)) return undefined;
+  if (isRecord(output.result) && Array.isArray(output.result.products)) return output.result;
+  return Array.isArray(output.products) ? output : undefined;
 }
 
 /**
@@ -29,11 +58,24 @@ export function productBuyLinks(product: Pick<Product, 'variants' | 'url'>): str
   );
 }
 
-/** Every distinct buy link in some tool outputs, in the order they first appear. */
-export function collectBuyLinks(outputs: BuyLinkSources): string[] {
+function productsOf(result: Record<string, unknown>): unknown[] {
+  return Array.isArray(result.products) ? result.products : [];
+}
+
+/**
+ * Every distinct buy link in the results of the trusted catalog tools, in the order they
+ * first appear. Results of other tools are ignored.
+ */
+export function collectBuyLinks(
+  sources: BuyLinkSources,
+  options: BuyLinkTrustOptions = {},
+): string[] {
+  const trusted = trustedToolNames(options);
   const links = new Set<string>();
-  for (const output of outputs) {
-    for (const product of productsOf(output)) {
+  for (const source of sources) {
+    const result = catalogResultOf(source, trusted);
+    if (!result) continue;
+    for (const product of productsOf(result)) {
       if (!isRecord(product)) continue;
       for (const link of productBuyLinks(product as Pick<Product, 'variants' | 'url'>)) {
         links.add(link);
@@ -41,4 +83,23 @@ export function collectBuyLinks(outputs: BuyLinkSources): string[] {
     }
   }
   return [...links];
+}
+
+/** Nesting a catalog result never needs; deeper values are not looked at. */
+const MAX_DEPTH = 12;
+
+/**
+ * Every other web URL (`http:` or `https:`) in a trusted catalog result: sellers' pages,
+ * images. They are not buy links, but they come from the catalog, so an answer may show
+ * them. One visit per value.
+ */
+export function collectCatalogUrls(value: unknown, into: Set<string>, depth = 0): void {
+  if (typeof value === 'string') {
+    if (/^https?:\/\//i.test(value)) into.add(value);
+    return;
+  }
+  if (depth >= MAX_DEPTH || value === null || typeof value !== 'object') return;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) {
+    collectCatalogUrls(item, into, depth + 1);
+  }
 }

@@ -2,10 +2,10 @@ import type { BuyLinkSources } from './buy-links.js';
 import type { FoundUrl } from './find-urls.js';
 import type { BuyLinkResolution } from './resolve.js';
 import { BuyLinkReferences, type ResolveBuyLinksOptions, resolveWith } from './resolve.js';
-import { type BuyLinkIssue, repairBuyLinks } from './verify.js';
+import { type BuyLinkCheckOptions, type BuyLinkIssue, repairBuyLinks } from './verify.js';
 
 /** Options of {@link finalizeBuyLinks}. */
-export interface FinalizeBuyLinksOptions extends ResolveBuyLinksOptions {
+export interface FinalizeBuyLinksOptions extends ResolveBuyLinksOptions, BuyLinkCheckOptions {
   /** Replace corrupted copies of buy links with the true link when one is clearly meant. Default `true`. */
   repair?: boolean;
 }
@@ -14,31 +14,37 @@ export interface FinalizeBuyLinksOptions extends ResolveBuyLinksOptions {
 export interface FinalizedBuyLinks extends Omit<BuyLinkResolution, 'text'> {
   /** The answer to show the shopper. */
   text: string;
-  /** True when nothing is left to look at: no unresolved reference and no unrepaired link. */
+  /**
+   * True when nothing is left to look at: no unresolved reference, and every link a shopper
+   * could follow is a verified buy link (after repair) or allowed.
+   */
   ok: boolean;
   /** Corrupted links replaced by their true link (offsets in the text after resolving). */
   repaired: BuyLinkIssue[];
-  /** URLs that resemble buy links without a clear match, left as written. */
+  /** Links neither verified, repaired nor allowed, left as written. */
   unrepaired: BuyLinkIssue[];
-  /** URLs that resemble no buy link, left as written. */
+  /** Links that are not buy links but are allowed, left as written. */
   otherUrls: FoundUrl[];
 }
 
 /**
  * One call for a finished answer in either mode: resolves buy link references
- * ({@link resolveBuyLinks}), then verifies every URL and repairs corrupted copies of buy links
- * ({@link repairBuyLinks}). Resolved links are true links, so they always verify.
+ * ({@link resolveBuyLinks}), then checks every link and repairs corrupted copies of buy
+ * links ({@link repairBuyLinks}). A reference resolves only to a link of a trusted catalog
+ * result, and a resolved link is judged in its place like any other (a reference inside
+ * `//evil.example/…` makes a foreign link, not a verified one).
  */
 export function finalizeBuyLinks(
   text: string,
-  toolOutputs: BuyLinkSources | BuyLinkReferences,
+  toolResults: BuyLinkSources | BuyLinkReferences,
   options: FinalizeBuyLinksOptions = {},
 ): FinalizedBuyLinks {
   const references =
-    toolOutputs instanceof BuyLinkReferences ? toolOutputs : new BuyLinkReferences(toolOutputs);
+    toolResults instanceof BuyLinkReferences
+      ? toolResults
+      : new BuyLinkReferences(toolResults, options);
   const resolution = resolveWith(text, references, options);
-  const outputs = references.outputs();
-  const repair = repairBuyLinks(resolution.text, outputs);
+  const repair = repairBuyLinks(resolution.text, references, options);
   const repairing = options.repair ?? true;
   return {
     text: repairing ? repair.text : resolution.text,

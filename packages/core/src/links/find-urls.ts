@@ -1,69 +1,457 @@
-/** A URL found in a text, with where it is. */
+import { browserHref, decodeLinkText, schemeOf } from './href.js';
+
+/** Where a link was found, which decides how a renderer decodes it. */
+export type FoundUrlKind =
+  /** Running text a linkifier may turn into a link (`https://…`, `//host/…`, `www.…`). */
+  | 'text'
+  /** A Markdown link or image target, `[label](url)`, or a reference definition `[id]: url`. */
+  | 'markdown'
+  /** A Markdown autolink, `<scheme:…>`. */
+  | 'autolink'
+  /** A URL attribute of an HTML tag (`<a href>`, `<img src>`, `on…` handlers included). */
+  | 'html';
+
+/** A link found in a text, with where it is. */
 export interface FoundUrl {
-  /** The URL as written, without the punctuation that ends the sentence around it. */
+  /** The link as written, without the punctuation that ends the sentence around it. */
   url: string;
   /** Offset of its first character in the text. */
   start: number;
   /** Offset just past its last character. */
   end: number;
+  /**
+   * What a browser opens: `url` after the renderer's decoding (backslash escapes, character
+   * references such as `&#58;`) and the URL parser's (tabs and newlines removed). Relative
+   * (`/cart`) and scheme-relative (`//host/…`) hrefs are kept as they are.
+   */
+  href: string;
+  /** Where it was found. */
+  kind: FoundUrlKind;
 }
 
-// A scheme URL (any case: a model may shout it), or a bare host with a path (a model may drop
-// the scheme). Whitespace, quotes, angle brackets and backticks end a URL in running text.
-const URL_PATTERN =
-  /\bhttps?:\/\/[^\s<>"`]+|(?<![\w@/.:-])(?:[a-z0-9-]+\.)+[a-z]{2,}\/[^\s<>"`]*/gi;
-
+/** Characters that open a sentence, a quote or emphasis rather than a URL when they come first. */
+const LEADING = new Set(['(', '[', '{', '*', '_', '~', "'", '"', '`', '!', '¡', '¿']);
 /** Characters that end a sentence or a quote rather than a URL when they come last. */
-const TRAILING = new Set(['.', ',', ';', ':', '!', '?', "'", '*', '_', '~']);
-const CLOSERS: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
+const TRAILING = new Set(['.', ',', ';', ':', '!', '?', "'", '"', '*', '_', '~', '`', '>']);
 
-function count(text: string, char: string): number {
-  let n = 0;
-  for (const c of text) if (c === char) n++;
-  return n;
+/** Schemes a renderer links in running text without `//` (and those that run script). */
+const BARE_SCHEMES = new Set([
+  'http',
+  'https',
+  'ws',
+  'wss',
+  'mailto',
+  'tel',
+  'sms',
+  'javascript',
+  'vbscript',
+  'data',
+  'file',
+  'blob',
+  'intent',
+  'ftp',
+]);
+/** Top-level domains a linkifier links without a path (`shop.com`); any two letters too. */
+const COMMON_TLDS = new Set(
+  'com net org info biz shop store online site app dev io xyz top club store'.split(' '),
+);
+const AUTHORITY = /^[\\/]{2}[^\\/\s]/;
+const INNER_AUTHORITY = /:[\\/]{2}/;
+const WWW = /^www\d{0,3}\./i;
+const HOST_WITH_PATH = /[a-z0-9-]\.[a-z]{2,63}(?:[/?#\\]|:\d)/i;
+const HOST_ONLY = /^(?:[a-z0-9-]+\.)+([a-z]{2,63})\.?$/i;
+
+/**
+ * Whether a linkifier (GFM, linkify-it) could make a link of a word of running text, judged
+ * on the whole word: a scheme anywhere in it (`x//evil/https://…` is one link), two slashes
+ * at its start, `www.`, a host with a path, or a host on a common top-level domain.
+ */
+function looksLikeLink(href: string): boolean {
+  const scheme = schemeOf(href);
+  if (scheme !== undefined && BARE_SCHEMES.has(scheme) && href.length > scheme.length + 1) {
+    return true;
+  }
+  if (INNER_AUTHORITY.test(href) || AUTHORITY.test(href) || WWW.test(href)) return true;
+  if (HOST_WITH_PATH.test(href)) return true;
+  const tld = HOST_ONLY.exec(href)?.[1]?.toLowerCase();
+  return tld !== undefined && (tld.length === 2 || COMMON_TLDS.has(tld));
+}
+
+/** Counts of each bracket in a span, kept up to date as characters are trimmed off its end. */
+class BracketCounts {
+  // Six counters, not a map: one of these is made per linkable word.
+  round = 0;
+  square = 0;
+  curly = 0;
+
+  constructor(text: string, start: number, end: number) {
+    for (let i = start; i < end; i++) this.add(text.charCodeAt(i), 1);
+  }
+
+  /** Adds `by` for an opener and `-by` for a closer. */
+  add(code: number, by: number): void {
+    if (code === 40) this.round += by;
+    else if (code === 41) this.round -= by;
+    else if (code === 91) this.square += by;
+    else if (code === 93) this.square -= by;
+    else if (code === 123) this.curly += by;
+    else if (code === 125) this.curly -= by;
+  }
+
+  /** True when the span holds more of the closer `code` than of its opener. */
+  unbalanced(code: number): boolean {
+    if (code === 41) return this.round < 0;
+    if (code === 93) return this.square < 0;
+    return code === 125 && this.curly < 0;
+  }
+}
+
+/** Where a character reference that ends at `semicolon` starts (`&quot;`), or -1. */
+function referenceStartBefore(text: string, semicolon: number, start: number): number {
+  let i = semicolon - 1;
+  while (i >= start && semicolon - i <= 32 && /[a-z0-9#]/i.test(text[i]!)) i--;
+  return i >= start && text[i] === '&' && i < semicolon - 1 ? i : -1;
 }
 
 /**
- * Drops what ends the sentence: trailing punctuation, and closing brackets the URL did not
- * open (so `(see https://x.test/a_(b))` keeps `a_(b)` but `(https://x.test/a)` loses `)`).
+ * The end of a word without what ends the sentence: trailing punctuation, a trailing
+ * character reference, and closing brackets the word did not open (so `(see
+ * https://x.test/a_(b))` keeps `a_(b)` but `(https://x.test/a)` loses `)`). One pass from
+ * the end with running bracket counts: linear in the word.
  */
-function trimTrailing(url: string): string {
-  let end = url.length;
-  while (end > 0) {
-    const last = url[end - 1]!;
-    const opener = CLOSERS[last];
-    const body = url.slice(0, end);
-    if (TRAILING.has(last) || (opener && count(body, last) > count(body, opener))) {
-      end--;
+export function trimmedEnd(text: string, start: number, end: number): number {
+  const counts = new BracketCounts(text, start, end);
+  let cut = end;
+  while (cut > start) {
+    const last = text[cut - 1]!;
+    if (last === ';') {
+      const reference = referenceStartBefore(text, cut - 1, start);
+      cut = reference >= 0 ? reference : cut - 1;
+      continue;
+    }
+    const code = text.charCodeAt(cut - 1);
+    if (TRAILING.has(last) || counts.unbalanced(code)) {
+      // Dropping a closer is adding back what it took from its opener's balance.
+      counts.add(code, -1);
+      cut--;
       continue;
     }
     break;
   }
-  return url.slice(0, end);
+  return cut;
+}
+
+function isWordCharacter(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+
+function isSpace(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x3000;
+}
+
+const URL_ATTRIBUTE = new Set([
+  'href',
+  'src',
+  'action',
+  'formaction',
+  'srcset',
+  'poster',
+  'background',
+  'cite',
+  'data',
+  'ping',
+  'xlink:href',
+  'longdesc',
+  'usemap',
+  'manifest',
+  'codebase',
+  'archive',
+  'lowsrc',
+  'dynsrc',
+]);
+
+/** `name@host.tld` without spaces, checked without a backtracking pattern. */
+function isEmail(text: string): boolean {
+  const at = text.indexOf('@');
+  if (at <= 0 || text.indexOf('@', at + 1) >= 0) return false;
+  const dot = text.lastIndexOf('.');
+  return dot > at + 1 && dot < text.length - 1;
+}
+
+/** A span of the text a scanner hands over to be judged as a link. */
+interface Span {
+  start: number;
+  end: number;
+  kind: FoundUrlKind;
 }
 
 /**
- * Every URL in a text: plain, in markdown (`[label](url)`, `[url](url)`), angle-bracketed
- * (`<url>`), or followed by punctuation (`url.`, `url,`, `(url)`). Markdown's `](` ends a
- * label, so `[https://a](https://a)` gives two URLs.
+ * One left-to-right pass over a text. Markdown link targets, autolinks and URL attributes
+ * are taken whole, wherever they are; the rest is split into words at whitespace and `<`,
+ * and each word is judged whole, so no link is ever found inside a longer one. Every
+ * character is visited a bounded number of times.
+ */
+class UrlScanner {
+  readonly found: FoundUrl[] = [];
+  /** Where the scan stopped because `limit` links were found, or `undefined`. */
+  stoppedAt: number | undefined;
+  readonly #text: string;
+  readonly #limit: number;
+  /** Spans inside an HTML tag already taken as URL attributes, in order. */
+  readonly #skips: Span[] = [];
+  /** The first of {@link #skips} not reached yet (an index, so taking one costs nothing). */
+  #nextSkip = 0;
+  /** Where that span starts (`Infinity` when none is pending), checked before each character. */
+  #skipAt = Number.POSITIVE_INFINITY;
+  /** The end of the last HTML tag parsed: a `<` before it is inside that tag. */
+  #tagEnd = 0;
+  #lineStart = 0;
+
+  constructor(text: string, limit = Number.POSITIVE_INFINITY) {
+    this.#text = text;
+    this.#limit = limit;
+  }
+
+  scan(): void {
+    const text = this.#text;
+    let word = 0;
+    // Whether the current word holds a character a link needs (`:`, `/`, `\\`, `&`, an inner
+    // `.`): prose words hold none, and skipping them keeps the scan cheap.
+    let signal = false;
+    let i = 0;
+    while (i < text.length) {
+      if (this.found.length >= this.#limit) {
+        this.stoppedAt = i;
+        return;
+      }
+      const code = text.charCodeAt(i);
+      if (i >= this.#skipAt) {
+        const skip = this.#takeSkip(i);
+        if (skip) {
+          if (signal) this.#word(word, i);
+          this.#emit(skip);
+          word = i = Math.max(i, skip.end);
+          signal = false;
+          continue;
+        }
+      }
+      if (code === 32 || (code >= 9 && code <= 13) || (code > 127 && isSpace(code))) {
+        if (signal) this.#word(word, i);
+        if (code === 10) this.#lineStart = i + 1;
+        word = ++i;
+        signal = false;
+        continue;
+      }
+      if (code === 93 || code === 60) {
+        const next = this.#structure(i);
+        if (next !== undefined) {
+          if (signal) this.#word(word, i);
+          word = i = next;
+          signal = false;
+          continue;
+        }
+      }
+      if (code === 58 || code === 47 || code === 92 || code === 38) signal = true;
+      else if (code === 46 && isWordCharacter(text.charCodeAt(i + 1))) signal = true;
+      i++;
+    }
+    if (signal) this.#word(word, text.length);
+    this.#takeSkip(text.length + 1);
+  }
+
+  /**
+   * The URL attribute span starting at `i`. One that another construct jumped over (a `](`
+   * inside a tag) is still judged, on its own.
+   */
+  #takeSkip(i: number): Span | undefined {
+    let skip = this.#skips[this.#nextSkip];
+    while (skip && skip.start < i) {
+      this.#emit(skip);
+      skip = this.#skips[++this.#nextSkip];
+    }
+    if (!skip || skip.start !== i) {
+      this.#skipAt = skip?.start ?? Number.POSITIVE_INFINITY;
+      return undefined;
+    }
+    this.#nextSkip++;
+    this.#skipAt = this.#skips[this.#nextSkip]?.start ?? Number.POSITIVE_INFINITY;
+    return skip;
+  }
+
+  /** A construct starting at `i` (a link target, autolink or tag): where scanning goes on. */
+  #structure(i: number): number | undefined {
+    const text = this.#text;
+    const char = text[i];
+    if (char === ']' && text[i + 1] === '(') return this.#destination(i + 2) ?? i + 2;
+    if (char === ']' && text[i + 1] === ':' && this.#atDefinition()) {
+      return this.#destination(i + 2) ?? i + 2;
+    }
+    if (char !== '<') return undefined;
+    const autolink = this.#autolink(i);
+    if (autolink !== undefined) return autolink;
+    if (i >= this.#tagEnd) this.#tag(i);
+    return i + 1;
+  }
+
+  /** True when the line starts with `[` (up to three spaces before): a reference definition. */
+  #atDefinition(): boolean {
+    let i = this.#lineStart;
+    while (i - this.#lineStart < 3 && this.#text[i] === ' ') i++;
+    return this.#text[i] === '[';
+  }
+
+  /**
+   * A Markdown link destination after `](` or `]:`: `<…>`, or a run without spaces whose
+   * parentheses balance, backslash escapes skipped. Returns where it ends.
+   */
+  #destination(from: number): number | undefined {
+    const text = this.#text;
+    let i = from;
+    let newlines = 0;
+    while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n')) {
+      if (text[i] === '\n' && ++newlines > 1) return undefined;
+      i++;
+    }
+    if (text[i] === '<') {
+      let end = i + 1;
+      while (end < text.length && text[end] !== '>' && text[end] !== '\n' && text[end] !== '<') {
+        end += text[end] === '\\' ? 2 : 1;
+      }
+      end = Math.min(end, text.length);
+      this.#emit({ start: i + 1, end, kind: 'markdown' });
+      return text[end] === '>' ? end + 1 : end;
+    }
+    let end = i;
+    let depth = 0;
+    while (end < text.length) {
+      const code = text.charCodeAt(end);
+      if (code <= 0x20 || code === 0x7f) break;
+      if (text[end] === '\\') {
+        end = Math.min(end + 2, text.length);
+        continue;
+      }
+      if (text[end] === '(') depth++;
+      if (text[end] === ')' && depth-- === 0) break;
+      end++;
+    }
+    this.#emit({ start: i, end, kind: 'markdown' });
+    return end;
+  }
+
+  /** `<scheme:…>` or `<name@host>`: returns the end, or `undefined` when it is not one. */
+  #autolink(at: number): number | undefined {
+    const text = this.#text;
+    let end = at + 1;
+    while (end < text.length && text[end] !== '>' && text[end] !== '<') {
+      if (isSpace(text.charCodeAt(end))) return undefined;
+      end++;
+    }
+    if (text[end] !== '>') return undefined;
+    const inside = text.slice(at + 1, end);
+    if (!/^[a-z][a-z0-9+.-]{1,31}:/i.test(inside) && !isEmail(inside)) return undefined;
+    this.#emit({ start: at + 1, end, kind: 'autolink' });
+    return end + 1;
+  }
+
+  /**
+   * An HTML tag at `at`: its URL attributes (and `on…` handlers) become spans taken whole
+   * when the scan reaches them; the rest of the tag is scanned as text. A tag with no `>`
+   * runs to the end of the text, as the most a renderer could take.
+   */
+  #tag(at: number): void {
+    const text = this.#text;
+    let i = at + 1;
+    if (text[i] === '/') i++;
+    const name = /^[a-z][a-z0-9:-]*/i.exec(text.slice(i, i + 64));
+    if (!name) return;
+    i += name[0].length;
+    // Past `limit` pending spans the scan would stop before reaching them: parse no further.
+    while (
+      i < text.length &&
+      text[i] !== '>' &&
+      this.#skips.length - this.#nextSkip < this.#limit
+    ) {
+      if (isSpace(text.charCodeAt(i)) || text[i] === '/') {
+        i++;
+        continue;
+      }
+      i = this.#attribute(i);
+    }
+    this.#tagEnd = i;
+  }
+
+  /** One attribute from `at`: returns where the next one may start. */
+  #attribute(at: number): number {
+    const text = this.#text;
+    let i = at + 1;
+    while (i < text.length && !/[\s/>=]/.test(text[i]!)) i++;
+    const name = text.slice(at, i).toLowerCase();
+    let j = i;
+    while (j < text.length && isSpace(text.charCodeAt(j))) j++;
+    if (text[j] !== '=') return i;
+    j++;
+    while (j < text.length && isSpace(text.charCodeAt(j))) j++;
+    const quote = text[j] === '"' || text[j] === "'" ? text[j] : undefined;
+    const start = quote ? j + 1 : j;
+    let end = start;
+    while (end < text.length && (quote ? text[end] !== quote : !/[\s>]/.test(text[end]!))) end++;
+    if ((URL_ATTRIBUTE.has(name) || name.startsWith('on')) && end > start) {
+      this.#skips.push({ start, end, kind: 'html' });
+      this.#skipAt = Math.min(this.#skipAt, start);
+    }
+    return quote && end < text.length ? end + 1 : end;
+  }
+
+  /** A word of running text from `start` to `end`: a link when a linkifier could make one. */
+  #word(start: number, end: number): void {
+    const text = this.#text;
+    let from = start;
+    while (from < end && LEADING.has(text[from]!)) from++;
+    const to = trimmedEnd(text, from, end);
+    if (to <= from) return;
+    const url = text.slice(from, to);
+    const href = browserHref(decodeLinkText(url, true));
+    if (looksLikeLink(href)) this.found.push({ url, start: from, end: to, href, kind: 'text' });
+  }
+
+  #emit(span: Span): void {
+    if (span.end <= span.start) return;
+    const url = this.#text.slice(span.start, span.end);
+    const href = browserHref(decodeLinkText(url, span.kind === 'markdown'));
+    this.found.push({ url, start: span.start, end: span.end, href, kind: span.kind });
+  }
+}
+
+/**
+ * Every link in a text that a Markdown renderer or a browser could make clickable, found
+ * the way they find them: Markdown link and image targets (`[label](url)`) of any scheme,
+ * relative ones included; autolinks (`<url>`); URL attributes of HTML tags (`<a href>`);
+ * and in running text, each word a linkifier could link (a scheme such as `https:`,
+ * `javascript:` or `data:`, scheme-relative `//host/…`, backslashes, `www.`, a host with a
+ * path), taken whole with only the punctuation that ends the sentence trimmed, so a link
+ * is never found inside a longer one. Linear in the length of the text.
  */
 export function findUrls(text: string): FoundUrl[] {
-  const found: FoundUrl[] = [];
-  for (const match of text.matchAll(URL_PATTERN)) {
-    const start = match.index;
-    let raw = match[0];
-    const labelEnd = raw.indexOf('](');
-    if (labelEnd >= 0) raw = raw.slice(0, labelEnd);
-    const url = trimTrailing(raw);
-    if (url.length > 0) found.push({ url, start, end: start + url.length });
-    // The link target after a `](` is a URL of its own.
-    if (labelEnd >= 0) {
-      const rest = text.slice(start + labelEnd + 2, start + match[0].length);
-      for (const inner of findUrls(rest)) {
-        const offset = start + labelEnd + 2;
-        found.push({ url: inner.url, start: inner.start + offset, end: inner.end + offset });
-      }
-    }
+  return scanUrls(text).found;
+}
+
+/**
+ * {@link findUrls}, stopping once `limit` links are found: `stoppedAt` is where the rest of
+ * the text begins, unread.
+ */
+export function scanUrls(
+  text: string,
+  limit?: number,
+): { found: FoundUrl[]; stoppedAt: number | undefined } {
+  const scanner = new UrlScanner(text, limit);
+  scanner.scan();
+  return { found: inOrder(scanner.found), stoppedAt: scanner.stoppedAt };
+}
+
+function inOrder(found: FoundUrl[]): FoundUrl[] {
+  // Only a URL attribute jumped over by another construct comes out of order.
+  for (let i = 1; i < found.length; i++) {
+    if (found[i]!.start < found[i - 1]!.start) return found.sort((a, b) => a.start - b.start);
   }
   return found;
 }

@@ -1,5 +1,6 @@
 export {
   type BuyLinkSources,
+  type BuyLinkTrustOptions,
   collectBuyLinks,
   productBuyLinks,
 } from './buy-links.js';
@@ -8,7 +9,7 @@ export {
   type FinalizedBuyLinks,
   finalizeBuyLinks,
 } from './finalize.js';
-export { type FoundUrl, findUrls } from './find-urls.js';
+export { type FoundUrl, type FoundUrlKind, findUrls } from './find-urls.js';
 export type { BuyLinkMatch } from './nearest.js';
 export { type BuyLinkMode, buyLinkReference } from './references.js';
 export {
@@ -20,6 +21,7 @@ export {
 } from './resolve.js';
 export { type BuyLinkStreamOptions, BuyLinkStreamResolver } from './stream.js';
 export {
+  type BuyLinkCheckOptions,
   type BuyLinkIssue,
   type BuyLinkRepair,
   type BuyLinkVerification,

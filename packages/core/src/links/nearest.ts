@@ -1,4 +1,6 @@
 import { boundedEditDistance } from './edit-distance.js';
+import { webHostOf } from './href.js';
+import { type BuyLinkIndex, normalizeLink, type WorkBudget } from './link-index.js';
 
 /** How a written URL was matched to the true buy link it most likely meant. */
 export type BuyLinkMatch =
@@ -17,36 +19,11 @@ export type Nearest =
   /** It looks like a buy link, but no single one is clearly the one meant. */
   | { kind: 'ambiguous'; candidates: string[] }
   /** It resembles no buy link: some other URL. */
-  | { kind: 'unrelated' };
+  | { kind: 'unrelated' }
+  /** The work budget ran out before it could be compared: report it, never trust it. */
+  | { kind: 'unchecked' };
 
-/** Decodes every valid `%XX` sequence (repeatedly, for `%252F`), leaving malformed ones. */
-function decodeAll(text: string): string {
-  let current = text;
-  for (let round = 0; round < 3; round++) {
-    const next = current.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
-      try {
-        return decodeURIComponent(run);
-      } catch {
-        return run;
-      }
-    });
-    if (next === current) break;
-    current = next;
-  }
-  return current;
-}
-
-/** The form two URLs share when they differ only by case, encoding (`&amp;` too) or scheme. */
-function normalize(url: string): string {
-  return decodeAll(url.replace(/&amp;/gi, '&'))
-    .toLowerCase()
-    .replace(/^https?:\/\//, '')
-    .replace(/\+/g, ' ');
-}
-
-function hostOf(url: string): string | undefined {
-  return /^(?:https?:\/\/)?([^/?#]+)/i.exec(url)?.[1]?.toLowerCase();
-}
+const UNCHECKED: Nearest = { kind: 'unchecked' };
 
 /** True when the URL has something after its host besides a bare `/`. */
 function hasPath(url: string): boolean {
@@ -54,28 +31,59 @@ function hasPath(url: string): boolean {
   return rest.length > 1;
 }
 
-function single(links: string[], match: BuyLinkMatch): Nearest | undefined {
+function single(links: readonly string[], match: BuyLinkMatch): Nearest | undefined {
   const distinct = [...new Set(links)];
   if (distinct.length === 1) return { kind: 'match', link: distinct[0]!, match };
   if (distinct.length > 1) return { kind: 'ambiguous', candidates: distinct };
   return undefined;
 }
 
+/** The first index of a sorted list whose entry is not below `key`. */
+function lowerBound(sorted: readonly string[], key: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! < key) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** Buy links the written form is a cut copy of: one range of the sorted forms. */
+function cutCopies(written: string, index: BuyLinkIndex, budget: WorkBudget): string[] | undefined {
+  const sorted = index.sortedNormalized;
+  const links: string[] = [];
+  for (let i = lowerBound(sorted, written); i < sorted.length; i++) {
+    if (!budget.spend(written.length + 1)) return undefined;
+    const form = sorted[i]!;
+    if (!form.startsWith(written)) break;
+    if (form !== written) links.push(...index.byNormalized.get(form)!);
+    // Two distinct links already make it ambiguous; more would only cost time.
+    if (new Set(links).size > 1) break;
+  }
+  return links.sort((a, b) => index.position.get(a)! - index.position.get(b)!);
+}
+
+/** The longest buy link the written form starts with, for padded copies. */
+function paddedCopy(written: string, index: BuyLinkIndex, budget: WorkBudget): Nearest | undefined {
+  for (const length of index.normalizedLengths) {
+    if (length >= written.length) continue;
+    if (!budget.spend(length)) return UNCHECKED;
+    const links = index.byNormalized.get(written.slice(0, length));
+    if (!links) continue;
+    const longest = [...links].sort((a, b) => b.length - a.length)[0]!;
+    return { kind: 'match', link: longest, match: 'extended' };
+  }
+  return undefined;
+}
+
 /** Buy links that the written URL starts or ends like, for cut or padded copies. */
-function byPrefix(url: string, links: string[]): Nearest | undefined {
-  const written = normalize(url);
+function byPrefix(url: string, written: string, index: BuyLinkIndex, budget: WorkBudget) {
   if (!hasPath(url)) return undefined;
-  const cut = links.filter((link) => {
-    const whole = normalize(link);
-    return whole.startsWith(written) && whole !== written;
-  });
-  const cutMatch = single(cut, 'truncated');
-  if (cutMatch) return cutMatch;
-  // The longest buy link the URL starts with, when a URL carries more than the link.
-  const padded = links
-    .filter((link) => written.startsWith(normalize(link)))
-    .sort((a, b) => b.length - a.length);
-  return padded[0] ? { kind: 'match', link: padded[0], match: 'extended' } : undefined;
+  const cut = cutCopies(written, index, budget);
+  if (cut === undefined) return UNCHECKED;
+  return single(cut, 'truncated') ?? paddedCopy(written, index, budget);
 }
 
 /** Edits allowed for a link: about one character in ten. */
@@ -85,13 +93,20 @@ function editBudget(link: string): number {
 
 /**
  * The nearest buy link by edit distance, when it is clearly nearest: within the budget, and
- * the second nearest is at least twice as far and three edits further.
+ * the second nearest is at least twice as far and three edits further. Each comparison is
+ * paid for from the work budget before it runs.
  */
-function byEdits(url: string, links: string[]): Nearest | undefined {
-  const scored = links
-    .map((link) => ({ link, distance: boundedEditDistance(url, link, editBudget(link)) }))
-    .filter(({ link, distance }) => distance <= editBudget(link))
-    .sort((a, b) => a.distance - b.distance);
+function byEdits(url: string, index: BuyLinkIndex, budget: WorkBudget): Nearest | undefined {
+  const scored: Array<{ link: string; distance: number }> = [];
+  if (!budget.spend(index.links.length)) return UNCHECKED;
+  for (const link of index.links) {
+    const max = editBudget(link);
+    if (Math.abs(url.length - link.length) > max) continue;
+    if (!budget.spend(url.length * (2 * max + 1))) return UNCHECKED;
+    const distance = boundedEditDistance(url, link, max);
+    if (distance <= max) scored.push({ link, distance });
+  }
+  scored.sort((a, b) => a.distance - b.distance);
   const [best, second] = scored;
   if (!best) return undefined;
   const clear = !second || second.distance >= Math.max(2 * best.distance, best.distance + 3);
@@ -106,19 +121,17 @@ function byEdits(url: string, links: string[]): Nearest | undefined {
  * (it must go beyond the host, so a retailer's home page is not a cut buy link); the link it
  * starts with; or the nearest link by edit distance within one edit in ten, with the second
  * nearest at least twice as far and three edits further. A URL on a buy link's host that
- * meets none of these is ambiguous; any other URL is unrelated.
+ * meets none of these is ambiguous; any other URL is unrelated. Work is drawn from
+ * `budget`; when it runs out the answer is `unchecked`.
  */
-export function nearestBuyLink(url: string, links: string[]): Nearest {
-  const written = normalize(url);
-  const same = single(
-    links.filter((link) => normalize(link) === written),
-    'normalized',
-  );
-  const found = same ?? byPrefix(url, links) ?? byEdits(url, links);
+export function nearestBuyLink(url: string, index: BuyLinkIndex, budget: WorkBudget): Nearest {
+  if (!budget.spend(url.length * 4)) return UNCHECKED;
+  const written = normalizeLink(url);
+  const same = single(index.byNormalized.get(written) ?? [], 'normalized');
+  const found = same ?? byPrefix(url, written, index, budget) ?? byEdits(url, index, budget);
   if (found) return found;
-  const host = hostOf(url);
-  const sameHost = links.filter((link) => hostOf(link) === host);
-  return sameHost.length > 0 && hasPath(url)
+  const host = webHostOf(url);
+  return host !== undefined && index.hosts.has(host) && hasPath(url)
     ? { kind: 'ambiguous', candidates: [] }
     : { kind: 'unrelated' };
 }

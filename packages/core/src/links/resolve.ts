@@ -1,4 +1,12 @@
-import { type BuyLinkSources, collectBuyLinks } from './buy-links.js';
+import {
+  type BuyLinkSources,
+  type BuyLinkTrustOptions,
+  catalogResultOf,
+  collectBuyLinks,
+  collectCatalogUrls,
+  trustedToolNames,
+} from './buy-links.js';
+import { BuyLinkIndex } from './link-index.js';
 import { buyLinkReference, REFERENCE_PATTERN } from './references.js';
 
 /** A reference in an answer that names no single buy link of the tool outputs. */
@@ -26,7 +34,7 @@ export interface BuyLinkResolution {
 }
 
 /** Options of {@link resolveBuyLinks}. */
-export interface ResolveBuyLinksOptions {
+export interface ResolveBuyLinksOptions extends BuyLinkTrustOptions {
   /**
    * What replaces a reference that cannot be resolved. Default: the reference as written,
    * so the gap stays visible; e.g. `() => '(link unavailable)'` for shoppers.
@@ -34,18 +42,36 @@ export interface ResolveBuyLinksOptions {
   unresolved?: (issue: UnresolvedReference) => string;
 }
 
-/** The buy links of some tool outputs by their reference id (the digits). */
+/**
+ * The buy links of the trusted catalog results among some tool results, by their reference
+ * id (the digits), gathered as results arrive (later steps and turns).
+ */
 export class BuyLinkReferences {
   readonly #byId = new Map<string, string[]>();
   readonly #links = new Set<string>();
+  readonly #catalogUrls = new Set<string>();
+  readonly #trust: BuyLinkTrustOptions;
+  readonly #trusted: ReadonlySet<string>;
+  /** Built when first needed after a change, so a stream of chunks builds it once. */
+  #index: BuyLinkIndex | undefined;
 
-  constructor(toolOutputs: BuyLinkSources = []) {
-    this.add(toolOutputs);
+  /**
+   * @param toolResults tool results labelled with their tool's name ({@link BuyLinkSources}).
+   * @param options which tools are trusted (`catalogToolNames`, default `search_catalog`).
+   */
+  constructor(toolResults: BuyLinkSources = [], options: BuyLinkTrustOptions = {}) {
+    this.#trust = { catalogToolNames: [...trustedToolNames(options)] };
+    this.#trusted = trustedToolNames(options);
+    this.add(toolResults);
   }
 
-  /** Adds the buy links of more tool outputs (a later step or turn). */
-  add(toolOutputs: BuyLinkSources): void {
-    for (const link of collectBuyLinks(toolOutputs)) {
+  /** Adds the buy links of more tool results (a later step or turn); others are ignored. */
+  add(toolResults: BuyLinkSources): void {
+    const list = [...toolResults];
+    for (const source of list)
+      collectCatalogUrls(catalogResultOf(source, this.#trusted), this.#catalogUrls);
+    for (const link of collectBuyLinks(list, this.#trust)) {
+      this.#index = undefined;
       this.#links.add(link);
       const id = /\d+/.exec(buyLinkReference(link))![0];
       const links = this.#byId.get(id) ?? [];
@@ -54,14 +80,23 @@ export class BuyLinkReferences {
     }
   }
 
-  /** Every buy link added, as a tool output the other links helpers accept. */
-  outputs(): BuyLinkSources {
-    return [{ products: [{ variants: [...this.#links].map((url) => ({ url })) }] }];
+  /** Every buy link added, in the order they first appeared. */
+  links(): readonly string[] {
+    return [...this.#links];
   }
 
   /** The links a reference id names: one when it resolves. */
   linksOf(id: string): readonly string[] {
     return this.#byId.get(id) ?? [];
+  }
+
+  /** @internal The lookup structures of the links, for checking answers against them. */
+  index(): BuyLinkIndex {
+    if (!this.#index) {
+      const urls = new Set([...this.#catalogUrls].filter((url) => !this.#links.has(url)));
+      this.#index = new BuyLinkIndex([...this.#links], urls);
+    }
+    return this.#index;
   }
 }
 
@@ -105,17 +140,18 @@ export function resolveWith(
 
 /**
  * Turns the buy link references a model wrote (`[[buy:123456780]]`, in `reference` mode)
- * back into the exact buy links of the tool outputs the application got. A reference that
- * names no link (mistyped, invented, or from outputs not given) or two links is left as
- * written and reported in `unresolved`, never dropped or guessed.
+ * back into the exact buy links of the trusted catalog results the application got (tool
+ * results labelled with their tool's name, {@link BuyLinkSources}). A reference that names
+ * no link (mistyped, invented, from another tool's output, or from results not given) or
+ * two links is left as written and reported in `unresolved`, never dropped or guessed.
  *
  * @example
- * const { text, unresolved } = resolveBuyLinks(answer, toolOutputs);
+ * const { text, unresolved } = resolveBuyLinks(answer, result.steps.flatMap((s) => s.toolResults));
  */
 export function resolveBuyLinks(
   text: string,
-  toolOutputs: BuyLinkSources,
+  toolResults: BuyLinkSources,
   options: ResolveBuyLinksOptions = {},
 ): BuyLinkResolution {
-  return resolveWith(text, new BuyLinkReferences(toolOutputs), options);
+  return resolveWith(text, new BuyLinkReferences(toolResults, options), options);
 }

@@ -6,13 +6,13 @@ import {
   resolveWith,
   type UnresolvedReference,
 } from './resolve.js';
-import { type BuyLinkIssue, repairBuyLinks } from './verify.js';
+import { type BuyLinkCheckOptions, type BuyLinkIssue, repairBuyLinks } from './verify.js';
 
 /** Options of {@link BuyLinkStreamResolver}. */
-export interface BuyLinkStreamOptions extends ResolveBuyLinksOptions {
+export interface BuyLinkStreamOptions extends ResolveBuyLinksOptions, BuyLinkCheckOptions {
   /**
-   * Tool outputs from before the stream (earlier turns), whose references may be written; a
-   * {@link BuyLinkReferences} is shared, so resolvers of one stream see the same outputs.
+   * Tool results from before the stream (earlier turns), whose references may be written; a
+   * {@link BuyLinkReferences} is shared, so resolvers of one stream see the same results.
    */
   toolOutputs?: BuyLinkSources | BuyLinkReferences;
   /** Called for each reference that cannot be resolved, as it is found. */
@@ -27,10 +27,20 @@ export interface BuyLinkStreamOptions extends ResolveBuyLinksOptions {
   onUnrepaired?: (issue: BuyLinkIssue) => void;
 }
 
-/** Where the last word starts: a URL never spans whitespace, so text before it is whole. */
+/**
+ * A word held back longer than this is let through and reported as it is: no buy link is
+ * this long, and holding more would make each chunk cost the whole word again.
+ */
+const MAX_HELD_WORD = 16_384;
+
+/**
+ * Where the last word starts: a URL never spans whitespace, so text before it is whole. A
+ * loop from the end (`/\S*$/` retries every start of a long word: quadratic).
+ */
 function lastWordStart(text: string): number {
-  const match = /\S*$/.exec(text);
-  return match ? match.index : text.length;
+  let i = text.length;
+  while (i > 0 && !/\s/.test(text[i - 1]!)) i--;
+  return i;
 }
 
 /**
@@ -51,25 +61,65 @@ export class BuyLinkStreamResolver {
   readonly repaired: BuyLinkIssue[] = [];
   readonly unrepaired: BuyLinkIssue[] = [];
 
+  /** With `repair`: the rest of an overlong word is let through unchecked (already reported). */
+  #passing = false;
+
   constructor(options: BuyLinkStreamOptions = {}) {
     this.#options = options;
-    const outputs = options.toolOutputs ?? [];
+    const results = options.toolOutputs ?? [];
     this.#references =
-      outputs instanceof BuyLinkReferences ? outputs : new BuyLinkReferences(outputs);
+      results instanceof BuyLinkReferences ? results : new BuyLinkReferences(results, options);
   }
 
-  /** Adds the buy links of a tool result that arrived in the stream. */
-  addToolOutput(output: unknown): void {
-    this.#references.add([output]);
+  /**
+   * Adds a tool result that arrived in the stream, with the name of its tool: only a
+   * catalog tool's result gives buy links.
+   */
+  addToolResult(toolName: string, output: unknown): void {
+    this.#references.add([{ toolName, output }]);
   }
 
   /** Takes a chunk of text; returns the text that is safe to show now. */
   write(chunk: string): string {
+    if (this.#passing) return this.#pass(chunk);
     const text = this.#held + chunk;
     const reference = unfinishedReferenceStart(text);
     const cut = this.#options.repair ? Math.min(reference, lastWordStart(text)) : reference;
+    if (this.#options.repair && text.length - cut > MAX_HELD_WORD) return this.#overlong(text, cut);
     this.#held = text.slice(cut);
     return this.#resolve(text.slice(0, cut));
+  }
+
+  /** A word too long to hold: shown as it is, reported once, and its rest let through. */
+  #overlong(text: string, cut: number): string {
+    this.#held = '';
+    this.#passing = true;
+    const before = this.#resolve(text.slice(0, cut));
+    const word = text.slice(cut);
+    const issue: BuyLinkIssue = {
+      url: word,
+      start: this.#emitted,
+      end: this.#emitted + word.length,
+      href: word,
+      kind: 'text',
+      candidates: [],
+    };
+    this.#emitted += word.length;
+    this.unrepaired.push(issue);
+    this.#options.onUnrepaired?.(issue);
+    return before + word;
+  }
+
+  /** The rest of an overlong word, up to the first whitespace; then back to normal. */
+  #pass(chunk: string): string {
+    const end = chunk.search(/\s/);
+    if (end < 0) {
+      this.#emitted += chunk.length;
+      return chunk;
+    }
+    this.#passing = false;
+    this.#emitted += end;
+    return chunk.slice(0, end) + this.write(chunk.slice(end));
   }
 
   /** Returns whatever is held back (at the end of a text block or of the stream). */
@@ -96,7 +146,7 @@ export class BuyLinkStreamResolver {
   }
 
   #repair(text: string): string {
-    const repair = repairBuyLinks(text, this.#references.outputs());
+    const repair = repairBuyLinks(text, this.#references, this.#options);
     this.repaired.push(...repair.repaired);
     for (const issue of repair.unrepaired) {
       this.unrepaired.push(issue);

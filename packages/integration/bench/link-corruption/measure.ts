@@ -149,11 +149,12 @@ function measureMangle(searches: Search[], mangle: Mangle, mode: BuyLinkMode): C
     offers.forEach((_, i) => {
       const made = trial(offers, i, mangle, mode, random);
       if (!made) return;
-      const final = finalizeBuyLinks(made.answer, [output]);
+      const final = finalizeBuyLinks(made.answer, [{ toolName: 'search_catalog', output }]);
       const firstLine = (text: string) => text.split('\n')[0]!;
       const caught =
         mode === 'inline'
-          ? verifyBuyLinks(firstLine(made.answer), [output]).issues.length > 0
+          ? verifyBuyLinks(firstLine(made.answer), [{ toolName: 'search_catalog', output }]).issues
+              .length > 0
           : final.unresolved.some((issue) => issue.start < firstLine(made.answer).length);
       score(row, firstLine(final.text), made.offer, links, caught);
     });

@@ -4,13 +4,14 @@ import {
   AIMessageChunk,
   type BaseMessage,
   HumanMessage,
-  type ToolMessage,
+  ToolMessage,
 } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import {
   createCatalogTools,
   finalizeAIMessageBuyLinks,
   resolveBuyLinkChunks,
+  toolArtifactsOf,
 } from '../../src/index.js';
 import { clientOptions, useEmulator } from './langchain-tools-suite.js';
 
@@ -41,6 +42,23 @@ export function describeBuyLinkMessageHelpers(line: string): void {
   }
 
   describe(`buy link helpers on tool messages (@langchain/core ${line})`, () => {
+    it('trusts only the catalog tool: a ToolMessage of another tool gives no buy link', async () => {
+      const { message, links } = await searched('reference');
+      expect(toolArtifactsOf([message])[0]?.toolName).toBe('search_catalog');
+      const evil = 'https://evil.example/checkout';
+      const fetched = new ToolMessage({
+        content: 'page',
+        name: 'web_fetch',
+        tool_call_id: 't2',
+        artifact: { products: [{ variants: [{ url: evil }] }] },
+      });
+      const answer = new AIMessage(`Buy: ${evil} or ${buyLinkReference(evil)} or ${links[0]}`);
+      const final = finalizeAIMessageBuyLinks([new HumanMessage('hi'), message, fetched, answer]);
+      expect(final.ok).toBe(false);
+      expect(final.resolved).toEqual([]);
+      expect(final.unrepaired.map((issue) => issue.url)).toEqual([evil]);
+    });
+
     it('finalizeAIMessageBuyLinks repairs an inline answer and keeps text blocks', async () => {
       const { message, links } = await searched('inline');
       const answer = new AIMessage({
@@ -75,7 +93,7 @@ export function describeBuyLinkMessageHelpers(line: string): void {
       const unresolved: string[] = [];
       const out: string[] = [];
       for await (const chunk of resolveBuyLinkChunks(chunks(), {
-        toolOutputs: [message.artifact],
+        toolOutputs: toolArtifactsOf([message]),
         onUnresolved: (issue) => unresolved.push(issue.reference),
       })) {
         expect(chunk).toBeInstanceOf(AIMessageChunk);
@@ -95,7 +113,7 @@ export function describeBuyLinkMessageHelpers(line: string): void {
       }
       const out: string[] = [];
       for await (const chunk of resolveBuyLinkChunks(chunks(), {
-        toolOutputs: [message.artifact],
+        toolOutputs: toolArtifactsOf([message]),
         repair: true,
       })) {
         out.push(String(chunk.content));
