@@ -9,6 +9,7 @@ import {
   ServerError,
   ValidationError,
 } from '../errors/api-errors.js';
+import { paymentChallengeProblems } from '../payment/challenge.js';
 import {
   ErrorResponseSchema,
   type ValidationIssue,
@@ -78,8 +79,15 @@ function byStatus(init: ApiErrorInit, response: Response, context: ErrorContext)
     });
   }
   if (status === 402) {
-    const challenges = parseWwwAuthenticate(response.headers.get('www-authenticate'));
-    return new PaymentRequiredError({ ...init, challenges: context.redact(challenges) });
+    const challenges = context.redact(
+      parseWwwAuthenticate(response.headers.get('www-authenticate')),
+    );
+    // A challenge left unpaid because it is malformed (an `expires` that is no date) is
+    // named, so the refusal is not mistaken for a declined payment.
+    const problems = paymentChallengeProblems(challenges);
+    const message =
+      problems.length === 0 ? init.message : `${init.message} (${problems.join('; ')})`;
+    return new PaymentRequiredError({ ...init, message, challenges });
   }
   if (status === 404) return new NotFoundError(init);
   if (status === 422)

@@ -66,8 +66,9 @@ async function attempt(
   const response = await connection.send(outgoing, scope);
   const text = await readBodyText(response, scope);
   const { operation, auth } = request;
-  // A bearer token is a credential too: an answer echoing it must not put it in an error.
-  const redact = auth?.type === 'bearer' ? connection.redactWith(auth.token) : connection.redact;
+  // A bearer token is a credential too, and so is the payment credential of a paid resend:
+  // an answer echoing either must not put it in an error.
+  const redact = connection.redactFor(scope, auth?.type === 'bearer' ? auth.token : undefined);
   const { status, headers } = response;
   if (status < 200 || status > 299) {
     throw errorFromResponse(response, text, { operation, redact, credentialSent: true });

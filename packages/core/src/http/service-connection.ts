@@ -3,7 +3,7 @@ import { ENV_VARS } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import { PaymentStep } from '../payment/paid-request.js';
 import { type CallScope, runCall } from './call-scope.js';
-import { createRedactor, type Redactor } from './redact.js';
+import { credentialToken, type Redactor, SentSecrets } from './redact.js';
 import type { RetryMode } from './retry.js';
 import { type OutgoingRequest, send } from './transport.js';
 
@@ -25,27 +25,43 @@ const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 export class ServiceConnection {
   readonly #apiKey: string | undefined;
   readonly #options: Omit<ResolvedOptions, 'apiKey'>;
-  /** Replaces the key with `[redacted]` in anything the service echoes back. */
+  /** The key and the payment credentials this connection sent: secrets for the redactor. */
+  readonly #secrets: SentSecrets;
+  /**
+   * Replaces the key, and the latest payment credentials sent, with `[redacted]` in
+   * anything the service echoes back, in every form the redactor knows.
+   */
   readonly redact: Redactor;
   /** Pays 402 challenges when the `payment` option is set. */
   readonly #payment: PaymentStep | undefined;
+  /** The payment credential each paid call sent, for that call's own errors. */
+  readonly #callCredentials = new WeakMap<CallScope, string>();
 
   constructor(options: ResolvedOptions) {
     const { apiKey, ...rest } = options;
     this.#apiKey = apiKey;
     this.#options = rest;
-    this.redact = createRedactor(apiKey);
+    this.#secrets = new SentSecrets(apiKey);
+    this.redact = this.#secrets.redact;
     this.#payment =
       rest.payment &&
       new PaymentStep(rest.payment, {
         isApiKeyBearer: (value) => apiKey !== undefined && value === `Bearer ${apiKey}`,
         logger: rest.logger,
+        redact: this.redact,
+        credentialSent: (scope, credential) => {
+          this.#secrets.add(credential);
+          this.#callCredentials.set(scope, credentialToken(credential));
+        },
       });
   }
 
-  /** A redactor for one request that also carries `token` (a bearer token): removes both. */
-  redactWith(token: string): Redactor {
-    return createRedactor(this.#apiKey, token);
+  /**
+   * The redactor of one call's answer: the connection's secrets, the payment credential
+   * this call sent (if it paid), and `token` (a bearer token it carries).
+   */
+  redactFor(scope: CallScope, token?: string): Redactor {
+    return this.#secrets.with(token, this.#callCredentials.get(scope));
   }
 
   get hasApiKey(): boolean {

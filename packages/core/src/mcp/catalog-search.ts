@@ -2,6 +2,7 @@ import { ProtocolError } from '../errors/transport-errors.js';
 import { readBodyText } from '../http/body-reader.js';
 import type { CallScope } from '../http/call-scope.js';
 import { errorFromResponse } from '../http/error-from-response.js';
+import type { Redactor } from '../http/redact.js';
 import { mediaType, parseJsonText, snippet } from '../http/response-body.js';
 import type { RequestOptions, ServiceConnection } from '../http/service-connection.js';
 import {
@@ -62,33 +63,33 @@ function carriedRpcError(text: string): JsonRpcError | undefined {
  * A non-2xx MCP answer: the JSON-RPC error it carries (e.g. 400 with -32602), else the
  * HTTP error. 429 and 5xx stay HTTP errors so that they are retried.
  */
-function httpFailure(response: Response, text: string, connection: ServiceConnection): Error {
+function httpFailure(
+  response: Response,
+  text: string,
+  connection: ServiceConnection,
+  redact: Redactor,
+): Error {
   const retryable = response.status === 429 || response.status >= 500;
   const carried = retryable ? undefined : carriedRpcError(text);
-  if (carried) return rpcError(carried, response, connection.redact);
+  if (carried) return rpcError(carried, response, redact);
   return errorFromResponse(response, text, {
     operation: OPERATION,
-    redact: connection.redact,
+    redact,
     credentialSent: connection.hasApiKey,
   });
 }
 
-async function readRpcMessage(
-  response: Response,
-  id: RpcId,
-  scope: CallScope,
-  connection: ServiceConnection,
-) {
+async function readRpcMessage(response: Response, id: RpcId, scope: CallScope, redact: Redactor) {
   const type = mediaType(response);
   if (type === 'text/event-stream') return readSseResponse(response, id, scope);
   const text = await readBodyText(response, scope);
   if (type !== 'application/json') {
     throw new ProtocolError(
-      `${OPERATION}: expected application/json or text/event-stream, got ${type || 'no content type'} (HTTP ${response.status}): ${snippet(text, connection.redact)}`,
+      `${OPERATION}: expected application/json or text/event-stream, got ${type || 'no content type'} (HTTP ${response.status}): ${snippet(text, redact)}`,
       { status: response.status },
     );
   }
-  const message = matchResponse(parseJsonText(text, response, OPERATION, connection.redact), id);
+  const message = matchResponse(parseJsonText(text, response, OPERATION, redact), id);
   if (message === undefined)
     throw new ProtocolError(`${OPERATION}: the JSON answer is not a response`);
   return message;
@@ -104,12 +105,13 @@ async function attempt(
   const headers = connection.mcpHeaders();
   const body = toolsCallBody(id, SEARCH_CATALOG_TOOL, argsJson);
   const response = await connection.send({ method: 'POST', url, headers, body }, scope);
-  if (!response.ok) throw httpFailure(response, await readBodyText(response, scope), connection);
-  const message = await readRpcMessage(response, id, scope, connection);
-  const result = toCatalogResult(
-    rpcResult(message, response, connection.redact),
-    connection.redact,
-  );
+  // After a paid resend, the credential is a secret of this call's errors too.
+  const redact = connection.redactFor(scope);
+  if (!response.ok) {
+    throw httpFailure(response, await readBodyText(response, scope), connection, redact);
+  }
+  const message = await readRpcMessage(response, id, scope, redact);
+  const result = toCatalogResult(rpcResult(message, response, redact), redact);
   return { result, tier: readTier(response, connection) };
 }
 

@@ -1,29 +1,28 @@
 import type { PaymentChallenge } from './challenge.js';
+import { baseUnits, currencyKey, isDecimals, isoDigits } from './units.js';
 
-/** A base-unit amount (`"25"`) as a bigint; undefined unless it is a non-negative integer. */
-export function baseUnits(amount: string | bigint | undefined): bigint | undefined {
-  if (typeof amount === 'bigint') return amount >= 0n ? amount : undefined;
-  return amount !== undefined && /^\d{1,78}$/.test(amount) ? BigInt(amount) : undefined;
+/** What a challenge asks, as stated: whole base units, and the decimals they have. */
+export interface PaymentAmount {
+  /** `request.amount`: an integer count of the smallest unit. */
+  units: bigint;
+  /**
+   * How many of those digits are decimals: `request.decimals` when given, else the ISO
+   * 4217 digits of the currency; undefined for a token without `decimals` (base units).
+   */
+  decimals: number | undefined;
 }
 
-/** Minor-unit digits of an ISO 4217 code (2 for USD, 0 for JPY), from Intl; else undefined. */
-function isoDigits(currency: string): number | undefined {
-  if (!/^[A-Za-z]{3}$/.test(currency)) return undefined;
-  try {
-    return new Intl.NumberFormat('en', {
-      style: 'currency',
-      currency: currency.toUpperCase(),
-    }).resolvedOptions().maximumFractionDigits;
-  } catch {
-    return undefined;
-  }
-}
-
-function decimalsOf(challenge: PaymentChallenge, currency: string): number | undefined {
+/**
+ * The one reader of a challenge's price, for what people are shown and what a budget
+ * reserves alike, so the two cannot disagree. Undefined when the amount is not a
+ * non-negative integer, or `request.decimals` is present but not an integer from 0 to 36
+ * (falling back to the ISO digits then would show a different price than the one asked).
+ */
+export function paymentAmount(challenge: PaymentChallenge): PaymentAmount | undefined {
+  const units = baseUnits(challenge.amount);
   const { decimals } = challenge.request;
-  if (typeof decimals === 'number' && Number.isInteger(decimals) && decimals >= 0 && decimals <= 36)
-    return decimals;
-  return isoDigits(currency);
+  if (units === undefined || (decimals !== undefined && !isDecimals(decimals))) return undefined;
+  return { units, decimals: decimals ?? isoDigits(challenge.currency) };
 }
 
 /** `units` shifted by `digits` decimal places, exactly (no floating point). */
@@ -35,18 +34,22 @@ function shift(units: bigint, digits: number): string {
 
 /**
  * What a challenge costs, for people: `0.25 USD` (ISO currencies, or when the request
- * gives `decimals`), else `250000 base units of 0x20c0…`. Undefined without an amount.
+ * gives `decimals`), else `250000 base units of 0x20c0…`. Undefined without a valid
+ * amount, with invalid `decimals` or a currency that is not printable ASCII: such a
+ * challenge is not payable either. The amount
+ * shown is exactly the amount a `PaymentBudget` reserves for the challenge.
  */
 export function formatPaymentAmount(challenge: PaymentChallenge): string | undefined {
-  const units = baseUnits(challenge.amount);
-  const currency = challenge.currency;
-  if (units === undefined) return undefined;
-  if (currency === undefined) return `${units} base units`;
-  const digits = decimalsOf(challenge, currency);
+  const amount = paymentAmount(challenge);
+  const { currency } = challenge;
+  if (amount === undefined) return undefined;
+  if (currency === undefined) return `${amount.units} base units`;
+  // A look-alike code (`SE\u212A`) would read as a real one; no budget accepts it either.
+  if (currencyKey(currency) === undefined) return undefined;
   const code = /^[A-Za-z]{3}$/.test(currency) ? currency.toUpperCase() : currency;
-  return digits === undefined
-    ? `${units} base units of ${currency}`
-    : `${shift(units, digits)} ${code}`;
+  return amount.decimals === undefined
+    ? `${amount.units} base units of ${currency}`
+    : `${shift(amount.units, amount.decimals)} ${code}`;
 }
 
 /**

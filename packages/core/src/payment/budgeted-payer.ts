@@ -1,3 +1,5 @@
+import { abortable } from '../async.js';
+import { paymentAmount } from './amount.js';
 import { type BudgetRefusal, PaymentBudget, type PaymentLimit } from './budget.js';
 import type { PaymentChallenge } from './challenge.js';
 import type { PayFunction, PaymentContext } from './types.js';
@@ -11,11 +13,17 @@ export interface BudgetedPayerOptions {
   budget: PaymentBudget | readonly PaymentLimit[];
   /** Whether this payer can pay `challenge` (its method and intent). */
   supports(challenge: PaymentChallenge): boolean;
-  /** Makes the `Authorization` value (`Payment <credential>`) for the chosen challenge. */
+  /**
+   * Makes the `Authorization` value (`Payment <credential>`) for the chosen challenge.
+   * Bounded by `context.signal` like `approve`: a credential not made in time is never
+   * sent, and its reservation is released.
+   */
   createCredential(challenge: PaymentChallenge, context: PaymentContext): Promise<string>;
   /**
    * Human consent: asked for the chosen challenge once its amount is reserved; return
-   * false to decline. Show `formatPaymentAmount(challenge)` to the shopper.
+   * false to decline. Show `formatPaymentAmount(challenge)` to the shopper. It runs under
+   * the call's deadline: when `context.signal` aborts (timeout, caller), the reservation is
+   * released and the call ends, whether or not this ever answers.
    */
   approve?(challenge: PaymentChallenge, context: PaymentContext): boolean | Promise<boolean>;
   /** Told why a call was not paid (the call then fails with PaymentRequiredError). */
@@ -32,12 +40,31 @@ function isLive(challenge: PaymentChallenge, now: Date): boolean {
   return challenge.expiresAt === undefined || challenge.expiresAt.getTime() > now.getTime();
 }
 
+/** Consent, then the credential, both bounded by the call's signal. */
+async function consentAndCredential(
+  options: BudgetedPayerOptions,
+  challenge: PaymentChallenge,
+  context: PaymentContext,
+): Promise<string | undefined> {
+  const { signal } = context;
+  const approval = new Promise<boolean>((resolve) =>
+    resolve(options.approve?.(challenge, context) ?? true),
+  );
+  if (!(await abortable(approval, signal))) return undefined;
+  signal.throwIfAborted();
+  const credential = await abortable(options.createCredential(challenge, context), signal);
+  // Made just as the call ended: it will not be sent, so it must not stay counted.
+  signal.throwIfAborted();
+  return credential;
+}
+
 /**
  * A pay hook that keeps to a budget and asks for consent: it takes the first challenge it
  * supports that is not expired and fits the budget (in the server's order), reserves its
- * amount, asks `approve`, then makes the credential. A declined approval or a failed
- * credential releases the reservation; a credential handed out stays counted, also if the
- * service refuses it, because the payer cannot know whether the funds moved.
+ * amount, asks `approve`, then makes the credential. A declined approval, a failed
+ * credential, or the call's deadline or abort while either is pending releases the
+ * reservation; a credential handed out stays counted, also if the service refuses it,
+ * because the payer cannot know whether the funds moved.
  */
 export function createBudgetedPayer(options: BudgetedPayerOptions): PayFunction {
   const budget =
@@ -54,18 +81,20 @@ export function createBudgetedPayer(options: BudgetedPayerOptions): PayFunction 
     if (live.length === 0) return decline('expired');
     let refusal: BudgetRefusal = 'currency';
     for (const challenge of live) {
-      const reserved = budget.reserve(challenge.currency, challenge.amount);
+      const amount = paymentAmount(challenge);
+      const reserved =
+        amount === undefined
+          ? ({ ok: false, reason: 'amount' } as const)
+          : budget.reserve(challenge.currency, amount.units, amount.decimals);
       if (!reserved.ok) {
         refusal = reserved.reason;
         continue;
       }
       try {
-        const approved = (await options.approve?.(challenge, context)) ?? true;
-        if (!approved || context.signal.aborted) {
-          reserved.reservation.release();
-          return decline('not_approved');
-        }
-        return await options.createCredential(challenge, context);
+        const credential = await consentAndCredential(options, challenge, context);
+        if (credential !== undefined) return credential;
+        reserved.reservation.release();
+        return decline('not_approved');
       } catch (error) {
         reserved.reservation.release();
         throw error;

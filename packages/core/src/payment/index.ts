@@ -1,4 +1,9 @@
-export { describePaymentPrice, formatPaymentAmount } from './amount.js';
+export {
+  describePaymentPrice,
+  formatPaymentAmount,
+  type PaymentAmount,
+  paymentAmount,
+} from './amount.js';
 export {
   type BudgetRefusal,
   PaymentBudget,
@@ -14,6 +19,7 @@ export {
   decodePaymentChallenge,
   decodePaymentChallenges,
   type PaymentChallenge,
+  paymentChallengeProblems,
 } from './challenge.js';
 export { decodePaymentReceipt, type PaymentReceipt } from './receipt.js';
 export type { PayFunction, PaymentContext, PaymentOptions } from './types.js';

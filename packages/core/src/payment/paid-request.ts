@@ -1,9 +1,16 @@
+import { abortable } from '../async.js';
+import type { AuthChallenge } from '../errors/api-errors.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import type { CallScope } from '../http/call-scope.js';
+import type { Redactor } from '../http/redact.js';
 import type { OutgoingRequest } from '../http/transport.js';
 import { parseWwwAuthenticate } from '../http/www-authenticate.js';
 import type { CatalogLogger } from '../logger.js';
-import { decodePaymentChallenges, type PaymentChallenge } from './challenge.js';
+import {
+  decodePaymentChallenges,
+  type PaymentChallenge,
+  paymentChallengeProblems,
+} from './challenge.js';
 import { decodePaymentReceipt } from './receipt.js';
 import type { PaymentContext, PaymentOptions } from './types.js';
 
@@ -15,6 +22,35 @@ export interface PaymentDeps {
   /** Whether an `authorization` value is the client's own API key sent as a bearer token. */
   isApiKeyBearer(value: string): boolean;
   logger: CatalogLogger | undefined;
+  /** The connection's redactor, for log lines. */
+  redact: Redactor;
+  /** Told each credential as it is handed to fetch: from then on it is a secret. */
+  credentialSent(scope: CallScope, credential: string): void;
+}
+
+/** The errors of calls that ended while the pay hook still had not answered. */
+const endedWhilePaying = new WeakSet<object>();
+
+/**
+ * Whether `error` ended its call while the application's `pay` hook (its consent step or
+ * its credential) had not answered: the call's TimeoutError or AbortError, saying so in
+ * its message. Nothing was sent for it, and a budgeted payer released its reservation.
+ */
+export function endedInPaymentStep(error: unknown): boolean {
+  return error !== null && typeof error === 'object' && endedWhilePaying.has(error);
+}
+
+/**
+ * The call's own TimeoutError or AbortError, its message extended to say the call ended in
+ * the payment step: the deadline and the caller's signal bound the hook like any wait.
+ */
+function paymentStepFailure(scope: CallScope): Error {
+  const failure: Error = scope.failure ?? new Error(`${scope.operation} was aborted`);
+  if (!endedWhilePaying.has(failure)) {
+    endedWhilePaying.add(failure);
+    failure.message = `${failure.message} while waiting for the payment hook (payment.pay) to answer; the request was not resent and nothing was paid`;
+  }
+  return failure;
 }
 
 function contextOf(request: OutgoingRequest, scope: CallScope): PaymentContext {
@@ -40,12 +76,22 @@ function withCredential(
   return { ...request, headers: { ...headers, authorization: credential } };
 }
 
-/** Throws unless `value` is undefined or a one-line header value; never echoes it. */
+/**
+ * Throws unless `value` is undefined or a header value fetch can send: printable ASCII,
+ * spaces and tabs, on one line. fetch refuses other characters only once called, and such
+ * a refusal cannot be told from a request that may have left; refused here, the call ends
+ * with nothing sent (`outcomeUnknown: false`). Never echoes the value: it is a secret.
+ */
 function checkCredential(value: unknown, operation: string): asserts value is string | undefined {
   if (value === undefined) return;
-  if (typeof value !== 'string' || value.trim() === '' || /[\r\n]/.test(value)) {
+  if (typeof value !== 'string' || value.trim() === '') {
     throw new ConfigurationError(
       `${operation}: payment.pay must return the Authorization header value ("Payment <credential>") or undefined`,
+    );
+  }
+  if (!/^[\x20-\x7e\t]+$/.test(value)) {
+    throw new ConfigurationError(
+      `${operation}: payment.pay returned an Authorization value with a character outside printable ASCII (a line break, a control or non-ASCII character), which cannot be sent in a header; nothing was sent`,
     );
   }
 }
@@ -75,19 +121,32 @@ export class PaymentStep {
     resend: (request: OutgoingRequest) => Promise<Response>,
   ): Promise<Response> {
     if (response.status !== 402 || this.#askedCalls.has(scope)) return response;
-    const challenges = decodePaymentChallenges(
-      parseWwwAuthenticate(response.headers.get('www-authenticate')),
-    );
+    const offered = parseWwwAuthenticate(response.headers.get('www-authenticate'));
+    const challenges = decodePaymentChallenges(offered);
+    this.#reportRefused(offered, scope);
     if (challenges.length === 0 || !this.#canCarry(request, scope)) return response;
     this.#askedCalls.add(scope);
     const context = contextOf(request, scope);
-    const credential = await this.#ask(challenges, context, response);
+    const credential = await this.#ask(challenges, context, response, scope);
     if (credential === undefined) return response;
     // The 402's body is not needed once the request is resent.
     await response.body?.cancel().catch(() => undefined);
+    // A credential that arrives after the deadline is not sent: the call has ended.
+    if (scope.signal.aborted) throw paymentStepFailure(scope);
+    this.#deps.credentialSent(scope, credential);
     const answer = await resend(withCredential(request, credential, this.#deps));
     this.#reportReceipt(answer, context);
     return answer;
+  }
+
+  /** Logs the malformed challenges left out (the 402 error names them when none is left). */
+  #reportRefused(offered: readonly AuthChallenge[], scope: CallScope): void {
+    const problems = paymentChallengeProblems(offered);
+    if (problems.length === 0) return;
+    this.#deps.logger?.warn?.(`${scope.operation}: payment challenges left unpaid`, {
+      operation: scope.operation,
+      problems,
+    });
   }
 
   /** Whether a credential can be sent beside the request's own `Authorization`, if any. */
@@ -101,20 +160,28 @@ export class PaymentStep {
     return false;
   }
 
-  /** The application's answer: a credential, or undefined to decline. */
+  /**
+   * The application's answer: a credential, or undefined to decline. The hook runs under
+   * the call's deadline and signal: one that never answers ends the call at `timeoutMs`
+   * (or on abort) with the call's TimeoutError or AbortError, which says so.
+   */
   async #ask(
     challenges: PaymentChallenge[],
     context: PaymentContext,
     response: Response,
+    scope: CallScope,
   ): Promise<string | undefined> {
     try {
-      const credential = await this.#options.pay(challenges, context);
+      const asked = new Promise<string | undefined>((resolve) =>
+        resolve(this.#options.pay(challenges, context)),
+      );
+      const credential: unknown = await abortable(asked, scope.signal);
       checkCredential(credential, context.operation);
       return credential;
     } catch (error) {
       // The call ends here: free the connection the 402 holds.
       await response.body?.cancel().catch(() => undefined);
-      throw error;
+      throw scope.signal.aborted ? paymentStepFailure(scope) : error;
     }
   }
 
@@ -127,7 +194,7 @@ export class PaymentStep {
       // The call succeeded and was paid: a failing callback must not turn it into an error.
       this.#deps.logger?.error?.(`${context.operation}: payment.onReceipt threw`, {
         operation: context.operation,
-        error: error instanceof Error ? error.message : String(error),
+        error: this.#deps.redact(error instanceof Error ? error.message : String(error)),
       });
     }
   }

@@ -19,6 +19,7 @@ import {
 } from '../errors/index.js';
 import { describePaymentPrice } from '../payment/amount.js';
 import { decodePaymentChallenges } from '../payment/challenge.js';
+import { endedInPaymentStep } from '../payment/paid-request.js';
 import type { ValidationIssue } from '../schemas/index.js';
 import { RepeatedUpdateError } from './built-in/update-memory.js';
 
@@ -58,6 +59,10 @@ function paymentText(error: PaymentRequiredError): string {
   const price = describePaymentPrice(decodePaymentChallenges(error.challenges));
   return `The catalog service asks for a payment${price ? ` of ${price}` : ''} before answering; the application must approve the payment, this tool cannot pay on its own. ${NOT_RETRYABLE}`;
 }
+
+/** The payment step outlived the call: nothing was paid or sent, and a retry would ask again. */
+const PAYMENT_NOT_ANSWERED =
+  'The payment this call needs was not approved in time, so the call was not made and nothing was paid. Do not call this tool again; tell the user the payment was not approved.';
 
 function issueList(issues: RequestIssue[], nameField: FieldNamer): string {
   return issues
@@ -141,6 +146,7 @@ export function errorTextForModel(
   nameField: FieldNamer = (path) => path,
 ): string | undefined {
   if (error instanceof ConfigurationError || error instanceof AbortError) return undefined;
+  if (error instanceof TimeoutError && endedInPaymentStep(error)) return PAYMENT_NOT_ANSWERED;
   if (error instanceof RepeatedUpdateError) return repeatedUpdateText(error);
   if (mayHaveApplied(error)) return `${unknownOutcomeReason(error)} ${UNKNOWN_OUTCOME_ADVICE}`;
   if (error instanceof RequestValidationError) {

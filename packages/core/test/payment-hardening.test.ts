@@ -1,0 +1,378 @@
+import type { ServerResponse } from 'node:http';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseWwwAuthenticate } from '../src/http/www-authenticate.js';
+import {
+  AbortError,
+  CatalogClient,
+  type CatalogClientOptions,
+  ConfigurationError,
+  PaymentRequiredError,
+  TimeoutError,
+} from '../src/index.js';
+import {
+  createBudgetedPayer,
+  decodePaymentChallenges,
+  describePaymentPrice,
+  formatPaymentAmount,
+  type PayFunction,
+  PaymentBudget,
+  type PaymentChallenge,
+  type PaymentContext,
+  type PaymentDeclineReason,
+} from '../src/payment/index.js';
+import { errorTextForModel } from '../src/tools/error-text.js';
+import { TEST_KEY } from './support/fixtures.js';
+import { sendJson, startTestServer, type TestServer } from './support/test-server.js';
+
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const CREDENTIAL = 'Payment cred_abc123';
+const FOREVER = new Promise<never>(() => undefined);
+
+/** A `Payment` challenge header whose request carries `request` and extra `params`. */
+function challengeHeader(request: Record<string, unknown>, params = ''): string {
+  return `Payment id="ch_1", realm="shop", method="test", intent="charge", request="${b64(request)}"${params}`;
+}
+
+let server: TestServer;
+beforeEach(async () => {
+  server = await startTestServer();
+});
+afterEach(() => server.close());
+
+/** Challenges every request without `CREDENTIAL` with `header`; with it, answers 200. */
+function challengeWith(header: string) {
+  server.handle((request, response: ServerResponse) => {
+    if (request.headers.authorization === CREDENTIAL) {
+      return sendJson(response, 200, { collection_id: 'col_1', name: 'New', clauses: [] });
+    }
+    response.setHeader('www-authenticate', header);
+    sendJson(response, 402, { detail: 'Payment required' });
+  });
+}
+
+function clientWith(pay: PayFunction, options: Partial<CatalogClientOptions> = {}) {
+  return new CatalogClient({
+    apiKey: TEST_KEY,
+    baseUrl: server.origin,
+    payment: { pay },
+    maxRetries: 0,
+    ...options,
+  });
+}
+
+/** How long `promise` took to settle, and what it settled with. */
+async function timed<T>(promise: Promise<T>): Promise<{ ms: number; error: unknown }> {
+  const start = performance.now();
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  return { ms: performance.now() - start, error };
+}
+
+describe('the payment step runs under the call deadline and signal', () => {
+  const usd25 = challengeHeader({ amount: '25', currency: 'usd' });
+
+  it('a pay hook that never answers ends the call at timeoutMs, saying so; nothing is resent', async () => {
+    challengeWith(usd25);
+    const client = clientWith(() => FOREVER, { timeoutMs: 300 });
+    const { ms, error } = await timed(client.collections.update('col_1', { name: 'New' }));
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as Error).message).toMatch(
+      /timed out after 300 ms while waiting for the payment hook \(payment\.pay\)/,
+    );
+    // Nothing was sent after the 402 (a refusal): the update was certainly not applied.
+    expect(error).toMatchObject({ outcomeUnknown: false });
+    expect(ms).toBeLessThan(2_000);
+    expect(server.requests).toHaveLength(1);
+    expect(errorTextForModel(error)).toMatch(/not approved in time.*Do not call this tool again/);
+  });
+
+  it('the caller aborting while the hook waits ends the call with AbortError, saying so', async () => {
+    challengeWith(usd25);
+    const controller = new AbortController();
+    const client = clientWith(
+      () => {
+        setTimeout(() => controller.abort(), 50);
+        return FOREVER;
+      },
+      { timeoutMs: 10_000 },
+    );
+    const { ms, error } = await timed(
+      client.websites.search({ query: 'nike' }, { signal: controller.signal }),
+    );
+    expect(error).toBeInstanceOf(AbortError);
+    expect((error as Error).message).toMatch(/aborted while waiting for the payment hook/);
+    expect(ms).toBeLessThan(2_000);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it.each([
+    ['approve', { approve: () => FOREVER }],
+    ['createCredential', { createCredential: () => FOREVER }],
+  ] as const)(
+    'a budgeted payer whose %s never answers releases the reservation at the deadline',
+    async (_name, hang) => {
+      challengeWith(usd25);
+      const budget = new PaymentBudget([{ currency: 'usd', total: '25' }]);
+      const pay = createBudgetedPayer({
+        budget,
+        supports: () => true,
+        createCredential: async () => CREDENTIAL,
+        ...hang,
+      });
+      const client = clientWith(pay, { timeoutMs: 300 });
+      const { ms, error } = await timed(client.collections.update('col_1', { name: 'New' }));
+      expect(error).toBeInstanceOf(TimeoutError);
+      expect(error).toMatchObject({ outcomeUnknown: false });
+      expect(ms).toBeLessThan(2_000);
+      expect(budget.remaining('usd')).toBe(25n);
+      expect(budget.spent('usd')).toBe(0n);
+      expect(server.requests).toHaveLength(1);
+      // The whole budget is there for the next call, which pays.
+      const paid = clientWith(
+        createBudgetedPayer({
+          budget,
+          supports: () => true,
+          createCredential: async () => CREDENTIAL,
+        }),
+      );
+      await expect(paid.collections.update('col_1', { name: 'New' })).resolves.toMatchObject({
+        name: 'New',
+      });
+      expect(budget.remaining('usd')).toBe(0n);
+    },
+  );
+
+  it('a credential made just after the deadline is not sent and not counted', async () => {
+    challengeWith(usd25);
+    const budget = new PaymentBudget([{ currency: 'usd', total: '25' }]);
+    const pay = createBudgetedPayer({
+      budget,
+      supports: () => true,
+      // Answers only once the call's signal has aborted.
+      createCredential: (_challenge, context) =>
+        new Promise((resolve) =>
+          context.signal.addEventListener('abort', () => resolve(CREDENTIAL)),
+        ),
+    });
+    const { error } = await timed(
+      clientWith(pay, { timeoutMs: 200 }).websites.search({ query: 'x' }),
+    );
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(budget.remaining('usd')).toBe(25n);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('a credential fetch cannot send', () => {
+  it.each([
+    ['non-Latin-1', 'Payment cr€d_SECRETMARK'],
+    ['Latin-1 but not ASCII', 'Payment créd_SECRETMARK'],
+    ['a control character', 'Payment cred\u0000_SECRETMARK'],
+    ['a line break', 'Payment SECRETMARK\r\nx-injected: 1'],
+  ])(
+    '(%s) is refused before sending: ConfigurationError, outcomeUnknown false',
+    async (_name, credential) => {
+      challengeWith(challengeHeader({ amount: '25', currency: 'usd' }));
+      const client = clientWith(() => credential);
+      const error = await client.collections
+        .update('col_1', { name: 'New' })
+        .catch((caught) => caught);
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect(error.message).toMatch(/outside printable ASCII|Authorization header value/);
+      expect(error.message).not.toContain('SECRETMARK');
+      expect(error.outcomeUnknown).toBe(false);
+      expect(server.requests).toHaveLength(1);
+    },
+  );
+});
+
+function challenge(
+  fields: Partial<PaymentChallenge> & { request: Record<string, unknown> },
+): PaymentChallenge {
+  const { request } = fields;
+  return {
+    id: 'ch_1',
+    realm: 'r',
+    method: 'test',
+    intent: 'charge',
+    amount: typeof request.amount === 'string' ? request.amount : undefined,
+    currency: typeof request.currency === 'string' ? request.currency : undefined,
+    description: undefined,
+    expiresAt: undefined,
+    params: {},
+    ...fields,
+  };
+}
+
+const context: PaymentContext = {
+  operation: 'websites.search',
+  method: 'GET',
+  url: 'http://127.0.0.1/v1/websites/search',
+  mutates: false,
+  signal: new AbortController().signal,
+};
+
+/** A budgeted payer over `budget` that records what it was asked and why it declined. */
+function recordingPayer(budget: PaymentBudget) {
+  const shown: string[] = [];
+  const declines: PaymentDeclineReason[] = [];
+  const pay = createBudgetedPayer({
+    budget,
+    supports: () => true,
+    approve: (c) => {
+      shown.push(formatPaymentAmount(c) ?? '(no price)');
+      return true;
+    },
+    createCredential: async () => CREDENTIAL,
+    onDecline: (reason) => declines.push(reason),
+  });
+  return { pay, shown, declines };
+}
+
+describe('what people are shown is what the budget reserves, for any decimals', () => {
+  it('100000 with decimals 6 in usd is 0.100000 USD shown and 10 cents reserved', async () => {
+    const budget = new PaymentBudget([{ currency: 'usd', total: '1000' }]);
+    const { pay, shown } = recordingPayer(budget);
+    const offer = challenge({ request: { amount: '100000', currency: 'usd', decimals: 6 } });
+    expect(await pay([offer], context)).toBe(CREDENTIAL);
+    expect(shown).toEqual(['0.100000 USD']);
+    expect(budget.spent('usd')).toBe(10n);
+  });
+
+  it('a price finer than the budget unit is refused; a budget in that unit pays it exactly', async () => {
+    const offer = challenge({ request: { amount: '100001', currency: 'usd', decimals: 6 } });
+    const cents = recordingPayer(new PaymentBudget([{ currency: 'usd', total: '1000' }]));
+    expect(await cents.pay([offer], context)).toBeUndefined();
+    expect(cents.declines).toEqual(['amount']);
+    const micro = new PaymentBudget([{ currency: 'usd', total: '100001', decimals: 6 }]);
+    const fine = recordingPayer(micro);
+    expect(await fine.pay([offer], context)).toBe(CREDENTIAL);
+    expect(fine.shown).toEqual(['0.100001 USD']);
+    expect(micro.remaining('usd')).toBe(0n);
+  });
+
+  it('fewer decimals than the budget unit scale up: 5 with decimals 0 in usd is 500 cents', async () => {
+    const budget = new PaymentBudget([{ currency: 'usd', total: '500' }]);
+    const { pay, shown } = recordingPayer(budget);
+    expect(
+      await pay([challenge({ request: { amount: '5', currency: 'USD', decimals: 0 } })], context),
+    ).toBe(CREDENTIAL);
+    expect(shown).toEqual(['5 USD']);
+    expect(budget.remaining('usd')).toBe(0n);
+  });
+
+  it('invalid decimals are neither shown as a price nor paid', async () => {
+    for (const decimals of [-1, 1.5, 37, '6', null, 1e21]) {
+      const offer = challenge({ request: { amount: '100', currency: 'usd', decimals } });
+      expect(formatPaymentAmount(offer)).toBeUndefined();
+      expect(describePaymentPrice([offer])).toBeUndefined();
+      const { pay, declines } = recordingPayer(
+        new PaymentBudget([{ currency: 'usd', total: '1000000' }]),
+      );
+      expect(await pay([offer], context)).toBeUndefined();
+      expect(declines).toEqual(['amount']);
+    }
+  });
+});
+
+describe('currencies are compared as ASCII codes', () => {
+  it('SE\\u212A (Kelvin sign) does not match a sek budget, and is not shown as a price', async () => {
+    const budget = new PaymentBudget([{ currency: 'sek', total: '1000' }]);
+    expect(budget.reserve('SE\u212A', '10')).toEqual({ ok: false, reason: 'currency' });
+    expect(budget.reserve('SEK', '10').ok).toBe(true);
+    const kelvin = challenge({ request: { amount: '10', currency: 'SE\u212A' } });
+    expect(formatPaymentAmount(kelvin)).toBeUndefined();
+    const { pay, declines } = recordingPayer(budget);
+    expect(await pay([kelvin], context)).toBeUndefined();
+    expect(declines).toEqual(['currency']);
+  });
+
+  it('a limit with a non-ASCII or repeated currency is a ConfigurationError naming it', () => {
+    expect(() => new PaymentBudget([{ currency: 'SE\u212A', total: '1' }])).toThrow(
+      /payment limit \[0\]\.currency must be printable ASCII/,
+    );
+    expect(
+      () =>
+        new PaymentBudget([
+          { currency: 'usd', total: '1' },
+          { currency: 'USD', total: '2' },
+        ]),
+    ).toThrow(/\[1\]\.currency is listed twice/);
+    expect(() => new PaymentBudget([{ currency: 'usd', total: '1', decimals: 2.5 }])).toThrow(
+      /\[0\]\.decimals must be an integer/,
+    );
+  });
+
+  it('a challenge in a non-ASCII currency is left out, and the 402 error names why', async () => {
+    challengeWith(challengeHeader({ amount: '10', currency: 'SE\u212A' }));
+    let asked = 0;
+    const client = clientWith(() => {
+      asked++;
+      return CREDENTIAL;
+    });
+    const error = await client.websites.search({ query: 'x' }).catch((caught) => caught);
+    expect(error).toBeInstanceOf(PaymentRequiredError);
+    expect(error.message).toContain('request.currency must be printable ASCII');
+    expect(asked).toBe(0);
+  });
+});
+
+describe('a malformed expiry is refused, never read as "never expires"', () => {
+  it.each([
+    'yesterday',
+    '1',
+    '2026',
+    '2026-02-30T00:00:00Z',
+    '2026-01-01',
+    'Tue, 01 Jan 2999 00:00:00 GMT',
+    '',
+  ])(
+    'expires=%j: the challenge is not paid and the PaymentRequiredError names expires',
+    async (expires) => {
+      challengeWith(challengeHeader({ amount: '25', currency: 'usd' }, `, expires="${expires}"`));
+      let asked = 0;
+      const client = clientWith(() => {
+        asked++;
+        return CREDENTIAL;
+      });
+      const error = await client.websites.search({ query: 'x' }).catch((caught) => caught);
+      expect(error).toBeInstanceOf(PaymentRequiredError);
+      expect(error.message).toContain('Payment challenge 1: expires must be an RFC 3339 date-time');
+      expect(asked).toBe(0);
+      expect(server.requests).toHaveLength(1);
+    },
+  );
+
+  it('valid RFC 3339 forms are read exactly, offsets and fractions included', () => {
+    const read = (expires: string) =>
+      decodePaymentChallenges(
+        parseWwwAuthenticate(
+          challengeHeader({ amount: '1', currency: 'usd' }, `, expires="${expires}"`),
+        ),
+      )[0]?.expiresAt?.toISOString();
+    expect(read('2026-03-01T12:05:00Z')).toBe('2026-03-01T12:05:00.000Z');
+    expect(read('2026-03-01t12:05:00.5+02:00')).toBe('2026-03-01T10:05:00.500Z');
+    expect(read('2024-02-29T23:59:59.123456789-00:30')).toBe('2024-03-01T00:29:59.123Z');
+    expect(read('2025-02-29T00:00:00Z')).toBeUndefined();
+  });
+
+  it('a payable challenge beside a malformed one is still paid', async () => {
+    const good = challengeHeader({ amount: '25', currency: 'usd' });
+    const bad = challengeHeader({ amount: '25', currency: 'usd' }, ', expires="soon"').replace(
+      'ch_1',
+      'ch_2',
+    );
+    challengeWith(`${bad}, ${good}`);
+    const seen: string[] = [];
+    const client = clientWith((challenges) => {
+      seen.push(...challenges.map((c) => c.id));
+      return CREDENTIAL;
+    });
+    await expect(client.collections.update('col_1', { name: 'New' })).resolves.toMatchObject({
+      name: 'New',
+    });
+    expect(seen).toEqual(['ch_1']);
+  });
+});
