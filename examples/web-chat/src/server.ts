@@ -3,11 +3,16 @@
  *
  * - `POST /api/chat` (flow 1, your own agent): runs `streamText` with the catalog tools and
  *   streams the answer to the page's `useChat`. `update_collection` waits for the shopper's
- *   Approve or Deny, signed so a page cannot forge an approval.
+ *   Approve or Deny: signed so a page cannot forge an approval, sealed with a nonce and an
+ *   expiry so one approval runs once, for one session and chat.
  * - `POST /api/conversation-token` (flow 2, the service's conversations): creates the
  *   conversation on the first call and mints a short-lived token for it; the page sends the
- *   turns to the service itself with that token.
+ *   turns to the service itself with that token. A conversation belongs to its session.
  * - Everything else: the page, built by Vite into `dist/`.
+ *
+ * Every API call must come from the page itself (same Origin, JSON), carries the shopper's
+ * session cookie, is rate-limited per session and per address, and is checked whole before
+ * anything runs: a malformed request gets 400 (or 413, 415) with the reason.
  */
 import { randomBytes } from 'node:crypto';
 import { relative } from 'node:path';
@@ -19,15 +24,41 @@ import {
   createHttpTokenMinter,
 } from '@catalogkit/core';
 import { serve } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import { serveStatic } from '@hono/node-server/serve-static';
+import { createUIMessageStreamResponse, type LanguageModel, stepCountIs, streamText } from 'ai';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { parseChatRequest, toModelMessages } from './chat-request.js';
 import {
-  convertToModelMessages,
-  type LanguageModel,
-  stepCountIs,
-  streamText,
-  type UIMessage,
-} from 'ai';
-import { type Context, Hono } from 'hono';
+  ApprovalSeal,
+  checkApprovals,
+  MemoryUsedApprovals,
+  sealApprovalsInStream,
+  type UsedApprovalStore,
+} from './security/approvals.js';
+import { isRecord } from './security/is-record.js';
+import { readJsonBody } from './security/json-body.js';
+import { type RateLimit, RateLimiter } from './security/rate-limit.js';
+import { allowedOrigins, crossSiteReason } from './security/same-origin.js';
+import { SESSION_COOKIE, Sessions } from './security/session.js';
+
+/** Rate limits of the API, each applied per session and per client address. */
+export interface WebChatRateLimits {
+  /** `POST /api/chat` (each runs the model and tools). */
+  chat: { session: RateLimit; address: RateLimit };
+  /** `POST /api/conversation-token`, any call (each mints a token with the key). */
+  token: { session: RateLimit; address: RateLimit };
+  /** Calls of it that create a conversation, in addition. */
+  conversation: { session: RateLimit; address: RateLimit };
+}
+
+/** Defaults: ample for a shopper in a browser, far below a script's flood. */
+export const DEFAULT_RATE_LIMITS: WebChatRateLimits = {
+  chat: { session: { burst: 20, perMinute: 20 }, address: { burst: 60, perMinute: 60 } },
+  token: { session: { burst: 20, perMinute: 10 }, address: { burst: 60, perMinute: 60 } },
+  conversation: { session: { burst: 5, perMinute: 2 }, address: { burst: 20, perMinute: 10 } },
+};
 
 /** Options of {@link createWebChatApp}. */
 export interface WebChatOptions {
@@ -41,11 +72,33 @@ export interface WebChatOptions {
   tokenTtlSeconds?: number;
   /** Signs approvals; default a random secret per process (set one when you run several). */
   approvalSecret?: string;
+  /** Signs session cookies; default a random secret per process (set one when you run several). */
+  sessionSecret?: string;
+  /** How long an approval may wait for the shopper's answer, in seconds (default 900). */
+  approvalTtlSeconds?: number;
+  /** Where used approvals are remembered (default in this process; share one across processes). */
+  usedApprovals?: UsedApprovalStore;
+  /** The wall clock approvals expire by, ms since the epoch (default `Date.now`; tests step it). */
+  now?: () => number;
+  /**
+   * Origins the page is served from, e.g. `['https://shop.example']`; requests from any other
+   * are refused. Default: the origin the request was addressed to (set this in production).
+   */
+  origins?: string[];
+  /** The rate limits, each replacing its default. */
+  rateLimits?: Partial<WebChatRateLimits>;
+  /** The client's address for per-address limits (default the TCP peer; behind a proxy, read its header). */
+  clientAddress?: (c: Context) => string;
+  /** Largest `POST /api/chat` body in bytes (default 1 MiB). */
+  maxChatBodyBytes?: number;
   /** Where failures are reported; never receives the key. */
   logger?: CatalogLogger;
   /** How many created conversations the server remembers, oldest forgotten first (default 10,000). */
   maxConversations?: number;
 }
+
+/** Every API answer is JSON; these are never cached. */
+type Env = { Variables: { session: string } };
 
 const INSTRUCTIONS = [
   'You are a shopping assistant. Use search_catalog to find products; the page shows each product',
@@ -58,16 +111,94 @@ const INSTRUCTIONS = [
 const SERVICE_UNAVAILABLE =
   'The shopping service is not answering right now. Try again in a moment.';
 
+const TOKEN_BODY_BYTES = 4096;
+const MAX_CONVERSATION_ID_CHARS = 200;
+
+/** A JSON refusal with its reason; never cached. */
+function refuse(status: number, reason: string, headers: Record<string, string> = {}): Response {
+  return Response.json(
+    { error: reason },
+    { status, headers: { 'cache-control': 'no-store', ...headers } },
+  );
+}
+
 /** The Hono app: the two API routes and the built page. */
-export function createWebChatApp(options: WebChatOptions): Hono {
-  const app = new Hono();
+export function createWebChatApp(options: WebChatOptions): Hono<Env> {
+  const app = new Hono<Env>();
+  app.use('/api/*', sameOriginOnly(options), sessionCookie(options));
   app.post('/api/chat', agentChatRoute(options));
   app.post('/api/conversation-token', conversationTokenRoute(options));
+  app.all('/api/*', () =>
+    refuse(404, 'No such API route (POST /api/chat, POST /api/conversation-token).'),
+  );
+  app.onError((error) => {
+    options.logger?.error?.('web chat request failed', { error: String(error) });
+    return refuse(500, 'Something went wrong on the server.');
+  });
   // serveStatic takes a root relative to the working directory.
   const root = relative(process.cwd(), options.pageDir) || '.';
   app.use('/*', serveStatic({ root }));
   app.get('*', serveStatic({ root, path: 'index.html' }));
   return app;
+}
+
+/**
+ * CSRF: the API answers only its own page. A cross-site form or script cannot send JSON
+ * without a CORS preflight this server never grants, and cannot forge `Origin` or
+ * `Sec-Fetch-Site`; refused here, before a session, a body read or anything else.
+ */
+function sameOriginOnly(options: WebChatOptions): MiddlewareHandler<Env> {
+  return async (c, next) => {
+    const crossSite = crossSiteReason(c.req.raw, allowedOrigins(c.req.raw, options.origins));
+    if (crossSite) return refuse(403, crossSite);
+    const type = (c.req.header('content-type') ?? '').split(';', 1)[0]?.trim().toLowerCase();
+    if (c.req.method === 'POST' && type !== 'application/json') {
+      return refuse(415, 'Send the body as Content-Type: application/json.');
+    }
+    await next();
+  };
+}
+
+/** Gives every API caller a session (a signed, HttpOnly, SameSite=Strict cookie). */
+function sessionCookie(options: WebChatOptions): MiddlewareHandler<Env> {
+  const sessions = new Sessions(options.sessionSecret ?? randomBytes(32));
+  return async (c, next) => {
+    const known = sessions.read(getCookie(c, SESSION_COOKIE));
+    const session = known ?? sessions.create();
+    c.set('session', session);
+    await next();
+    if (known) return;
+    const secure = new URL(c.req.url).protocol === 'https:';
+    // A Response built by a route may have immutable headers: copy it to add the cookie.
+    c.res = new Response(c.res.body, c.res);
+    c.res.headers.append('set-cookie', sessions.cookie(session, secure));
+  };
+}
+
+function clientAddress(options: WebChatOptions, c: Context): string {
+  if (options.clientAddress) return options.clientAddress(c);
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** One limit per session and per address: the first that is exhausted answers 429. */
+function limiterPair(limit: { session: RateLimit; address: RateLimit }) {
+  const bySession = new RateLimiter(limit.session);
+  const byAddress = new RateLimiter(limit.address);
+  return (session: string, address: string): Response | undefined => {
+    const wait = byAddress.take(address) ?? bySession.take(session);
+    if (wait === undefined) return undefined;
+    return refuse(429, `Too many requests; try again in ${wait} s.`, {
+      'retry-after': String(wait),
+    });
+  };
+}
+
+function rateLimits(options: WebChatOptions): WebChatRateLimits {
+  return { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
 }
 
 /** Flow 1: the agent, streamed to `useChat`. */
@@ -77,51 +208,102 @@ function agentChatRoute(options: WebChatOptions) {
     defaults: { placements: ['affiliate'] },
   });
   const approvalSecret = options.approvalSecret ?? randomBytes(32).toString('base64');
-  return async (c: Context) => {
-    const body = (await c.req.json().catch(() => undefined)) as { messages?: unknown } | undefined;
-    if (!Array.isArray(body?.messages)) {
-      return Response.json({ error: 'Send { messages: UIMessage[] }.' }, { status: 400 });
-    }
+  const seal = new ApprovalSeal(
+    `${approvalSecret}\nwebchat-approval-seal`,
+    (options.approvalTtlSeconds ?? 900) * 1000,
+    options.now,
+  );
+  const store = options.usedApprovals ?? new MemoryUsedApprovals({ now: options.now });
+  const limit = limiterPair(rateLimits(options).chat);
+  const limits = { maxMessages: 200, maxTextChars: 4000 };
+  return async (c: Context<Env>) => {
+    const session = c.get('session');
+    const limited = limit(session, clientAddress(options, c));
+    if (limited) return limited;
+    const body = await readJsonBody(c.req.raw, options.maxChatBodyBytes ?? 1024 * 1024);
+    if (!body.ok) return refuse(body.status, body.reason);
+    const request = await parseChatRequest(body.value, tools, limits);
+    if (!request.ok) return refuse(400, request.reason);
+    const { chatId } = request.value;
+    const checked = await checkApprovals(request.value.messages, { seal, store, session, chatId });
+    if ('status' in checked) return refuse(checked.status, checked.reason);
+    const messages = await toModelMessages(checked.messages, tools);
+    if (!messages.ok) return refuse(400, messages.reason);
     const result = streamText({
       model: options.model,
       instructions: INSTRUCTIONS,
-      messages: await convertToModelMessages(body.messages as UIMessage[], { tools }),
+      messages: messages.value,
       tools,
       // The collection changes only after the shopper presses Approve in the page.
       toolApproval: { update_collection: 'user-approval' },
       experimental_toolApprovalSecret: approvalSecret,
       stopWhen: stepCountIs(6),
     });
-    return result.toUIMessageStreamResponse({
+    const stream = result.toUIMessageStream({
       onError: (error) => {
         options.logger?.error?.('agent chat failed', { error: String(error) });
         return SERVICE_UNAVAILABLE;
       },
     });
+    return createUIMessageStreamResponse({
+      stream: sealApprovalsInStream(stream, { seal, session, chatId, sealed: checked.sealed }),
+      headers: { 'cache-control': 'no-store' },
+    });
   };
+}
+
+/** The conversation a token request names, or why the body is refused. */
+function askedConversation(body: unknown): { id: string | undefined } | { reason: string } {
+  if (!isRecord(body)) return { reason: 'Send a JSON object: {} or { conversationId }.' };
+  const unknown = Object.keys(body).filter((name) => name !== 'conversationId');
+  if (unknown.length > 0) return { reason: `Unknown fields: ${unknown.slice(0, 5).join(', ')}.` };
+  const { conversationId } = body;
+  if (conversationId === undefined) return { id: undefined };
+  if (
+    typeof conversationId !== 'string' ||
+    conversationId.length === 0 ||
+    conversationId.length > MAX_CONVERSATION_ID_CHARS
+  ) {
+    return { reason: `conversationId: a string of 1 to ${MAX_CONVERSATION_ID_CHARS} characters.` };
+  }
+  return { id: conversationId };
 }
 
 /**
  * Flow 2: one endpoint that creates the conversation (first call, no `conversationId`)
  * and mints a token for it. The key stays here; the page gets core's `MintedToken`: the
  * token, its expiry, the service's own time and the life asked for (so a browser with a
- * wrong clock still refreshes in time).
+ * wrong clock still refreshes in time). A conversation belongs to the session that created
+ * it: any other session is told it does not exist.
  */
 function conversationTokenRoute(options: WebChatOptions) {
   const client = new CatalogClient(options.catalog);
-  // Conversations this server created, bounded so that callers cannot grow it without end.
-  // A real app ties each one to the signed-in shopper.
-  const ours = new Set<string>();
+  // Conversations this server created, and whose they are; bounded so that callers cannot
+  // grow it without end. A real app keeps them with the signed-in shopper.
+  const owners = new Map<string, string>();
   const maxConversations = options.maxConversations ?? 10_000;
-  return async (c: Context) => {
-    const body = (await c.req.json().catch(() => ({}))) as { conversationId?: unknown };
-    const asked = typeof body?.conversationId === 'string' ? body.conversationId : undefined;
-    if (asked !== undefined && !ours.has(asked)) {
-      return Response.json({ error: 'Unknown conversation.' }, { status: 404 });
+  const limits = rateLimits(options);
+  const limitTokens = limiterPair(limits.token);
+  const limitConversations = limiterPair(limits.conversation);
+  return async (c: Context<Env>) => {
+    const session = c.get('session');
+    const address = clientAddress(options, c);
+    const limited = limitTokens(session, address);
+    if (limited) return limited;
+    const body = await readJsonBody(c.req.raw, TOKEN_BODY_BYTES);
+    if (!body.ok) return refuse(body.status, body.reason);
+    const asked = askedConversation(body.value);
+    if ('reason' in asked) return refuse(400, asked.reason);
+    if (asked.id !== undefined && owners.get(asked.id) !== session) {
+      return refuse(404, 'Unknown conversation.');
+    }
+    if (asked.id === undefined) {
+      const tooMany = limitConversations(session, address);
+      if (tooMany) return tooMany;
     }
     try {
-      const conversationId = asked ?? (await createConversation(client));
-      remember(ours, conversationId, maxConversations);
+      const conversationId = asked.id ?? (await createConversation(client));
+      remember(owners, conversationId, session, maxConversations);
       const mint = createHttpTokenMinter({
         client,
         conversationId,
@@ -134,17 +316,17 @@ function conversationTokenRoute(options: WebChatOptions) {
       );
     } catch (error) {
       options.logger?.error?.('conversation token failed', { error: String(error) });
-      return Response.json({ error: SERVICE_UNAVAILABLE }, { status: 502 });
+      return refuse(502, SERVICE_UNAVAILABLE);
     }
   };
 }
 
-/** Adds `id` as the newest entry; past `max` entries, the oldest is forgotten. */
-function remember(ids: Set<string>, id: string, max: number): void {
-  ids.delete(id);
-  ids.add(id);
-  const oldest = ids.values().next().value;
-  if (ids.size > max && oldest !== undefined) ids.delete(oldest);
+/** Adds `id` (owned by `session`) as the newest entry; past `max` entries, the oldest is forgotten. */
+function remember(owners: Map<string, string>, id: string, session: string, max: number): void {
+  owners.delete(id);
+  owners.set(id, session);
+  const oldest = owners.keys().next().value;
+  if (owners.size > max && oldest !== undefined) owners.delete(oldest);
 }
 
 async function createConversation(client: CatalogClient): Promise<string> {
@@ -165,13 +347,21 @@ export async function startWebChat(
   options: WebChatOptions & { port?: number; host?: string },
 ): Promise<RunningWebChat> {
   const { port = 0, host = '127.0.0.1' } = options;
-  const app = createWebChatApp(options);
+  // Filled once the port is known: requests are checked against the server's own address.
+  const ownOrigins: string[] = [];
+  const wildcard = host === '0.0.0.0' || host === '::';
+  const app = createWebChatApp({
+    ...options,
+    origins: options.origins ?? (wildcard ? undefined : ownOrigins),
+  });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(started));
     started.once('error', reject);
   });
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
+  ownOrigins.push(`http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`);
+  if (host === '127.0.0.1') ownOrigins.push(`http://localhost:${actualPort}`);
   return {
     url: `http://${host}:${actualPort}/`,
     close: () =>

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Shopper } from './support/api.js';
 import { SECRET_KEY, startTestApp, type TestApp } from './support/app.js';
 
 // The server's two routes over HTTP, without a browser: what a page (or anyone) can ask.
@@ -11,13 +12,12 @@ afterAll(async () => {
   await app?.close();
 });
 
+/** One shopper (one session cookie) for the tests of this file. */
 function post(path: string, body: unknown): Promise<Response> {
-  return fetch(new URL(path, app.chat.url), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+  shopper ??= new Shopper(app.chat.url);
+  return shopper.post(path, body);
 }
+let shopper: Shopper | undefined;
 
 describe('POST /api/conversation-token', () => {
   it('creates the conversation on the first call, then mints for it; never answers the key', async () => {
@@ -50,21 +50,16 @@ describe('the conversations the server remembers', () => {
   it('are bounded: past maxConversations the oldest is forgotten, and refused like any other', async () => {
     const small = await startTestApp({}, { maxConversations: 2 });
     try {
+      const owner = new Shopper(small.chat.url);
       const create = async () => {
-        const response = await fetch(new URL('/api/conversation-token', small.chat.url), {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: '{}',
-        });
+        const response = await owner.post('/api/conversation-token', {});
         return ((await response.json()) as { conversationId: string }).conversationId;
       };
       const [first, second, third] = [await create(), await create(), await create()];
       const mintFor = (conversationId: string) =>
-        fetch(new URL('/api/conversation-token', small.chat.url), {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ conversationId }),
-        }).then((response) => response.status);
+        owner
+          .post('/api/conversation-token', { conversationId })
+          .then((response) => response.status);
       expect(await mintFor(first)).toBe(404);
       expect(await mintFor(second)).toBe(200);
       expect(await mintFor(third)).toBe(200);
@@ -75,9 +70,17 @@ describe('the conversations the server remembers', () => {
 });
 
 describe('POST /api/chat', () => {
-  it('refuses a body without messages', async () => {
-    const response = await post('/api/chat', { text: 'hi' });
+  it('refuses a body without messages, saying why', async () => {
+    const response = await post('/api/chat', { id: 'chat_1' });
     expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: 'messages: an array of 1 to 200 messages.',
+    });
+  });
+
+  it('refuses a body past its size limit with 413, unread', async () => {
+    const response = await post('/api/chat', { id: 'chat_1', pad: 'x'.repeat(1024 * 1024) });
+    expect(response.status).toBe(413);
   });
 });
 

@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod/v4';
+import { createRedactor } from '../src/http/redact.js';
+import { redactToolOutput } from '../src/tools/catalog-tools.js';
+import { createCatalogToolList, defineCatalogTool } from '../src/tools/index.js';
+import { catalogPayload, rpcIdOf, TEST_KEY, TRICKY_BUY_LINK } from './support/fixtures.js';
+import { sendJson, startTestServer } from './support/test-server.js';
+
+// Tool OUTPUTS, not only the model's text: an application forwards them (AI SDK UI streams
+// them to the browser, LangChain keeps them as artifacts, MCP sends structuredContent), so
+// a key the service echoes inside a successful answer must be gone from them too.
+
+const hasKey = (value: unknown) => JSON.stringify(value).toLowerCase().includes(TEST_KEY);
+
+/** A service that echoes the key it receives in every answer: in text, names and links. */
+function startEchoingService() {
+  return startTestServer((request, response) => {
+    const key = String(request.headers['x-api-key'] ?? '');
+    if (request.url.startsWith('/v1/websites/search')) {
+      return sendJson(response, 200, {
+        websites: [{ id: 'web_1', url: `https://shop.example/?k=${key}`, name: key.toUpperCase() }],
+      });
+    }
+    if (request.method === 'PATCH') {
+      return sendJson(response, 200, {
+        collection_id: 'col_1',
+        name: `Summer (${key})`,
+        clauses: [],
+        [`debug_${key}`]: true,
+      });
+    }
+    const structuredContent = catalogPayload();
+    const [product] = structuredContent.products;
+    if (product) {
+      product.title = `Trail shoe for ${key}`;
+      product.x_unknown_product_field = { nested: true, [key]: [key, { deeper: key }] } as never;
+    }
+    sendJson(
+      response,
+      200,
+      { jsonrpc: '2.0', id: rpcIdOf(request.body), result: { content: [], structuredContent } },
+      { 'x-ucp-auth-tier': 'token' },
+    );
+  });
+}
+
+describe('what a tool returns to the application', () => {
+  it('carries no key echoed by the service, in any tool, and keeps the rest byte for byte', async () => {
+    const service = await startEchoingService();
+    try {
+      const tools = createCatalogToolList({
+        clientOptions: { apiKey: TEST_KEY, baseUrl: service.origin, mcpUrl: service.origin },
+      });
+      const byName = new Map(tools.map((tool) => [tool.originalName, tool]));
+      const search = byName.get('search_catalog');
+      const websites = byName.get('search_websites');
+      const update = byName.get('update_collection');
+      if (search?.originalName !== 'search_catalog') throw new Error('no search_catalog');
+      if (websites?.originalName !== 'search_websites') throw new Error('no search_websites');
+      if (update?.originalName !== 'update_collection') throw new Error('no update_collection');
+
+      const found = await search.execute({
+        query: 'trail shoe',
+        limit: null,
+        cursor: null,
+        placements: null,
+      });
+      expect(hasKey(found)).toBe(false);
+      expect(found.result.products[0]?.title).toBe('Trail shoe for [redacted]');
+      expect(found.result.products[0]?.variants[0]?.url).toBe(TRICKY_BUY_LINK);
+
+      const sites = await websites.execute({
+        query: 'shoes',
+        limit: null,
+        category_ids: null,
+        country: null,
+      });
+      expect(hasKey(sites)).toBe(false);
+
+      const updated = await update.execute({
+        collection_id: 'col_1',
+        name: 'Summer',
+        description: null,
+        add_clauses: null,
+        replace_clauses: null,
+        remove_clause_ids: null,
+      });
+      expect(hasKey(updated)).toBe(false);
+      // Each answer did carry the key: the service really echoed it.
+      expect(service.requests.length).toBe(3);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('carries no key from a custom tool either (bound the same way)', async () => {
+    const leaky = defineCatalogTool({
+      name: 'leaky_tool',
+      description: () => 'Returns what the service said.',
+      inputSchema: z.object({ q: z.string() }).strict(),
+      mutates: false,
+      execute: async (input) => ({
+        said: `${input.q} ${TEST_KEY.toUpperCase()}`,
+        list: [TEST_KEY],
+      }),
+      toModelOutput: (output) => output.said,
+    });
+    const [tool] = createCatalogToolList({
+      clientOptions: {
+        apiKey: TEST_KEY,
+        baseUrl: 'http://127.0.0.1:9',
+        mcpUrl: 'http://127.0.0.1:9',
+      },
+      include: ['leaky_tool'],
+      tools: [leaky],
+    });
+    const output = await tool?.execute({ q: 'hello' } as never);
+    expect(output).toEqual({ said: 'hello [redacted]', list: ['[redacted]'] });
+  });
+});
+
+describe('redactToolOutput', () => {
+  const redact = createRedactor(TEST_KEY);
+
+  it('returns an output without a secret itself, and shares the parts a copy leaves unchanged', () => {
+    const clean = { a: [1, 'two', { three: null }], b: { c: 'd' } };
+    expect(redactToolOutput(clean, redact)).toBe(clean);
+    const mixed = { clean: clean.b, dirty: [`x${TEST_KEY}`] };
+    const copy = redactToolOutput(mixed, redact);
+    expect(copy).toEqual({ clean: { c: 'd' }, dirty: ['x[redacted]'] });
+    expect(copy.clean).toBe(clean.b);
+    expect(mixed.dirty[0]).toBe(`x${TEST_KEY}`);
+  });
+
+  it('redacts a part shared by two parents in both places', () => {
+    const shared = { key: TEST_KEY };
+    const copy = redactToolOutput({ list: [shared], again: shared }, redact);
+    expect(hasKey(copy)).toBe(false);
+  });
+
+  it('walks 200,000 levels of nesting without overflowing the stack, and ends on a cycle', () => {
+    let deep: unknown = [TEST_KEY];
+    for (let level = 0; level < 200_000; level++) deep = [deep];
+    let copy = redactToolOutput(deep, redact) as unknown;
+    for (let level = 0; level < 200_000; level++) copy = (copy as unknown[])[0];
+    expect(copy).toEqual(['[redacted]']);
+    const cyclic: Record<string, unknown> = { key: TEST_KEY };
+    cyclic.self = cyclic;
+    expect(redactToolOutput(cyclic, redact).key).toBe('[redacted]');
+  });
+
+  it('leaves class instances alone (they are the application’s own)', () => {
+    const date = new Date(0);
+    expect(redactToolOutput({ at: date }, redact).at).toBe(date);
+  });
+});
