@@ -1,6 +1,7 @@
-import { RequestValidationError } from './errors/catalog-error.js';
+import type { z } from 'zod/v4';
+import { markOutcome, RequestValidationError } from './errors/catalog-error.js';
 import { parseResponse } from './http/response-body.js';
-import { callRest } from './http/rest-call.js';
+import { callRest, type RestResponse } from './http/rest-call.js';
 import type { RequestOptions, ServiceConnection } from './http/service-connection.js';
 import {
   type Collection,
@@ -22,6 +23,25 @@ import {
   WebsiteSearchResponseSchema,
 } from './schemas/websites.js';
 import { checkRequest, validateRequest } from './validation/request.js';
+
+/**
+ * Reads the 2xx answer to a change. The service accepted and applied the change, so an
+ * answer that does not match the contract (`{"ok":true}`, an empty body) is a ProtocolError
+ * with `outcomeUnknown: true`: the change is in place although nothing readable says so, and
+ * a caller told "try again" would apply it twice.
+ */
+export function parseChangeAnswer<S extends z.ZodType>(
+  schema: S,
+  response: RestResponse,
+  operation: string,
+): z.output<S> {
+  try {
+    return parseResponse(schema, response.data, operation);
+  } catch (error) {
+    markOutcome(error, true);
+    throw error;
+  }
+}
 
 /**
  * Query string of a website search; arrays repeat the name (`category_ids=a&category_ids=b`).
@@ -79,7 +99,7 @@ export async function updateCollection(
     { operation, method: 'PATCH', path, body: valid.data, retry: 'once' },
     options,
   );
-  return parseResponse(CollectionSchema, response.data, operation);
+  return parseChangeAnswer(CollectionSchema, response, operation);
 }
 
 /** `POST /v1/conversations`; not idempotent, so never resent once it may have arrived. */
@@ -95,5 +115,5 @@ export async function createConversation(
     { operation, method: 'POST', path: '/v1/conversations', body: valid, retry: 'once' },
     options,
   );
-  return parseResponse(ConversationSchema, response.data, operation);
+  return parseChangeAnswer(ConversationSchema, response, operation);
 }

@@ -66,25 +66,25 @@ describe('collections.update', () => {
   it('PATCHes only the given fields to the encoded collection path', async () => {
     server.handle((_request, response) =>
       sendJson(response, 200, {
-        collection_id: 'col/1',
+        collection_id: 'col:1+é',
         name: 'Winter',
         clauses: [],
         owner_note: 'x',
       }),
     );
-    const collection = await client.collections.update('col/1', {
+    const collection = await client.collections.update('col:1+é', {
       name: 'Winter',
       add_clauses: [{ brand_ids: ['b1'], website_ids: [], category_ids: [], product_ids: [] }],
     });
     const [request] = server.requests;
     expect(request?.method).toBe('PATCH');
-    expect(request?.url).toBe('/api/v1/collections/col%2F1');
+    expect(request?.url).toBe('/api/v1/collections/col%3A1%2B%C3%A9');
     expect(request?.headers['content-type']).toBe('application/json');
     expect(JSON.parse(request?.body ?? '')).toEqual({
       name: 'Winter',
       add_clauses: [{ brand_ids: ['b1'], website_ids: [], category_ids: [], product_ids: [] }],
     });
-    expect(collection).toMatchObject({ collection_id: 'col/1', name: 'Winter', owner_note: 'x' });
+    expect(collection).toMatchObject({ collection_id: 'col:1+é', name: 'Winter', owner_note: 'x' });
   });
 
   it('drops fields given as undefined instead of sending them', async () => {

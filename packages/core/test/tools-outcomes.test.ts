@@ -12,7 +12,17 @@ import {
 
 // A collection service that applies every PATCH it reads, then answers as `mode` says:
 // the way an update can fail after the change was made.
-type Mode = 'ok' | '500' | 'drop' | 'hang' | 'truncate' | '404';
+type Mode =
+  | 'ok'
+  | '500'
+  | 'drop'
+  | 'hang'
+  | 'truncate'
+  | '404'
+  | 'unreadable'
+  | 'empty'
+  | 'html'
+  | 'not-json';
 let mode: Mode = 'ok';
 let applied = 0;
 let service: TestServer;
@@ -35,6 +45,15 @@ function answer(request: ReceivedRequest, response: ServerResponse) {
     response.writeHead(200, { 'content-type': 'application/json', 'content-length': '200' });
     response.write('{"collection_id":"col_1","na');
     setTimeout(() => response.socket?.destroy(), 20);
+  }
+  // A 2xx the client cannot read: the change was applied all the same.
+  if (mode === 'unreadable') return sendJson(response, 200, { ok: true });
+  if (mode === 'empty') return response.writeHead(200).end();
+  if (mode === 'html') {
+    return response.writeHead(200, { 'content-type': 'text/html' }).end('<p>Saved</p>');
+  }
+  if (mode === 'not-json') {
+    return response.writeHead(200, { 'content-type': 'application/json' }).end('{"collection_');
   }
   // 'hang': never answers; the client's timeout ends the call.
 }
@@ -64,7 +83,7 @@ async function modelText(tool: AnyCatalogTool, input: unknown): Promise<string> 
 }
 
 describe('update_collection when the change may have been applied', () => {
-  it.each(['500', 'drop', 'hang', 'truncate'] as const)(
+  it.each(['500', 'drop', 'hang', 'truncate', 'unreadable', 'empty', 'html', 'not-json'] as const)(
     'after %s: the model reads that the outcome is unknown, and a repeat is not sent',
     async (fault) => {
       const { update } = tools();

@@ -6,7 +6,7 @@ import {
   createTurnSender,
 } from '@catalogkit/core';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const MINUTE = 60_000;
 
@@ -56,7 +56,7 @@ async function chat(options: { skewMs: number; durationMs: number; stepMs: numbe
     localMs += options.stepMs;
   }
   manager.close();
-  return { expired, turns };
+  return { expired, turns, mints: emulator.state.tokens.size };
 }
 
 describe('conversation tokens with a wrong local clock and no Date header', {
@@ -90,4 +90,62 @@ describe('conversation tokens with a wrong local clock and no Date header', {
     });
     expect(expired).toBe(0);
   });
+
+  it('90 minutes ahead: every mint is used (none refused as "not in the future"), one per token life', async () => {
+    const { expired, turns, mints } = await chat({
+      skewMs: -90 * MINUTE,
+      durationMs: 120 * MINUTE,
+      stepMs: 60_000,
+    });
+    expect(turns).toBe(120);
+    expect(expired).toBe(0);
+    // 30-minute tokens refreshed a minute early: one per 29 minutes, as with a right clock.
+    expect(mints).toBe(Math.ceil(120 / 29));
+  });
+
+  it('a day ahead with a 5-minute token: no refused mint, no expired token', async () => {
+    const { expired, mints } = await chat({
+      skewMs: -24 * 60 * MINUTE,
+      durationMs: 30 * MINUTE,
+      stepMs: 20_000,
+      ttl: 300,
+    });
+    expect(expired).toBe(0);
+    // 5-minute tokens refreshed a minute early: one per 4 minutes.
+    expect(mints).toBe(Math.ceil(30 / 4));
+  });
+});
+
+describe('the local wall clock stepping during a mint (Date faked, timers real)', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it.each([true, false])(
+    '+1 h while the token answer is on its way (Date header %s): that token is used, one mint',
+    async (withDate) => {
+      // The service keeps its own clock: only this process's Date steps.
+      const serviceEpoch = Date.now() - performance.now();
+      emulator = await startEmulator({ now: () => new Date(serviceEpoch + performance.now()) });
+      vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+      const stepping: typeof fetch = async (input, init) => {
+        const response = await (withDate ? fetch : fetchWithoutDate)(input, init);
+        if (String(input).endsWith('/tokens')) vi.setSystemTime(Date.now() + 60 * MINUTE);
+        return response;
+      };
+      const client = new CatalogClient({
+        apiKey: emulator.keys.valid,
+        baseUrl: emulator.baseUrl,
+        fetch: stepping,
+      });
+      const conversationId = String((await client.conversations.create({})).conversation_id);
+      const manager = new ConversationTokenManager({
+        mint: createHttpTokenMinter({ client, conversationId }),
+      });
+      const sendTurn = createTurnSender({ client });
+      const token = await manager.getToken();
+      await sendTurn({ conversationId, token, message: 'hello' });
+      expect(await manager.getToken()).toBe(token);
+      expect(emulator.state.tokens.size).toBe(1);
+      manager.close();
+    },
+  );
 });

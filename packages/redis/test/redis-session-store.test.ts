@@ -110,6 +110,36 @@ describe.skipIf(skipRedisTests)('RedisSessionStore against a real redis-server',
     }
   });
 
+  it('a token held with a Redis store is not handed out past its expiry when the wall clock is set back', async () => {
+    const sessions = store();
+    // The service's clock: real elapsed time, untouched by the faked Date below.
+    const serviceEpoch = Date.now() - performance.now();
+    const serviceNow = () => serviceEpoch + performance.now();
+    const expiries = new Map<string, number>();
+    const mint = async () => {
+      const token = `tok_${expiries.size + 1}`;
+      expiries.set(token, serviceNow() + 1_500);
+      return { token, expiresAt: serviceNow() + 1_500, serverDate: serviceNow() };
+    };
+    const live = (token: string) => serviceNow() < (expiries.get(token) ?? 0);
+    const options = { key: 'chat:clock:token', store: sessions, mint, refreshMarginMs: 0 };
+    // Only Date is faked (and keeps running): timers and performance.now() stay real.
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    const holder = new ConversationTokenManager(options);
+    try {
+      expect(live(await holder.getToken())).toBe(true);
+      vi.setSystemTime(Date.now() - 60 * MINUTE);
+      await new Promise((resolve) => setTimeout(resolve, 1_700));
+      const afterExpiry = await holder.getToken();
+      const otherInstance = await new ConversationTokenManager(options).getToken();
+      expect([afterExpiry, otherInstance].map(live)).toEqual([true, true]);
+      expect(expiries.size).toBe(2);
+    } finally {
+      vi.useRealTimers();
+      holder.close();
+    }
+  });
+
   it('a holder whose lease ran out cannot release the next holder (compare-and-delete)', async () => {
     const sessions = store({ lockPollMs: 10 });
     const stale = await sessions.lock('k', { leaseMs: 50, waitMs: 0 });

@@ -28,6 +28,9 @@ export function backoffDelayMs(
 export interface MintFailuresOptions {
   backoff: BackoffOptions;
   random: () => number;
+  /** Monotonic clock (ms) that times the backoff, so a wall-clock step neither skips nor stretches it. */
+  monotonicNow: () => number;
+  /** Wall clock (epoch ms), only to date `TokenMintError.retryAt`. */
   now: () => number;
 }
 
@@ -46,12 +49,14 @@ export class MintFailures {
 
   /** Whether the last mint failed and its backoff has not ended yet. */
   backingOff(): boolean {
-    return this.#count > 0 && this.#options.now() < this.#nextAttemptAt;
+    return this.#count > 0 && this.#options.monotonicNow() < this.#nextAttemptAt;
   }
 
   /** Waits until the backoff of the last failure has ended (at once when none is running). */
   async waitOut(signal: AbortSignal): Promise<void> {
-    if (this.backingOff()) await sleep(this.#nextAttemptAt - this.#options.now(), signal);
+    if (this.backingOff()) {
+      await sleep(this.#nextAttemptAt - this.#options.monotonicNow(), signal);
+    }
   }
 
   /** A mint succeeded: the next failure starts again from the first backoff step. */
@@ -62,13 +67,13 @@ export class MintFailures {
   /** Counts a failed mint, starts its backoff and returns the error to give callers. */
   record(error: unknown): TokenMintError {
     this.#count += 1;
-    const { backoff, random, now } = this.#options;
+    const { backoff, random, monotonicNow, now } = this.#options;
     const delayMs = backoffDelayMs(this.#count, backoff, random);
-    this.#nextAttemptAt = now() + delayMs;
+    this.#nextAttemptAt = monotonicNow() + delayMs;
     const what = error instanceof Error ? error.message : String(error);
     return new TokenMintError(
       `Could not obtain a conversation token (attempt ${this.#count}): ${what}. The next attempt waits ${delayMs} ms.`,
-      { cause: error, attempt: this.#count, retryAt: this.#nextAttemptAt },
+      { cause: error, attempt: this.#count, retryAt: now() + delayMs },
     );
   }
 }

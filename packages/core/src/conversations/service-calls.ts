@@ -1,6 +1,7 @@
 import { parseResponse } from '../http/response-body.js';
 import type { RestRequest, RestResponse } from '../http/rest-call.js';
 import type { RequestOptions } from '../http/service-connection.js';
+import { parseChangeAnswer } from '../rest-operations.js';
 import {
   ConversationIdSchema,
   ConversationTokenSchema,
@@ -57,7 +58,8 @@ export function createHttpTokenMinter(options: HttpTokenMinterOptions): TokenMin
       },
       { signal },
     );
-    const minted = parseResponse(ConversationTokenSchema, response.data, operation);
+    // A 2xx to a mint created a token, even when its answer cannot be read.
+    const minted = parseChangeAnswer(ConversationTokenSchema, response, operation);
     const serverDate = response.headers.get('date') ?? undefined;
     // The life asked for bounds the token on the local clock when `Date` is hidden (CORS).
     const ttl = body.ttl_seconds ?? SERVICE_DEFAULT_TTL_SECONDS;

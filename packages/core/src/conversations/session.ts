@@ -56,7 +56,8 @@ export class ChatSession<TTurn = Turn> {
   constructor(options: ChatSessionOptions<TTurn>) {
     validateRequest(ConversationIdSchema, options?.sessionId, 'ChatSession', 'sessionId');
     this.#options = options;
-    this.#store = options.store ?? new MemorySessionStore({ now: options.tokenOptions?.now });
+    const clock = options.tokenOptions?.monotonicNow ?? options.tokenOptions?.now;
+    this.#store = options.store ?? new MemorySessionStore(clock ? { now: clock } : {});
   }
 
   /** The conversation's id, creating the conversation on first use only. */

@@ -1,3 +1,4 @@
+import { monotonicMs } from '../async.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import { SessionLockTimeoutError } from '../errors/conversation-errors.js';
 
@@ -46,7 +47,11 @@ export interface SessionStore {
 
 /** Options of {@link MemorySessionStore}. */
 export interface MemorySessionStoreOptions {
-  /** Clock in epoch ms; tests pass a fake one. */
+  /**
+   * Clock in ms that times TTLs and lock leases (default `performance.now`, monotonic: only
+   * differences count, so a wall-clock step neither expires entries early nor keeps them
+   * late); tests pass a fake one.
+   */
   now?: () => number;
   /**
    * Most entries held; past it the least recently used entry is evicted (an evicted
@@ -92,7 +97,7 @@ export class MemorySessionStore implements SessionStore {
 
   /** @throws ConfigurationError when `maxEntries` is not a positive integer. */
   constructor(options: MemorySessionStoreOptions = {}) {
-    this.#now = options.now ?? Date.now;
+    this.#now = options.now ?? monotonicMs;
     const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
     if (!Number.isInteger(maxEntries) || maxEntries < 1) {
       throw new ConfigurationError('option maxEntries must be a positive integer');

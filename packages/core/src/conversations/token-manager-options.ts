@@ -1,3 +1,4 @@
+import { monotonicMs } from '../async.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import type { CatalogLogger } from '../logger.js';
 import type { BackoffOptions } from './backoff.js';
@@ -37,8 +38,20 @@ export interface ConversationTokenManagerOptions {
    * chat mints nothing. The timer never keeps a Node process alive. Default false.
    */
   refreshAhead?: boolean;
-  /** Local clock in epoch ms (default `Date.now`); tests pass a fake one. */
+  /**
+   * The local wall clock in epoch ms (default `Date.now`). It only reads the service's
+   * instants (`expiresAt` without `serverDate`) and dates `getTokenInfo().expiresAt`; the
+   * life of a held token is measured on `monotonicNow`. Given alone (a fake clock in tests),
+   * it drives both.
+   */
   now?: () => number;
+  /**
+   * A monotonic clock in ms (default `performance.now`; only differences count) that
+   * measures a held token's remaining life, the backoff and the default store's TTLs, so a
+   * wall clock stepped by NTP or by hand neither rejects a fresh token nor keeps handing out
+   * an expired one. Defaults to `now` when only `now` is given.
+   */
+  monotonicNow?: () => number;
   /** Random source for the backoff jitter (default `Math.random`). */
   random?: () => number;
   /** Receives refresh failures of the background timer and fallbacks. */
@@ -55,7 +68,10 @@ export interface ResolvedManagerOptions {
   lockWaitMs: number;
   backoff: BackoffOptions;
   refreshAhead: boolean;
+  /** The wall clock (epoch ms): reads the service's instants. */
   now: () => number;
+  /** The monotonic clock: measures held tokens, backoffs and the default store's TTLs. */
+  monotonicNow: () => number;
   random: () => number;
   logger: CatalogLogger | undefined;
 }
@@ -67,16 +83,23 @@ export function resolveManagerOptions(
   if (typeof options?.mint !== 'function') {
     throw new ConfigurationError('ConversationTokenManager: option mint must be a function');
   }
+  for (const name of ['now', 'monotonicNow', 'random'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') {
+      throw new ConfigurationError(`ConversationTokenManager: option ${name} must be a function`);
+    }
+  }
   if (options.store && !options.key?.trim()) {
     // With a shared store, a default key would hand one chat's token to every other chat.
     throw new ConfigurationError('ConversationTokenManager: option key is required with a store');
   }
   const now = options.now ?? Date.now;
+  const monotonicNow = options.monotonicNow ?? options.now ?? monotonicMs;
   const mintTimeoutMs = nonNegative(options.mintTimeoutMs, 15_000, 'mintTimeoutMs');
   return {
     mint: options.mint,
     now,
-    store: options.store ?? new MemorySessionStore({ now }),
+    monotonicNow,
+    store: options.store ?? new MemorySessionStore({ now: monotonicNow }),
     key: options.key ?? 'conversation-token',
     refreshMarginMs: nonNegative(options.refreshMarginMs, 60_000, 'refreshMarginMs'),
     mintTimeoutMs,

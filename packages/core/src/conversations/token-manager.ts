@@ -12,7 +12,7 @@ import { type HeldToken, readOrMintToken } from './token-source.js';
 /** A token and its expiry, as {@link ConversationTokenManager.getTokenInfo} returns it. */
 export interface ConversationTokenInfo {
   token: string;
-  /** When the token stops working, on the local clock. */
+  /** When the token stops working, on the local wall clock as it reads now. */
   expiresAt: Date;
 }
 
@@ -55,7 +55,9 @@ export class ConversationTokenManager {
    */
   async getTokenInfo(options: CallOptions = {}): Promise<ConversationTokenInfo> {
     const held = await this.#usableToken(options);
-    return { token: held.token, expiresAt: new Date(held.expiresAt) };
+    // The life left is measured on the monotonic clock; dated on the wall clock as it is now.
+    const leftMs = held.expiresAt - this.#options.monotonicNow();
+    return { token: held.token, expiresAt: new Date(this.#options.now() + leftMs) };
   }
 
   /**
@@ -93,7 +95,7 @@ export class ConversationTokenManager {
   async #usableToken(options: CallOptions): Promise<HeldToken> {
     this.#assertOpen();
     const held = this.#held;
-    if (held && this.#options.now() < held.refreshAt) return this.#use(held);
+    if (held && this.#options.monotonicNow() < held.refreshAt) return this.#use(held);
     // While the last failed refresh backs off, a token with life left beats a wait.
     const current = this.#stillValid(held);
     if (current && this.#failures.backingOff()) return this.#use(current);
@@ -104,7 +106,7 @@ export class ConversationTokenManager {
       if (!fallback || options.signal?.aborted || this.#lifecycle.signal.aborted) throw error;
       this.#options.logger?.warn?.('conversation token refresh failed; using the current token', {
         error: String(error),
-        expiresInMs: fallback.expiresAt - this.#options.now(),
+        expiresInMs: fallback.expiresAt - this.#options.monotonicNow(),
       });
       return this.#use(fallback);
     }
@@ -116,13 +118,16 @@ export class ConversationTokenManager {
   }
 
   #stillValid(held: HeldToken | undefined): HeldToken | undefined {
-    return held && held.expiresAt - this.#options.now() > MIN_FALLBACK_LIFE_MS ? held : undefined;
+    return held && held.expiresAt - this.#options.monotonicNow() > MIN_FALLBACK_LIFE_MS
+      ? held
+      : undefined;
   }
 
   /** A new token in place of `refused`, unless another caller already replaced it. */
   async #replaceRefused(refused: string): Promise<HeldToken> {
     const held = this.#held;
-    if (held && held.token !== refused && this.#options.now() < held.expiresAt) return held;
+    const replaced = held && held.token !== refused;
+    if (replaced && this.#options.monotonicNow() < held.expiresAt) return held;
     if (held?.token === refused) this.#held = undefined;
     const fresh = await this.#refresh(refused);
     // A flight that started before the 401 may have re-read the refused token.
@@ -155,7 +160,7 @@ export class ConversationTokenManager {
     if (this.#options.refreshAhead) {
       this.#timer = unrefTimeout(
         () => this.#refreshInBackground(),
-        held.refreshAt - this.#options.now(),
+        held.refreshAt - this.#options.monotonicNow(),
       );
     }
   }

@@ -46,7 +46,7 @@ export function readOrMintToken(
       return {
         value: held,
         encoded: encodeStoredToken(held),
-        ttlMs: held.expiresAt - options.now(),
+        ttlMs: held.expiresAt - options.monotonicNow(),
       };
     },
     beforeLock: request.beforeLock,
@@ -61,7 +61,7 @@ function acceptStored(
   stored: StoredValue,
   refused: string | undefined,
 ): HeldToken | undefined {
-  const now = options.now();
+  const now = options.monotonicNow();
   const held = decodeStoredToken(stored.value, stored.ttlMs, now, options.refreshMarginMs);
   return held && held.token !== refused && now < held.refreshAt ? held : undefined;
 }
@@ -70,7 +70,8 @@ async function mintHeld(
   options: ResolvedManagerOptions,
   closeSignal: AbortSignal,
 ): Promise<HeldToken> {
-  const sentAt = options.now();
+  const wallSentAt = options.now();
+  const sentAt = options.monotonicNow();
   const minted = await runWithinTime((signal) => options.mint({ signal }), {
     timeoutMs: options.mintTimeoutMs,
     closeSignal,
@@ -78,14 +79,18 @@ async function mintHeld(
   });
   const held = holdMintedToken(minted, {
     sentAt,
-    receivedAt: options.now(),
+    wallSentAt,
+    receivedAt: options.monotonicNow(),
     refreshMarginMs: options.refreshMarginMs,
   });
   if ('problem' in held) throw new UnusableMintResult(held.problem);
   return held;
 }
 
-/** A token as the manager holds it; all instants are on the local clock (epoch ms). */
+/**
+ * A token as the manager holds it. Its instants are on the monotonic clock
+ * (`monotonicNow`), so a wall clock that steps after the mint changes nothing.
+ */
 export interface HeldToken {
   token: string;
   /** When the token stops working. */
@@ -96,39 +101,52 @@ export interface HeldToken {
   lifetimeMs: number;
 }
 
+/** When a mint started and ended, on both clocks. */
+export interface MintTimes {
+  /** Monotonic time before the mint call. */
+  sentAt: number;
+  /** Monotonic time after it answered. */
+  receivedAt: number;
+  /**
+   * Wall-clock time (epoch ms) before the mint call: only to read an `expiresAt` that came
+   * without `serverDate`. Default: `sentAt`, for callers whose one clock is the wall clock.
+   */
+  wallSentAt?: number;
+  refreshMarginMs: number;
+}
+
 /**
- * Maps a mint result onto the local clock. With `serverDate`, the remaining life is
- * `expiresAt - serverDate` (both on the server's clock) counted from `sentAt`, the local
- * time before the mint call: the server answered after that, so the estimate errs early.
- * With `ttlSeconds`, the life is also capped at `sentAt + ttlSeconds`, which holds however
- * wrong the local clock is.
+ * Maps a mint result onto the monotonic clock. The remaining life counts from `sentAt`:
+ * the server created the token after that, so the estimate errs early.
+ * - With `serverDate`, the life is `expiresAt - serverDate`, both on the server's clock.
+ * - Without it, `expiresAt - wallSentAt` on the local wall clock. The service gives the life
+ *   asked for (`ttlSeconds`), so a shorter apparent life means the local clock runs ahead by
+ *   the difference. Up to half the ttl ahead, the apparent life is kept (it errs short, at
+ *   most twice the mints); further ahead it would reject a fresh token or mint per message,
+ *   so `ttlSeconds` alone decides: the token was created after `sentAt` and lives that long.
+ * - `ttlSeconds` always caps the life: the token was created after `sentAt`.
  * Returns a message naming the offending field when the result is unusable.
  */
 export function holdMintedToken(
   minted: MintedToken,
-  times: { sentAt: number; receivedAt: number; refreshMarginMs: number },
+  times: MintTimes,
 ): HeldToken | { problem: string } {
   if (typeof minted?.token !== 'string' || minted.token.trim() === '') {
     return { problem: 'token must be a non-empty string' };
   }
-  const expires = parseInstant(minted.expiresAt, 'expiresAt');
-  if ('problem' in expires) return expires;
-  let expiresAt = expires.ms;
-  if (minted.serverDate !== undefined) {
-    const serverDate = parseInstant(minted.serverDate, 'serverDate');
-    if ('problem' in serverDate) return serverDate;
-    expiresAt = times.sentAt + (expires.ms - latestServerTime(serverDate.ms));
-  }
-  if (minted.ttlSeconds !== undefined) {
-    if (!Number.isFinite(minted.ttlSeconds) || minted.ttlSeconds <= 0) {
-      return { problem: 'ttlSeconds must be a positive number of seconds' };
-    }
-    // The token was created after the mint started, so it cannot outlive sentAt + ttl.
-    expiresAt = Math.min(expiresAt, times.sentAt + minted.ttlSeconds * 1000);
-  }
+  const life = lifeFromSentAt(minted, times.wallSentAt ?? times.sentAt);
+  if ('problem' in life) return life;
+  const expiresAt = times.sentAt + life.ms;
   const lifetimeMs = expiresAt - times.receivedAt;
   if (lifetimeMs <= 0) {
-    return { problem: `expiresAt is not in the future (the token expired ${-lifetimeMs} ms ago)` };
+    // Without serverDate or ttlSeconds, a local clock that runs ahead cannot be told apart.
+    const hint =
+      minted.serverDate === undefined && minted.ttlSeconds === undefined
+        ? '; return serverDate or ttlSeconds from the mint function so a wrong local clock is corrected'
+        : '';
+    return {
+      problem: `expiresAt is not in the future (the token expired ${-lifetimeMs} ms ago)${hint}`,
+    };
   }
   return {
     token: minted.token,
@@ -136,6 +154,36 @@ export function holdMintedToken(
     lifetimeMs,
     refreshAt: refreshMoment(expiresAt, lifetimeMs, times.refreshMarginMs),
   };
+}
+
+/** How long the token lives from the start of the mint, in ms, capped by `ttlSeconds`. */
+function lifeFromSentAt(
+  minted: MintedToken,
+  wallSentAt: number,
+): { ms: number } | { problem: string } {
+  const expires = parseInstant(minted.expiresAt, 'expiresAt');
+  if ('problem' in expires) return expires;
+  const ttl = ttlMsOf(minted.ttlSeconds);
+  if (ttl !== undefined && 'problem' in ttl) return ttl;
+  let lifeMs: number;
+  if (minted.serverDate !== undefined) {
+    const serverDate = parseInstant(minted.serverDate, 'serverDate');
+    if ('problem' in serverDate) return serverDate;
+    lifeMs = expires.ms - latestServerTime(serverDate.ms);
+  } else {
+    lifeMs = expires.ms - wallSentAt;
+    // A clock far ahead: the ttl asked for is the only measure of the life left.
+    if (ttl !== undefined && lifeMs < ttl.ms / 2) lifeMs = ttl.ms;
+  }
+  return { ms: ttl === undefined ? lifeMs : Math.min(lifeMs, ttl.ms) };
+}
+
+function ttlMsOf(ttlSeconds: number | undefined): { ms: number } | { problem: string } | undefined {
+  if (ttlSeconds === undefined) return undefined;
+  if (typeof ttlSeconds !== 'number' || !Number.isFinite(ttlSeconds) || ttlSeconds <= 0) {
+    return { problem: 'ttlSeconds must be a positive number of seconds' };
+  }
+  return { ms: ttlSeconds * 1000 };
 }
 
 /**

@@ -135,8 +135,8 @@ export async function send(
   let current = request;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     // From here on the service may receive the request, until an answer or a refused
-    // connection proves otherwise.
-    scope.mayHaveArrived = true;
+    // connection proves otherwise. fetch sends nothing on a signal that has already aborted.
+    if (!scope.signal.aborted) scope.mayHaveArrived = true;
     let response: Response;
     try {
       response = await fetchImpl(current.url, {

@@ -53,8 +53,29 @@ export const CollectionUpdateSchema = z
   });
 export type CollectionUpdate = z.infer<typeof CollectionUpdateSchema>;
 
-/** Path parameter of the collection update. */
-export const CollectionIdSchema = z.string().min(1).describe('Id of the collection to update.');
+/**
+ * Characters a collection id never holds: path and query delimiters (`/`, `\`, `?`, `#`),
+ * `%` (a server that decodes the path once more would read `%2F` as `/`), whitespace and
+ * control characters (the URL parser drops tabs and newlines). Linear: one class, no nesting.
+ */
+const ID_CHARACTERS = /^[^\s/\\?#%\p{Cc}]*$/u;
+
+/** `.` and `..` are dot segments: fetch resolves them away, changing which path is patched. */
+const NOT_A_DOT_SEGMENT = /^(?!\.\.?$)/u;
+
+/**
+ * Path parameter of the collection update. The contract only says "string"; these rules
+ * keep any id to exactly one path segment, `/v1/collections/{id}`, whatever fetch or the
+ * service normalises (the id is percent-encoded as well).
+ */
+export const CollectionIdSchema = z
+  .string()
+  .min(1)
+  .regex(ID_CHARACTERS, {
+    message: 'must not contain /, \\, ?, #, %, whitespace or control characters',
+  })
+  .regex(NOT_A_DOT_SEGMENT, { message: 'must not be "." or ".." (a dot segment of the URL path)' })
+  .describe('Id of the collection to update.');
 
 /** A Collection, as returned by the update operation. Unknown fields are kept. */
 export const CollectionSchema = z.looseObject({
