@@ -49,7 +49,9 @@ function optionValue(flag: string): string | undefined {
 /** pnpm as this rehearsal was started (through npx on a fresh machine), else from PATH. */
 function pnpmCommand(): string[] {
   const execPath = process.env.npm_execpath;
-  return execPath && /pnpm/.test(execPath) ? [process.execPath, execPath] : ['pnpm'];
+  if (!execPath || !/pnpm/.test(execPath)) return ['pnpm'];
+  // pnpm 12 is a native executable; pnpm 10 and earlier were a script for node.
+  return /\.[cm]?js$/.test(execPath) ? [process.execPath, execPath] : [execPath];
 }
 
 function table(header: string[], rows: string[][]): string {
