@@ -20,6 +20,8 @@ export interface ConsumerSpec {
    * (zod's and the frameworks' types), so only where our own declarations are the point.
    */
   checkLibs?: boolean;
+  /** A Next.js App Router application (`next build`, `next start`, one POST) instead. */
+  app?: 'next';
 }
 
 // Tools every consumer compiles with unless it says otherwise: TypeScript 5.9 and the types
@@ -71,6 +73,9 @@ export interface ConsumerInputs {
   ioredis: MajorVersions[];
   langchain: string;
   langchainCore: string;
+  /** Newest Next.js 16 and React 19. */
+  next: string;
+  react: string;
 }
 
 function aiConsumers(input: ConsumerInputs, sdk: string): ConsumerSpec[] {
@@ -131,6 +136,24 @@ export function consumerSpecs(input: ConsumerInputs): ConsumerSpec[] {
   const specs: ConsumerSpec[] = [
     ...aiConsumers(input, version('ai-sdk')),
     ...typeScriptConsumers(input, version),
+    {
+      name: 'Next.js 16 route handler, streamText',
+      template: 'next',
+      app: 'next',
+      module: 'esm',
+      packageManager: 'pnpm',
+      engineStrict: true,
+      dependencies: {
+        '@catalogkit/ai-sdk': version('ai-sdk'),
+        ai: input.ai.find(({ major }) => major === 7)?.newest ?? 'missing',
+        zod: input.zodNewest,
+        next: input.next,
+        react: input.react,
+        'react-dom': input.react,
+        '@types/react': '^19.0.0',
+      },
+      shown: ['next', 'react', 'ai'],
+    },
     {
       name: 'LangChain createAgent',
       template: 'langchain.ts',

@@ -18,6 +18,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ConsumerResult, runConsumer } from './consumer-project.js';
 import { type ConsumerInputs, consumerSpecs, majorsOf } from './consumers.js';
+import { runNextConsumer } from './next-consumer.js';
 import { freePort, startRegistry } from './registry.js';
 import { cleanEnv, inPool, run } from './run.js';
 import { type Service, startEmulatorFromRegistry, startRedis } from './services.js';
@@ -162,15 +163,17 @@ async function main(): Promise<void> {
           3,
           consumerSpecs(inputs).map((spec) => () => {
             process.stdout.write(`  · ${spec.name}\n`);
+            const context = {
+              root: join(work, 'consumers'),
+              templates: join(here, 'templates'),
+              registryUrl: registry.url,
+              pnpm,
+              env: { ...emulator.env, REDIS_URL: redis.url },
+            };
+            if (spec.app === 'next') return runNextConsumer(spec, context);
             return runConsumer(
               spec,
-              {
-                root: join(work, 'consumers'),
-                templates: join(here, 'templates'),
-                registryUrl: registry.url,
-                pnpm,
-                env: { ...emulator.env, REDIS_URL: redis.url },
-              },
+              context,
               spec.needsRedis && !redis.url ? redis.skipReason : undefined,
             );
           }),
@@ -205,11 +208,13 @@ async function peerVersions(
 ): Promise<ConsumerInputs> {
   const peer = (folder: string, name: string) =>
     readManifest(join(repo, 'packages', folder)).peerDependencies?.[name] ?? '';
-  const [ai, zod, ioredis, langchain] = await Promise.all([
+  const [ai, zod, ioredis, langchain, next, react] = await Promise.all([
     majorsOf('ai', peer('ai-sdk', 'ai'), repo),
     majorsOf('zod', peer('core', 'zod'), repo),
     majorsOf('ioredis', peer('redis', 'ioredis'), repo),
     majorsOf('langchain', '^1.0.0', repo),
+    majorsOf('next', '^16.0.0', repo),
+    majorsOf('react', '^19.0.0', repo),
   ]);
   const lcCore = peer('langchain', '@langchain/core').split('||').at(-1)?.trim() ?? '^1';
   return {
@@ -220,6 +225,8 @@ async function peerVersions(
     ioredis,
     langchain: langchain[0]?.newest ?? '',
     langchainCore: lcCore,
+    next: next[0]?.newest ?? '',
+    react: react[0]?.newest ?? '',
   };
 }
 
