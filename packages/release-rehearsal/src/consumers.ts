@@ -20,8 +20,11 @@ export interface ConsumerSpec {
    * (zod's and the frameworks' types), so only where our own declarations are the point.
    */
   checkLibs?: boolean;
-  /** A Next.js App Router application (`next build`, `next start`, one POST) instead. */
-  app?: 'next';
+  /**
+   * An application instead of a script: Next.js (`next build`, `next start`, one POST) or
+   * Vite (`vite build`, our server, the page loaded in Chromium).
+   */
+  app?: 'next' | 'vite';
 }
 
 // Tools every consumer compiles with unless it says otherwise: TypeScript 5.9 and the types
@@ -76,6 +79,8 @@ export interface ConsumerInputs {
   /** Newest Next.js 16 and React 19. */
   next: string;
   react: string;
+  /** Newest Vite 8. */
+  vite: string;
 }
 
 function aiConsumers(input: ConsumerInputs, sdk: string): ConsumerSpec[] {
@@ -153,6 +158,16 @@ export function consumerSpecs(input: ConsumerInputs): ConsumerSpec[] {
         '@types/react': '^19.0.0',
       },
       shown: ['next', 'react', 'ai'],
+    },
+    {
+      name: 'Vite 8 page in Chromium, ChatSession',
+      template: 'vite',
+      app: 'vite',
+      module: 'esm',
+      packageManager: 'pnpm',
+      engineStrict: true,
+      dependencies: { ...core, zod: input.zodNewest, vite: input.vite },
+      shown: ['vite', 'zod'],
     },
     {
       name: 'LangChain createAgent',

@@ -24,6 +24,7 @@ import { cleanEnv, inPool, run } from './run.js';
 import { type Service, startEmulatorFromRegistry, startRedis } from './services.js';
 import { measure, readBudgets, type SizeReport } from './size.js';
 import { checkTarball, type TarballCheck } from './tarball-checks.js';
+import { runViteConsumer } from './vite-consumer.js';
 import { copyWorkspace, publicPackages, readManifest, repoRoot } from './workspace.js';
 
 const here = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -171,6 +172,7 @@ async function main(): Promise<void> {
               env: { ...emulator.env, REDIS_URL: redis.url },
             };
             if (spec.app === 'next') return runNextConsumer(spec, context);
+            if (spec.app === 'vite') return runViteConsumer(spec, context);
             return runConsumer(
               spec,
               context,
@@ -208,13 +210,14 @@ async function peerVersions(
 ): Promise<ConsumerInputs> {
   const peer = (folder: string, name: string) =>
     readManifest(join(repo, 'packages', folder)).peerDependencies?.[name] ?? '';
-  const [ai, zod, ioredis, langchain, next, react] = await Promise.all([
+  const [ai, zod, ioredis, langchain, next, react, vite] = await Promise.all([
     majorsOf('ai', peer('ai-sdk', 'ai'), repo),
     majorsOf('zod', peer('core', 'zod'), repo),
     majorsOf('ioredis', peer('redis', 'ioredis'), repo),
     majorsOf('langchain', '^1.0.0', repo),
     majorsOf('next', '^16.0.0', repo),
     majorsOf('react', '^19.0.0', repo),
+    majorsOf('vite', '^8.0.0', repo),
   ]);
   const lcCore = peer('langchain', '@langchain/core').split('||').at(-1)?.trim() ?? '^1';
   return {
@@ -227,6 +230,7 @@ async function peerVersions(
     langchainCore: lcCore,
     next: next[0]?.newest ?? '',
     react: react[0]?.newest ?? '',
+    vite: vite[0]?.newest ?? '',
   };
 }
 
