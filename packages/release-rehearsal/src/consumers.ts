@@ -32,6 +32,13 @@ export interface ConsumerSpec {
 const TOOLING = { typescript: '5.9.3', '@types/node': '24.19.2' };
 
 /**
+ * `ai` 7's declarations (`@ai-sdk/provider`) import `json-schema` without depending on its
+ * types: with `skipLibCheck: false`, "TS7016: Could not find a declaration file for module
+ * 'json-schema'" unless the application installs them, as these consumers do.
+ */
+const AI_LIB_TYPES = { '@types/json-schema': '^7.0.15' };
+
+/**
  * Consumers type-checked strict with `skipLibCheck: false` on other TypeScript versions: the
  * current major (with `ai` 7 newest and the AI SDK adapter), and the lowest we support (README)
  * on core alone, since `ai` 7's own declarations need TypeScript >= 5.7 (`Uint8Array<T>`: "TS2315:
@@ -126,7 +133,13 @@ function typeScriptConsumers(input: ConsumerInputs, published: (name: string) =>
       packageManager: 'pnpm',
       engineStrict: true,
       dependencies: sdk
-        ? { '@catalogkit/ai-sdk': published('ai-sdk'), ai, zod: input.zodNewest, typescript }
+        ? {
+            '@catalogkit/ai-sdk': published('ai-sdk'),
+            ai,
+            zod: input.zodNewest,
+            typescript,
+            ...AI_LIB_TYPES,
+          }
         : { '@catalogkit/core': published('core'), zod: input.zodNewest, typescript },
       shown: sdk ? ['typescript', 'ai', 'zod'] : ['typescript', 'zod'],
       checkLibs: true,
@@ -156,6 +169,7 @@ export function consumerSpecs(input: ConsumerInputs): ConsumerSpec[] {
         react: input.react,
         'react-dom': input.react,
         '@types/react': '^19.0.0',
+        '@types/react-dom': '^19.0.0',
       },
       shown: ['next', 'react', 'ai'],
     },
