@@ -24,7 +24,9 @@ const server = createServer((request, response) => {
   const answer = async (): Promise<[number, string, string]> => {
     const url = request.url ?? '/';
     if (request.method === 'POST' && url === '/api/conversation') {
+      // The contract leaves the answer open: the id is checked, not assumed.
       const { conversation_id: conversationId } = await client.conversations.create({});
+      if (typeof conversationId !== 'string') throw new Error('no conversation_id');
       const body = { conversationId, serviceUrl: baseUrl, minted: await mint(conversationId) };
       return [200, 'application/json', JSON.stringify(body)];
     }
