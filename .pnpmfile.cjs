@@ -45,8 +45,28 @@ function typesVersionsFor(exportsField) {
   return Object.keys(paths).length > 0 ? { '*': paths } : undefined;
 }
 
+/**
+ * TypeScript 7 (the workspace's `typescript`, for type-checking) has no compiler API, and tsup 9
+ * calls it (`ts.parseJsonConfigFileContent`, then rollup-plugin-dts) for the declaration build:
+ * "TypeError: _typescript2.default.parseJsonConfigFileContent is not a function". A peer
+ * dependency cannot be overridden (pnpm `overrides` and `packageExtensions` leave peers as
+ * they are), so tsup's `typescript` becomes TypeScript 6's API, the compatibility package
+ * `@typescript/typescript6`, here.
+ */
+function withTypeScriptApi(manifest) {
+  if (manifest.name !== 'tsup') return manifest;
+  if (manifest.peerDependencies) delete manifest.peerDependencies.typescript;
+  if (manifest.peerDependenciesMeta) delete manifest.peerDependenciesMeta.typescript;
+  manifest.dependencies = {
+    ...manifest.dependencies,
+    typescript: 'npm:@typescript/typescript6@6.0.2',
+  };
+  return manifest;
+}
+
 module.exports = {
   hooks: {
+    readPackage: withTypeScriptApi,
     beforePacking(manifest) {
       if (manifest.exports === undefined) return manifest;
       manifest.exports = withoutSourceCondition(manifest.exports);

@@ -4,7 +4,8 @@
  * count:exports [entry ...]`, default core's root and `./schemas`).
  */
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+// TypeScript 7 has no compiler API; its compatibility package is TypeScript 6's.
+import ts from '@typescript/typescript6';
 
 const coreSource = (path: string) =>
   fileURLToPath(new URL(`../../core/src/${path}`, import.meta.url));

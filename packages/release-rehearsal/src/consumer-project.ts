@@ -59,6 +59,11 @@ function writeProject(dir: string, spec: ConsumerSpec, context: ConsumerContext)
     join(dir, '.npmrc'),
     `registry=${context.registryUrl}/\nengine-strict=${spec.engineStrict}\nfund=false\naudit=false\n`,
   );
+  // pnpm 11 and later read only the registry and auth from .npmrc (`engine-strict=true` there
+  // is silently ignored); their other settings live in pnpm-workspace.yaml.
+  if (spec.packageManager === 'pnpm') {
+    writeFileSync(join(dir, 'pnpm-workspace.yaml'), `engineStrict: ${spec.engineStrict}\n`);
+  }
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig(spec), null, 2));
   copyFileSync(join(context.templates, spec.template), join(dir, 'src', 'main.ts'));
   copyFileSync(join(context.templates, 'check.ts'), join(dir, 'src', 'check.ts'));

@@ -18,11 +18,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ConsumerResult, runConsumer } from './consumer-project.js';
 import { type ConsumerInputs, consumerSpecs, majorsOf } from './consumers.js';
+import { runNextConsumer } from './next-consumer.js';
 import { freePort, startRegistry } from './registry.js';
 import { cleanEnv, inPool, run } from './run.js';
 import { type Service, startEmulatorFromRegistry, startRedis } from './services.js';
 import { measure, readBudgets, type SizeReport } from './size.js';
 import { checkTarball, type TarballCheck } from './tarball-checks.js';
+import { runViteConsumer } from './vite-consumer.js';
 import { copyWorkspace, publicPackages, readManifest, repoRoot } from './workspace.js';
 
 const here = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -49,7 +51,9 @@ function optionValue(flag: string): string | undefined {
 /** pnpm as this rehearsal was started (through npx on a fresh machine), else from PATH. */
 function pnpmCommand(): string[] {
   const execPath = process.env.npm_execpath;
-  return execPath && /pnpm/.test(execPath) ? [process.execPath, execPath] : ['pnpm'];
+  if (!execPath || !/pnpm/.test(execPath)) return ['pnpm'];
+  // pnpm 12 is a native executable; pnpm 10 and earlier were a script for node.
+  return /\.[cm]?js$/.test(execPath) ? [process.execPath, execPath] : [execPath];
 }
 
 function table(header: string[], rows: string[][]): string {
@@ -160,15 +164,18 @@ async function main(): Promise<void> {
           3,
           consumerSpecs(inputs).map((spec) => () => {
             process.stdout.write(`  · ${spec.name}\n`);
+            const context = {
+              root: join(work, 'consumers'),
+              templates: join(here, 'templates'),
+              registryUrl: registry.url,
+              pnpm,
+              env: { ...emulator.env, REDIS_URL: redis.url },
+            };
+            if (spec.app === 'next') return runNextConsumer(spec, context);
+            if (spec.app === 'vite') return runViteConsumer(spec, context);
             return runConsumer(
               spec,
-              {
-                root: join(work, 'consumers'),
-                templates: join(here, 'templates'),
-                registryUrl: registry.url,
-                pnpm,
-                env: { ...emulator.env, REDIS_URL: redis.url },
-              },
+              context,
               spec.needsRedis && !redis.url ? redis.skipReason : undefined,
             );
           }),
@@ -203,11 +210,14 @@ async function peerVersions(
 ): Promise<ConsumerInputs> {
   const peer = (folder: string, name: string) =>
     readManifest(join(repo, 'packages', folder)).peerDependencies?.[name] ?? '';
-  const [ai, zod, ioredis, langchain] = await Promise.all([
+  const [ai, zod, ioredis, langchain, next, react, vite] = await Promise.all([
     majorsOf('ai', peer('ai-sdk', 'ai'), repo),
     majorsOf('zod', peer('core', 'zod'), repo),
     majorsOf('ioredis', peer('redis', 'ioredis'), repo),
     majorsOf('langchain', '^1.0.0', repo),
+    majorsOf('next', '^16.0.0', repo),
+    majorsOf('react', '^19.0.0', repo),
+    majorsOf('vite', '^8.0.0', repo),
   ]);
   const lcCore = peer('langchain', '@langchain/core').split('||').at(-1)?.trim() ?? '^1';
   return {
@@ -218,6 +228,9 @@ async function peerVersions(
     ioredis,
     langchain: langchain[0]?.newest ?? '',
     langchainCore: lcCore,
+    next: next[0]?.newest ?? '',
+    react: react[0]?.newest ?? '',
+    vite: vite[0]?.newest ?? '',
   };
 }
 

