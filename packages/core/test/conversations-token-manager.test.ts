@@ -243,12 +243,22 @@ describe('ConversationTokenManager concurrency and failures', () => {
         /expiresAt .*looks like seconds/,
       ],
       [{ token: 't', expiresAt: Date.now() - 1 }, /expiresAt is not in the future/],
-      [{ token: 't', expiresAt: Date.now() + MINUTE, serverDate: 'x' }, /serverDate is not/],
+      // An unusable serverDate is ignored (red team F4): the local clock reads expiresAt.
+      [
+        { token: 't', expiresAt: Date.now() - 1, serverDate: 'x' },
+        /expiresAt is not in the future/,
+      ],
     ];
     for (const [minted, message] of cases) {
       const manager = new ConversationTokenManager({ mint: async () => minted });
       await expect(manager.getToken()).rejects.toThrow(message);
     }
+  });
+
+  it('reads a mint whose serverDate is unparseable as one without serverDate', async () => {
+    const minted = { token: 't', expiresAt: Date.now() + MINUTE, serverDate: 'x' };
+    const manager = new ConversationTokenManager({ mint: async () => minted });
+    expect(await manager.getToken()).toBe('t');
   });
 
   it('keeps serving the current token while a refresh fails, but never past its expiry', async () => {

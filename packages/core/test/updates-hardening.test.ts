@@ -156,6 +156,10 @@ const PATH_CHANGING_IDS = [
   'col\u0000',
   'col\u007f',
   'col\u0085',
+  '\u200b..',
+  '..\u00ad',
+  'col\ufeff1',
+  'col\u202e1',
 ];
 
 describe('collection_id that would leave /v1/collections/{id}', () => {

@@ -18,8 +18,12 @@ export interface RestCaller {
   request(request: RestRequest, options?: RequestOptions): Promise<RestResponse>;
 }
 
-/** A token's life when the mint asks for none (the comparable service's default). */
-const SERVICE_DEFAULT_TTL_SECONDS = 1800;
+/**
+ * The life asked for when the options give none (the comparable service's default). It is
+ * always sent: a service whose own default is shorter would otherwise grant less than the
+ * client counts on, which a local clock behind the service's would hide.
+ */
+const DEFAULT_TTL_SECONDS = 1800;
 
 /** Options of {@link createHttpTokenMinter}. */
 export interface HttpTokenMinterOptions {
@@ -27,7 +31,7 @@ export interface HttpTokenMinterOptions {
   client: RestCaller;
   /** The conversation the tokens are for (from `client.conversations.create`). */
   conversationId: string;
-  /** Token lifetime in seconds, 60 to 7200; the service default is 1800. */
+  /** Token lifetime in seconds, 60 to 7200; default 1800 (always sent to the service). */
   ttlSeconds?: number;
 }
 
@@ -45,7 +49,12 @@ export function createHttpTokenMinter(options: HttpTokenMinterOptions): TokenMin
   const { client, conversationId, ttlSeconds } = options;
   const operation = 'conversations.mintToken';
   const id = validateRequest(ConversationIdSchema, conversationId, operation, 'conversationId');
-  const body = validateRequest(TokenMintRequestSchema, { ttl_seconds: ttlSeconds }, operation);
+  const body = validateRequest(
+    TokenMintRequestSchema,
+    { ttl_seconds: ttlSeconds ?? DEFAULT_TTL_SECONDS },
+    operation,
+  );
+  const ttl = body.ttl_seconds ?? DEFAULT_TTL_SECONDS;
   return async ({ signal }): Promise<MintedToken> => {
     const response = await client.request(
       {
@@ -62,7 +71,6 @@ export function createHttpTokenMinter(options: HttpTokenMinterOptions): TokenMin
     const minted = parseChangeAnswer(ConversationTokenSchema, response, operation);
     const serverDate = response.headers.get('date') ?? undefined;
     // The life asked for bounds the token on the local clock when `Date` is hidden (CORS).
-    const ttl = body.ttl_seconds ?? SERVICE_DEFAULT_TTL_SECONDS;
     return { token: minted.token, expiresAt: minted.expires_at, serverDate, ttlSeconds: ttl };
   };
 }

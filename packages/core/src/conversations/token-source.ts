@@ -118,7 +118,8 @@ export interface MintTimes {
 /**
  * Maps a mint result onto the monotonic clock. The remaining life counts from `sentAt`:
  * the server created the token after that, so the estimate errs early.
- * - With `serverDate`, the life is `expiresAt - serverDate`, both on the server's clock.
+ * - With a usable `serverDate`, the life is `expiresAt - serverDate`, both on the server's
+ *   clock. One that cannot be parsed, or is not before `expiresAt`, is ignored.
  * - Without it, `expiresAt - wallSentAt` on the local wall clock. The service gives the life
  *   asked for (`ttlSeconds`), so a shorter apparent life means the local clock runs ahead by
  *   the difference. Up to half the ttl ahead, the apparent life is kept (it errs short, at
@@ -165,17 +166,38 @@ function lifeFromSentAt(
   if ('problem' in expires) return expires;
   const ttl = ttlMsOf(minted.ttlSeconds);
   if (ttl !== undefined && 'problem' in ttl) return ttl;
-  let lifeMs: number;
-  if (minted.serverDate !== undefined) {
-    const serverDate = parseInstant(minted.serverDate, 'serverDate');
-    if ('problem' in serverDate) return serverDate;
-    lifeMs = expires.ms - latestServerTime(serverDate.ms);
-  } else {
-    lifeMs = expires.ms - wallSentAt;
-    // A clock far ahead: the ttl asked for is the only measure of the life left.
-    if (ttl !== undefined && lifeMs < ttl.ms / 2) lifeMs = ttl.ms;
-  }
+  const lifeMs =
+    lifeByServerDate(minted, expires.ms) ?? lifeByWallClock(expires.ms, wallSentAt, ttl);
+  // When the measures disagree, the shorter wins: the token was created after `sentAt`.
   return { ms: ttl === undefined ? lifeMs : Math.min(lifeMs, ttl.ms) };
+}
+
+/**
+ * The life `expiresAt - serverDate`, both on the server's clock, or undefined when the
+ * `Date` cannot be used: unparseable (two headers joined by a proxy, `Date: now`), or at or
+ * after `expiresAt` (a proxy's clock, not the one that set the expiry). Then the mint is read
+ * as if no `Date` came, rather than refused while it created a real token.
+ */
+function lifeByServerDate(minted: MintedToken, expiresMs: number): number | undefined {
+  if (minted.serverDate === undefined) return undefined;
+  const serverDate = parseInstant(minted.serverDate, 'serverDate');
+  if ('problem' in serverDate) return undefined;
+  const lifeMs = expiresMs - latestServerTime(serverDate.ms);
+  return lifeMs > 0 ? lifeMs : undefined;
+}
+
+/**
+ * The life `expiresAt - wallSentAt` on the local wall clock. A clock far ahead (more than
+ * half the ttl) would make it short or negative: then the ttl asked for is the only measure
+ * of the life left.
+ */
+function lifeByWallClock(
+  expiresMs: number,
+  wallSentAt: number,
+  ttl: { ms: number } | undefined,
+): number {
+  const lifeMs = expiresMs - wallSentAt;
+  return ttl !== undefined && lifeMs < ttl.ms / 2 ? ttl.ms : lifeMs;
 }
 
 function ttlMsOf(ttlSeconds: number | undefined): { ms: number } | { problem: string } | undefined {
@@ -245,6 +267,18 @@ function parseRecord(value: string): { token: string; lifetimeMs?: number } | un
 /** Epoch milliseconds below this are almost surely epoch seconds passed by mistake (1973). */
 const SECONDS_SUSPECT_BELOW = 1e11;
 
+/** An ISO date and time without `Z` or an offset, e.g. Python's `utcnow().isoformat()`. */
+const LOCAL_ISO_DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)$/;
+
+/**
+ * A service's instant without a UTC offset is UTC (`Date.parse` would read it as local time,
+ * so every mint in a zone east of UTC would look expired): `Z` is added.
+ */
+function asUtcWhenNoOffset(value: string): string {
+  const match = LOCAL_ISO_DATE_TIME.exec(value);
+  return match ? `${match[1]}T${match[2]}Z` : value;
+}
+
 /**
  * Converts an application-supplied instant to epoch milliseconds, or returns a message
  * naming `field` that says what is wrong with it.
@@ -259,7 +293,7 @@ export function parseInstant(
   }
   if (typeof value === 'number') return parseEpochMs(value, field);
   if (typeof value === 'string') {
-    const ms = Date.parse(value);
+    const ms = Date.parse(asUtcWhenNoOffset(value));
     return Number.isNaN(ms) ? { problem: `${field} is not a parseable date: "${value}"` } : { ms };
   }
   return { problem: `${field} must be a Date, a date string or epoch milliseconds` };

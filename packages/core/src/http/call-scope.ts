@@ -36,7 +36,9 @@ export class CallScope {
   /**
    * Whether the latest attempt's request may have reached the service and been acted on:
    * set when a request is handed to fetch, cleared by a refused connection or a 4xx
-   * refusal. It decides `outcomeUnknown` on a failed data-changing call.
+   * refusal of that same request, never by a later hop of the call (a redirect followed
+   * after an answer that may have been acted on). It decides `outcomeUnknown` on a failed
+   * data-changing call.
    */
   mayHaveArrived = false;
 
@@ -45,6 +47,11 @@ export class CallScope {
     readonly timeoutMs: number,
     callerSignal?: AbortSignal,
     readonly limits: BodyLimits = DEFAULT_BODY_LIMITS,
+    /**
+     * Whether the call changes data: then no redirect is followed (following one would send
+     * the change again), and the call's errors say whether the change may have been applied.
+     */
+    readonly mutates = false,
   ) {
     this.#deadline = monotonicMs() + timeoutMs;
     this.#timer = setTimeout(() => this.#stop(new TimeoutError(timeoutMs, operation)), timeoutMs);
@@ -109,7 +116,7 @@ export async function runCall<T>(
   attempt: (scope: CallScope) => Promise<T>,
 ): Promise<T> {
   const { operation, timeoutMs, signal, limits, mutates } = settings;
-  const scope = new CallScope(operation, timeoutMs, signal, limits);
+  const scope = new CallScope(operation, timeoutMs, signal, limits, mutates === true);
   let waitedMs = 0;
   try {
     for (let attemptNumber = 0; ; attemptNumber++) {

@@ -66,12 +66,33 @@ function redirected(request: OutgoingRequest, status: number, target: URL): Outg
   return { method: 'GET', url: target.href, headers };
 }
 
-/** What a failed fetch means: the scope's own failure, or a ConnectionError. */
-function fetchFailure(error: unknown, request: OutgoingRequest, scope: CallScope): Error {
+/**
+ * What a failed fetch means: the scope's own failure, or a ConnectionError. `earlier`: an
+ * earlier hop of this call may have been acted on, which this hop's refused connection
+ * does not undo.
+ */
+function fetchFailure(
+  error: unknown,
+  request: OutgoingRequest,
+  scope: CallScope,
+  earlier: boolean,
+): Error {
   if (scope.failure) return scope.failure;
   const failure = toConnectionError(error, request);
-  scope.mayHaveArrived = failure.requestSent;
+  scope.mayHaveArrived = earlier || failure.requestSent;
   return failure;
+}
+
+/**
+ * A redirect answering a change: the change may have been applied before the redirect, and
+ * following it would send the change again (307/308, and 301/302 for PATCH, keep the body),
+ * possibly to another path. It is not followed; the call fails with its outcome unknown.
+ */
+function refusedChangeRedirect(request: OutgoingRequest, status: number): ProtocolError {
+  return new ProtocolError(
+    `${request.method} ${pathOf(request)} answered HTTP ${status} (a redirect) to a change; not followed, since that would send the change again, and the change may have been applied`,
+    { status },
+  );
 }
 
 function resolveLocation(location: string, request: OutgoingRequest, status: number): URL {
@@ -124,7 +145,8 @@ async function redirectTargetOrDrain(
 
 /**
  * Sends a request with `redirect: 'manual'`, following same-origin redirects itself and
- * refusing cross-origin ones. Failures become ConnectionError (with `requestSent`), or the
+ * refusing cross-origin ones; a call that changes data follows none (see
+ * {@link refusedChangeRedirect}). Failures become ConnectionError (with `requestSent`), or the
  * scope's TimeoutError/AbortError.
  */
 export async function send(
@@ -134,6 +156,8 @@ export async function send(
 ): Promise<Response> {
   let current = request;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    // What earlier hops of this call left: an answer that may follow a change stays so.
+    const earlier = hop > 0 && scope.mayHaveArrived;
     // From here on the service may receive the request, until an answer or a refused
     // connection proves otherwise. fetch sends nothing on a signal that has already aborted.
     if (!scope.signal.aborted) scope.mayHaveArrived = true;
@@ -147,15 +171,19 @@ export async function send(
         signal: scope.signal,
       });
     } catch (error) {
-      throw fetchFailure(error, current, scope);
+      throw fetchFailure(error, current, scope, earlier);
     }
     const { status } = response;
     // A 4xx is a refusal: the service did not act on the request. Anything else (a 2xx, a
     // 5xx, a redirect such as 303 after processing) may follow a change.
-    scope.mayHaveArrived = status < 400 || status >= 500;
+    scope.mayHaveArrived = earlier || status < 400 || status >= 500;
     // Most answers are not redirects and return here. A redirect a browser hides (opaque)
     // has status 0: redirectTargetOrDrain refuses it.
     if (status !== 0 && !REDIRECT_STATUSES.has(status)) return response;
+    if (scope.mutates && status !== 0) {
+      await response.body?.cancel().catch(() => undefined);
+      throw refusedChangeRedirect(current, status);
+    }
     const target = await redirectTargetOrDrain(response, current);
     if (target === undefined) return response;
     current = redirected(current, status, target);

@@ -56,9 +56,11 @@ export type CollectionUpdate = z.infer<typeof CollectionUpdateSchema>;
 /**
  * Characters a collection id never holds: path and query delimiters (`/`, `\`, `?`, `#`),
  * `%` (a server that decodes the path once more would read `%2F` as `/`), whitespace and
- * control characters (the URL parser drops tabs and newlines). Linear: one class, no nesting.
+ * control characters (the URL parser drops tabs and newlines), and invisible format characters
+ * (a server that strips U+200B or the soft hyphen would read `\u200B..` as `..`). Linear: one
+ * class, no nesting.
  */
-const ID_CHARACTERS = /^[^\s/\\?#%\p{Cc}]*$/u;
+const ID_CHARACTERS = /^[^\s/\\?#%\p{Cc}\p{Cf}]*$/u;
 
 /** `.` and `..` are dot segments: fetch resolves them away, changing which path is patched. */
 const NOT_A_DOT_SEGMENT = /^(?!\.\.?$)/u;
@@ -72,7 +74,7 @@ export const CollectionIdSchema = z
   .string()
   .min(1)
   .regex(ID_CHARACTERS, {
-    message: 'must not contain /, \\, ?, #, %, whitespace or control characters',
+    message: 'must not contain /, \\, ?, #, %, whitespace, control or invisible format characters',
   })
   .regex(NOT_A_DOT_SEGMENT, { message: 'must not be "." or ".." (a dot segment of the URL path)' })
   .describe('Id of the collection to update.');

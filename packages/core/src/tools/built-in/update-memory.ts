@@ -1,3 +1,4 @@
+import { monotonicMs } from '../../async.js';
 import { CatalogError } from '../../errors/catalog-error.js';
 import type { Collection, CollectionUpdate } from '../../schemas/index.js';
 
@@ -30,21 +31,40 @@ type Known = { collectionId: string; at: number } & (
 
 /** How many updates are remembered, and for how long (ms). */
 export interface UpdateMemoryLimits {
+  /** Updates that succeeded (and, without `maxUnknownEntries`, those of unknown outcome). */
   maxEntries: number;
+  /**
+   * Updates whose outcome is unknown, kept apart so a flood of other updates does not evict
+   * the guard against applying one twice. Default: `maxEntries`.
+   */
+  maxUnknownEntries?: number;
   ttlMs: number;
 }
 
 /**
- * 100 updates, for 10 minutes: long enough for a model that retries within a turn or the
- * next one, short enough that a shopper who checked the collection can ask again.
+ * 100 successes and 1,000 unknown outcomes, for 10 minutes: long enough for a model that
+ * retries within a turn or the next one, short enough that a shopper who checked the
+ * collection can ask again.
  */
-export const DEFAULT_UPDATE_MEMORY: UpdateMemoryLimits = { maxEntries: 100, ttlMs: 10 * 60_000 };
+export const DEFAULT_UPDATE_MEMORY: UpdateMemoryLimits = {
+  maxEntries: 100,
+  maxUnknownEntries: 1_000,
+  ttlMs: 10 * 60_000,
+};
 
-/** A value with object keys sorted and string lists sorted (id lists are sets). */
+/**
+ * A value with object keys sorted, string lists as sets (sorted, duplicates dropped: they
+ * are ids) and lists of objects as multisets (sorted by their canonical text: the order of
+ * clauses to add or replace does not change what the update does; a clause twice adds two).
+ */
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) {
     const items = value.map(canonical);
-    return items.every((item) => typeof item === 'string') ? [...items].sort() : items;
+    if (items.every((item) => typeof item === 'string')) return [...new Set(items)].sort();
+    return items
+      .map((item) => ({ item, text: JSON.stringify(item) }))
+      .sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0))
+      .map(({ item }) => item);
   }
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(
@@ -80,7 +100,11 @@ export class UpdateMemory {
   readonly #limits: UpdateMemoryLimits;
   readonly #now: () => number;
 
-  constructor(limits: UpdateMemoryLimits = DEFAULT_UPDATE_MEMORY, now: () => number = Date.now) {
+  /**
+   * `now`: the clock entries age on, monotonic by default so a wall clock stepped forward
+   * does not forget an update of unknown outcome early (nor one stepped back keep it forever).
+   */
+  constructor(limits: UpdateMemoryLimits = DEFAULT_UPDATE_MEMORY, now: () => number = monotonicMs) {
     this.#limits = limits;
     this.#now = now;
   }
@@ -140,11 +164,16 @@ export class UpdateMemory {
   #remember(key: string, known: Known): void {
     this.#known.delete(key);
     this.#known.set(key, known);
-    // A Map iterates in insertion order, so the first key is the oldest.
-    while (this.#known.size > this.#limits.maxEntries) {
-      const oldest = this.#known.keys().next().value;
-      if (oldest === undefined) break;
-      this.#known.delete(oldest);
+    const { maxEntries, maxUnknownEntries = maxEntries } = this.#limits;
+    const cap = known.state === 'unknown' ? maxUnknownEntries : maxEntries;
+    let count = 0;
+    for (const entry of this.#known.values()) if (entry.state === known.state) count++;
+    // A Map iterates in insertion order, so the oldest of the same state go first.
+    for (const [oldKey, entry] of this.#known) {
+      if (count <= cap) break;
+      if (entry.state !== known.state) continue;
+      this.#known.delete(oldKey);
+      count--;
     }
   }
 }
