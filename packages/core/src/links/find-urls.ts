@@ -27,12 +27,28 @@ export interface FoundUrl {
   href: string;
   /** Where it was found. */
   kind: FoundUrlKind;
+  /**
+   * For `html`: the attribute it is the value of, in lower case (`href`, `action`; `content`
+   * for the URL of a `<meta http-equiv="refresh">`).
+   */
+  attribute?: string;
 }
 
 /** Characters that open a sentence, a quote or emphasis rather than a URL when they come first. */
 const LEADING = new Set(['(', '[', '{', '*', '_', '~', "'", '"', '`', '!', '¡', '¿']);
-/** Characters that end a sentence or a quote rather than a URL when they come last. */
-const TRAILING = new Set(['.', ',', ';', ':', '!', '?', "'", '"', '*', '_', '~', '`', '>']);
+/**
+ * Characters that end a sentence or a quote rather than a URL when they come last, and that
+ * GFM renderers leave out of the link. `]`, `}`, `>` and a backtick are not among them: a
+ * renderer keeps them in the href (`…]` opens `…%5D`), so the link is judged with them.
+ */
+const TRAILING = new Set(['.', ',', ';', ':', '!', '?', "'", '"', '*', '_', '~']);
+
+/**
+ * Longest attribute value (or destination) taken as one link by the attribute pass: longer
+ * than any buy link; a longer value is reported cut, and never allowed (see
+ * {@link isOpaqueHtml}).
+ */
+export const MAX_ATTRIBUTE_VALUE = 4096;
 
 /** Schemes a renderer links in running text without `//` (and those that run script). */
 const BARE_SCHEMES = new Set([
@@ -57,16 +73,19 @@ const COMMON_TLDS = new Set(
 );
 const AUTHORITY = /^[\\/]{2}[^\\/\s]/;
 const INNER_AUTHORITY = /:[\\/]{2}/;
-const WWW = /^www\d{0,3}\./i;
+/** `www.` anywhere in a word: renderers link it after punctuation too (`See:www.x.test`). */
+const WWW = /www\d{0,3}\.[a-z0-9]/i;
 const HOST_WITH_PATH = /[a-z0-9-]\.[a-z]{2,63}(?:[/?#\\]|:\d)/i;
 const HOST_ONLY = /^(?:[a-z0-9-]+\.)+([a-z]{2,63})\.?$/i;
 
 /**
  * Whether a linkifier (GFM, linkify-it) could make a link of a word of running text, judged
  * on the whole word: a scheme anywhere in it (`x//evil/https://…` is one link), two slashes
- * at its start, `www.`, a host with a path, or a host on a common top-level domain.
+ * at its start, `www.` anywhere, an e-mail address (linked as `mailto:`), a host with a path,
+ * or a host on a common top-level domain.
  */
 function looksLikeLink(href: string): boolean {
+  if (isEmail(href)) return true;
   const scheme = schemeOf(href);
   if (scheme !== undefined && BARE_SCHEMES.has(scheme) && href.length > scheme.length + 1) {
     return true;
@@ -77,12 +96,12 @@ function looksLikeLink(href: string): boolean {
   return tld !== undefined && (tld.length === 2 || COMMON_TLDS.has(tld));
 }
 
-/** Counts of each bracket in a span, kept up to date as characters are trimmed off its end. */
+/**
+ * The balance of round brackets in a span, kept up to date as characters are trimmed off its
+ * end. Only `)` is dropped when unbalanced, as GFM does; `]` and `}` stay in the link.
+ */
 class BracketCounts {
-  // Six counters, not a map: one of these is made per linkable word.
   round = 0;
-  square = 0;
-  curly = 0;
 
   constructor(text: string, start: number, end: number) {
     for (let i = start; i < end; i++) this.add(text.charCodeAt(i), 1);
@@ -92,17 +111,11 @@ class BracketCounts {
   add(code: number, by: number): void {
     if (code === 40) this.round += by;
     else if (code === 41) this.round -= by;
-    else if (code === 91) this.square += by;
-    else if (code === 93) this.square -= by;
-    else if (code === 123) this.curly += by;
-    else if (code === 125) this.curly -= by;
   }
 
-  /** True when the span holds more of the closer `code` than of its opener. */
+  /** True when `code` is `)` and the span holds more of them than of `(`. */
   unbalanced(code: number): boolean {
-    if (code === 41) return this.round < 0;
-    if (code === 93) return this.square < 0;
-    return code === 125 && this.curly < 0;
+    return code === 41 && this.round < 0;
   }
 }
 
@@ -115,9 +128,9 @@ function referenceStartBefore(text: string, semicolon: number, start: number): n
 
 /**
  * The end of a word without what ends the sentence: trailing punctuation, a trailing
- * character reference, and closing brackets the word did not open (so `(see
- * https://x.test/a_(b))` keeps `a_(b)` but `(https://x.test/a)` loses `)`). One pass from
- * the end with running bracket counts: linear in the word.
+ * character reference, and `)` the word did not open (so `(see https://x.test/a_(b))` keeps
+ * `a_(b)` but `(https://x.test/a)` loses `)`). One pass from the end with a running bracket
+ * count: linear in the word.
  */
 export function trimmedEnd(text: string, start: number, end: number): number {
   const counts = new BracketCounts(text, start, end);
@@ -145,8 +158,26 @@ function isWordCharacter(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 }
 
+/**
+ * Every Unicode white space (and U+FEFF, U+180E, which some renderers split at): a word of
+ * running text ends at any of them, as a linkifier's does.
+ */
 function isSpace(code: number): boolean {
-  return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x3000;
+  if (code === 32 || (code >= 9 && code <= 13)) return true;
+  if (code < 0x85) return false;
+  return (
+    code === 0x85 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    code === 0x180e ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
 const URL_ATTRIBUTE = new Set([
@@ -170,10 +201,14 @@ const URL_ATTRIBUTE = new Set([
   'dynsrc',
 ]);
 
-/** `name@host.tld` without spaces, checked without a backtracking pattern. */
+/**
+ * `name@host.tld` without spaces (a renderer links it as `mailto:`), checked without a
+ * backtracking pattern: any `@` with something before it and a dot with something after
+ * it later on.
+ */
 function isEmail(text: string): boolean {
   const at = text.indexOf('@');
-  if (at <= 0 || text.indexOf('@', at + 1) >= 0) return false;
+  if (at <= 0) return false;
   const dot = text.lastIndexOf('.');
   return dot > at + 1 && dot < text.length - 1;
 }
@@ -183,6 +218,7 @@ interface Span {
   start: number;
   end: number;
   kind: FoundUrlKind;
+  attribute?: string;
 }
 
 /**
@@ -205,7 +241,6 @@ class UrlScanner {
   #skipAt = Number.POSITIVE_INFINITY;
   /** The end of the last HTML tag parsed: a `<` before it is inside that tag. */
   #tagEnd = 0;
-  #lineStart = 0;
 
   constructor(text: string, limit = Number.POSITIVE_INFINITY) {
     this.#text = text;
@@ -237,7 +272,6 @@ class UrlScanner {
       }
       if (code === 32 || (code >= 9 && code <= 13) || (code > 127 && isSpace(code))) {
         if (signal) this.#word(word, i);
-        if (code === 10) this.#lineStart = i + 1;
         word = ++i;
         signal = false;
         continue;
@@ -283,21 +317,14 @@ class UrlScanner {
     const text = this.#text;
     const char = text[i];
     if (char === ']' && text[i + 1] === '(') return this.#destination(i + 2) ?? i + 2;
-    if (char === ']' && text[i + 1] === ':' && this.#atDefinition()) {
-      return this.#destination(i + 2) ?? i + 2;
-    }
+    // A reference definition may follow a container marker (`> [1]: …`, `- [1]: …`) and its
+    // label may span lines: every `]:` is taken as one, which over-reports at worst.
+    if (char === ']' && text[i + 1] === ':') return this.#destination(i + 2) ?? i + 2;
     if (char !== '<') return undefined;
     const autolink = this.#autolink(i);
     if (autolink !== undefined) return autolink;
     if (i >= this.#tagEnd) this.#tag(i);
     return i + 1;
-  }
-
-  /** True when the line starts with `[` (up to three spaces before): a reference definition. */
-  #atDefinition(): boolean {
-    let i = this.#lineStart;
-    while (i - this.#lineStart < 3 && this.#text[i] === ' ') i++;
-    return this.#text[i] === '[';
   }
 
   /**
@@ -396,7 +423,7 @@ class UrlScanner {
     let end = start;
     while (end < text.length && (quote ? text[end] !== quote : !/[\s>]/.test(text[end]!))) end++;
     if ((URL_ATTRIBUTE.has(name) || name.startsWith('on')) && end > start) {
-      this.#skips.push({ start, end, kind: 'html' });
+      this.#skips.push({ start, end, kind: 'html', attribute: name });
       this.#skipAt = Math.min(this.#skipAt, start);
     }
     return quote && end < text.length ? end + 1 : end;
@@ -415,11 +442,133 @@ class UrlScanner {
   }
 
   #emit(span: Span): void {
-    if (span.end <= span.start) return;
-    const url = this.#text.slice(span.start, span.end);
-    const href = browserHref(decodeLinkText(url, span.kind === 'markdown'));
-    this.found.push({ url, start: span.start, end: span.end, href, kind: span.kind });
+    emitSpan(this.#text, span, this.found);
   }
+}
+
+function emitSpan(text: string, span: Span, into: FoundUrl[]): void {
+  if (span.end <= span.start) return;
+  const url = text.slice(span.start, span.end);
+  const href = browserHref(decodeLinkText(url, span.kind === 'markdown'));
+  const found: FoundUrl = { url, start: span.start, end: span.end, href, kind: span.kind };
+  if (span.attribute !== undefined) found.attribute = span.attribute;
+  into.push(found);
+}
+
+/** Characters of an attribute name, as far as the attribute pass needs to read one. */
+function isNameCharacter(code: number): boolean {
+  return isWordCharacter(code) || code === 45 || code === 58 || code === 95;
+}
+
+/** What may stand before an attribute name in a tag: space, `/`, or the end of a quoted value. */
+function opensAttribute(code: number): boolean {
+  return Number.isNaN(code) || isSpace(code) || code === 47 || code === 34 || code === 39;
+}
+
+/** A refresh delay before its URL (`0;url=…`, `5, …`): `content` of `<meta http-equiv>`. */
+const REFRESH = /^\s*[\d.]*\s*[;,]\s*(?:url\s*=\s*)?['"]?/i;
+
+/**
+ * The attribute pass: every `name=value` anywhere in the text whose name is a URL attribute
+ * (or an `on…` handler, or a `content` holding a refresh URL), preceded by what may precede
+ * an attribute. It knows nothing of tags, code spans or escapes, so no construct can hide
+ * one from it; a value is never skipped, so a `href=` inside another value is found too.
+ * Each value end is looked up from a cursor that only moves forward: linear in the text.
+ */
+class AttributeScanner {
+  readonly found: FoundUrl[] = [];
+  stoppedAt: number | undefined;
+  readonly #text: string;
+  readonly #limit: number;
+  /** Per stop kind (`"`, `'`, unquoted): the last search's start and the stop it found. */
+  readonly #from = new Map<string, number>();
+  readonly #stop = new Map<string, number>();
+
+  constructor(text: string, limit: number) {
+    this.#text = text;
+    this.#limit = limit;
+  }
+
+  scan(): void {
+    const text = this.#text;
+    let spaceEnd = 0;
+    for (let at = text.indexOf('='); at >= 0; at = text.indexOf('=', at + 1)) {
+      if (this.found.length >= this.#limit) {
+        this.stoppedAt = at;
+        return;
+      }
+      const name = this.#nameBefore(at);
+      if (name === undefined) continue;
+      // Spaces after `=` run to the next non-space, which no later `=` lies before.
+      let start = Math.max(at + 1, spaceEnd);
+      while (start < text.length && isSpace(text.charCodeAt(start))) start++;
+      spaceEnd = start;
+      this.#value(name, start);
+    }
+  }
+
+  /** The URL-carrying attribute name ending just before `=` at `at` (spaces allowed), if any. */
+  #nameBefore(at: number): string | undefined {
+    const text = this.#text;
+    let end = at;
+    while (end > 0 && at - end < 64 && isSpace(text.charCodeAt(end - 1))) end--;
+    let start = end;
+    while (start > 0 && end - start < 32 && isNameCharacter(text.charCodeAt(start - 1))) start--;
+    if (start === end || !opensAttribute(text.charCodeAt(start - 1))) return undefined;
+    const name = text.slice(start, end).toLowerCase();
+    const url = URL_ATTRIBUTE.has(name) || name.startsWith('on') || name === 'content';
+    return url ? name : undefined;
+  }
+
+  /** The value starting at `start` (after `=` and spaces), cut at {@link MAX_ATTRIBUTE_VALUE}. */
+  #value(name: string, start: number): void {
+    const text = this.#text;
+    const quote = text[start] === '"' || text[start] === "'" ? text[start]! : '';
+    const from = quote ? start + 1 : start;
+    const end = Math.min(this.#stopAfter(quote, from), from + MAX_ATTRIBUTE_VALUE);
+    if (name !== 'content') {
+      emitSpan(text, { start: from, end, kind: 'html', attribute: name }, this.found);
+      return;
+    }
+    const refresh = REFRESH.exec(text.slice(from, Math.min(end, from + 64)));
+    if (refresh) {
+      const url = { start: from + refresh[0].length, end, kind: 'html' as const, attribute: name };
+      emitSpan(text, url, this.found);
+    }
+  }
+
+  /** Where a value opened by `quote` (`''` for unquoted) starting at `from` ends. */
+  #stopAfter(quote: string, from: number): number {
+    const text = this.#text;
+    const lastFrom = this.#from.get(quote);
+    const lastStop = this.#stop.get(quote);
+    // No stop lies in [lastFrom, lastStop): a later start inside it shares that stop.
+    if (lastFrom !== undefined && lastStop !== undefined && from >= lastFrom && from <= lastStop) {
+      return lastStop;
+    }
+    let stop: number;
+    if (quote) {
+      stop = text.indexOf(quote, from);
+      if (stop < 0) stop = text.length;
+    } else {
+      stop = from;
+      while (stop < text.length && text[stop] !== '>' && !isSpace(text.charCodeAt(stop))) stop++;
+    }
+    this.#from.set(quote, from);
+    this.#stop.set(quote, stop);
+    return stop;
+  }
+}
+
+/**
+ * True for an HTML attribute value that no true link would be and that the first pass may
+ * have jumped over whole: cut at {@link MAX_ATTRIBUTE_VALUE}, or holding white space, `<`,
+ * `>`, a quote or a backtick (a fake tag's value running over text). Such a value is never
+ * allowed, so what it covers cannot pass unseen.
+ */
+export function isOpaqueHtml(found: FoundUrl): boolean {
+  if (found.kind !== 'html') return false;
+  return found.end - found.start >= MAX_ATTRIBUTE_VALUE || /[\s<>"'`]/.test(found.url);
 }
 
 /**
@@ -441,11 +590,25 @@ export function findUrls(text: string): FoundUrl[] {
  */
 export function scanUrls(
   text: string,
-  limit?: number,
+  limit = Number.POSITIVE_INFINITY,
 ): { found: FoundUrl[]; stoppedAt: number | undefined } {
   const scanner = new UrlScanner(text, limit);
   scanner.scan();
-  return { found: inOrder(scanner.found), stoppedAt: scanner.stoppedAt };
+  // A second, independent pass over every `name=` that looks like a URL attribute, so a
+  // fake tag (`<b title="` in a code span) that derails the first pass hides nothing.
+  const attributes = new AttributeScanner(text, limit);
+  attributes.scan();
+  const found = union(scanner.found, attributes.found);
+  const stops = [scanner.stoppedAt, attributes.stoppedAt].filter((at) => at !== undefined);
+  return { found: inOrder(found), stoppedAt: stops.length > 0 ? Math.min(...stops) : undefined };
+}
+
+/** The links of the first pass, and those of the attribute pass it did not find itself. */
+function union(first: FoundUrl[], attributes: FoundUrl[]): FoundUrl[] {
+  const ends = new Map<number, number>();
+  for (const found of first) if (found.kind === 'html') ends.set(found.start, found.end);
+  for (const found of attributes) if (ends.get(found.start) !== found.end) first.push(found);
+  return first;
 }
 
 function inOrder(found: FoundUrl[]): FoundUrl[] {

@@ -102,7 +102,8 @@ function byEdits(url: string, index: BuyLinkIndex, budget: WorkBudget): Nearest 
   for (const link of index.links) {
     const max = editBudget(link);
     if (Math.abs(url.length - link.length) > max) continue;
-    if (!budget.spend(url.length * (2 * max + 1))) return UNCHECKED;
+    // The real cost: the band of every row, and the two rows allocated.
+    if (!budget.spend(url.length * (2 * max + 3) + 2 * link.length)) return UNCHECKED;
     const distance = boundedEditDistance(url, link, max);
     if (distance <= max) scored.push({ link, distance });
   }

@@ -6,7 +6,7 @@ import {
   resolveWith,
   type UnresolvedReference,
 } from './resolve.js';
-import { type BuyLinkCheckOptions, type BuyLinkIssue, repairBuyLinks } from './verify.js';
+import { type BuyLinkCheckOptions, type BuyLinkIssue, CheckState, repairWith } from './verify.js';
 
 /** Options of {@link BuyLinkStreamResolver}. */
 export interface BuyLinkStreamOptions extends ResolveBuyLinksOptions, BuyLinkCheckOptions {
@@ -63,6 +63,8 @@ export class BuyLinkStreamResolver {
 
   /** With `repair`: the rest of an overlong word is let through unchecked (already reported). */
   #passing = false;
+  /** One work budget and memo for the whole stream, as for checking its text at once. */
+  readonly #check = new CheckState();
 
   constructor(options: BuyLinkStreamOptions = {}) {
     this.#options = options;
@@ -146,7 +148,7 @@ export class BuyLinkStreamResolver {
   }
 
   #repair(text: string): string {
-    const repair = repairBuyLinks(text, this.#references, this.#options);
+    const repair = repairWith(text, this.#references, this.#options, this.#check);
     this.repaired.push(...repair.repaired);
     for (const issue of repair.unrepaired) {
       this.unrepaired.push(issue);

@@ -1,5 +1,5 @@
 import type { BuyLinkSources, BuyLinkTrustOptions } from './buy-links.js';
-import { type FoundUrl, scanUrls } from './find-urls.js';
+import { type FoundUrl, isOpaqueHtml, scanUrls } from './find-urls.js';
 import { openedUrl, webHostOf } from './href.js';
 import { BuyLinkIndex, WorkBudget } from './link-index.js';
 import { type BuyLinkMatch, type Nearest, nearestBuyLink } from './nearest.js';
@@ -52,9 +52,13 @@ export interface BuyLinkVerification {
   otherUrls: FoundUrl[];
 }
 
-/** Work units per character of the text, plus a base, for matching links to buy links. */
-const WORK_PER_CHARACTER = 24;
-const WORK_BASE = 4_000_000;
+/**
+ * Work units (about one edit-distance cell each) one check may spend matching links to buy
+ * links, whatever the length of the text: a fixed bound, so filler around near-miss links
+ * buys an attacker no extra work, and the result does not depend on it. Enough for a few
+ * hundred near-miss links against a hundred buy links; past it, links are reported unmatched.
+ */
+const WORK_LIMIT = 12_000_000;
 /**
  * Links one answer may hold. An answer is read for a shopper; one with more links than this
  * is not checked past them (the rest is one issue), so no text costs more than this many.
@@ -131,6 +135,36 @@ function indexOf(
   return sources instanceof BuyLinkReferences ? sources.index() : BuyLinkIndex.of(sources, options);
 }
 
+/**
+ * HTML attributes whose value may be a verified buy link. A form's `action`/`formaction` is
+ * never one: a GET submit replaces the query with the form's fields, so the browser opens
+ * another URL than the one written; nor is a refresh URL (`content`).
+ */
+const VERIFIABLE_ATTRIBUTES = new Set(['href', 'src']);
+
+function verifiable(found: FoundUrl): boolean {
+  return found.attribute === undefined || VERIFIABLE_ATTRIBUTES.has(found.attribute);
+}
+
+/**
+ * The work budget and remembered verdicts of a check, shared by every piece of one text
+ * (the chunks of a stream), so splitting a text never multiplies the work it may cost.
+ */
+export class CheckState {
+  readonly budget = new WorkBudget(WORK_LIMIT);
+  readonly #memo = new Map<string, Nearest>();
+  #index: BuyLinkIndex | undefined;
+
+  /** The verdicts remembered against `index` (forgotten when the links change). */
+  memoFor(index: BuyLinkIndex): Map<string, Nearest> {
+    if (this.#index !== index) {
+      this.#memo.clear();
+      this.#index = index;
+    }
+    return this.#memo;
+  }
+}
+
 /** Sorts one found link into the verification. */
 class Checker {
   readonly verification: BuyLinkVerification = {
@@ -142,17 +176,25 @@ class Checker {
   readonly #index: BuyLinkIndex;
   readonly #allowed: (found: FoundUrl) => boolean;
   readonly #budget: WorkBudget;
-  readonly #memo = new Map<string, Nearest>();
+  readonly #memo: Map<string, Nearest>;
 
-  constructor(index: BuyLinkIndex, options: BuyLinkCheckOptions, textLength: number) {
+  constructor(index: BuyLinkIndex, options: BuyLinkCheckOptions, state: CheckState) {
     this.#index = index;
     this.#allowed = allowance(options);
-    this.#budget = new WorkBudget(WORK_BASE + WORK_PER_CHARACTER * textLength);
+    this.#budget = state.budget;
+    this.#memo = state.memoFor(index);
   }
 
   add(found: FoundUrl): void {
     const { verified, issues, otherUrls } = this.verification;
     const index = this.#index;
+    if (!verifiable(found) || isOpaqueHtml(found)) {
+      // Reported whatever it holds, never allowed, and never "repaired" into something that
+      // looks verified (a value that ran over text would take that text with it).
+      const issue: BuyLinkIssue = found;
+      issue.candidates = [];
+      return void issues.push(issue);
+    }
     if (index.set.has(found.url) && found.href === found.url) return void verified.push(found);
     const nearest = this.#nearest(found.href);
     if (nearest.kind === 'unrelated' && this.#isAllowed(found)) return void otherUrls.push(found);
@@ -200,8 +242,18 @@ export function verifyBuyLinks(
   toolResults: BuyLinkSources | BuyLinkReferences,
   options: BuyLinkCheckOptions = {},
 ): BuyLinkVerification {
+  return verifyWith(text, toolResults, options, new CheckState());
+}
+
+/** {@link verifyBuyLinks} drawing on a budget shared with other pieces of the same text. */
+function verifyWith(
+  text: string,
+  toolResults: BuyLinkSources | BuyLinkReferences,
+  options: BuyLinkCheckOptions,
+  state: CheckState,
+): BuyLinkVerification {
   const index = indexOf(toolResults, options);
-  const checker = new Checker(index, options, text.length);
+  const checker = new Checker(index, options, state);
   const { found, stoppedAt } = scanUrls(text, MAX_CHECKED_LINKS);
   for (const raw of found) checker.add(widen(text, raw, index));
   const verification = checker.verification;
@@ -235,7 +287,20 @@ export function repairBuyLinks(
   toolResults: BuyLinkSources | BuyLinkReferences,
   options: BuyLinkCheckOptions = {},
 ): BuyLinkRepair {
-  const { issues, otherUrls } = verifyBuyLinks(text, toolResults, options);
+  return repairWith(text, toolResults, options, new CheckState());
+}
+
+/**
+ * {@link repairBuyLinks} drawing on `state`: a stream passes one state for all its chunks,
+ * so the whole stream costs no more than checking its text at once.
+ */
+export function repairWith(
+  text: string,
+  toolResults: BuyLinkSources | BuyLinkReferences,
+  options: BuyLinkCheckOptions,
+  state: CheckState,
+): BuyLinkRepair {
+  const { issues, otherUrls } = verifyWith(text, toolResults, options, state);
   const repaired: BuyLinkIssue[] = [];
   const unrepaired: BuyLinkIssue[] = [];
   let result = '';

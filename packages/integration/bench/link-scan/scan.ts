@@ -1,4 +1,4 @@
-import { finalizeBuyLinks, verifyBuyLinks } from '@catalogkit/core';
+import { BuyLinkStreamResolver, finalizeBuyLinks, verifyBuyLinks } from '@catalogkit/core';
 import {
   repairBuyLinks as baselineRepair,
   verifyBuyLinks as baselineVerify,
@@ -27,7 +27,24 @@ export const INPUTS: Record<string, (size: number) => string> = {
   'realistic answer': (size) =>
     fill(`Top pick: [Glide](${LINK}), light and fast. See https://www.birchmarket.fr too.\n`, size),
   prose: (size) => fill('lorem ipsum dolor sit amet, consectetur. ', size),
+  // Red team F6: 1,990 distinct near misses (one character off), then filler to the size.
+  'near misses + filler (F6)': (size) => {
+    const misses = nearMisses(LINK, 1_990);
+    return `${misses} ${fill('word ', Math.max(0, size - misses.length - 1))}`.slice(0, size);
+  },
+  // Red team F1: fake tags that open a quoted value, then real attributes.
+  'fake tags and attributes (F1)': (size) =>
+    fill('`<b title="` then <a href="//evil.example/x">Buy</a> ', size),
+  'bare href= tokens (F1)': (size) => fill(' href="', size),
 };
+
+/** `count` copies of `link`, each with one character changed at a place that varies. */
+export function nearMisses(link: string, count: number): string {
+  return Array.from({ length: count }, (_, i) => {
+    const at = 40 + ((i * 7) % (link.length - 60));
+    return link.slice(0, at) + String.fromCharCode(97 + (i % 26)) + link.slice(at + 1);
+  }).join(' ');
+}
 
 /** Milliseconds of one run of `check` on `text`. */
 function time(check: () => void): number {
@@ -52,6 +69,20 @@ export const SCANS = {
     baselineRepair(text, [result]);
   },
 };
+
+/**
+ * Red team F7: `count` near misses streamed in 60-character chunks through a resolver with
+ * repair (one work budget for the whole stream). Milliseconds, median of `runs`.
+ */
+export function measureStream(count: number, runs: number): number {
+  const text = `${nearMisses(LINK, count)} `;
+  const once = () => {
+    const resolver = new BuyLinkStreamResolver({ toolOutputs: sources, repair: true });
+    for (let i = 0; i < text.length; i += 60) resolver.write(text.slice(i, i + 60));
+    resolver.end();
+  };
+  return median(Array.from({ length: runs }, () => time(once)));
+}
 
 export interface ScanRow {
   input: string;
