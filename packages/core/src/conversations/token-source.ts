@@ -46,7 +46,9 @@ export function readOrMintToken(
       return {
         value: held,
         encoded: encodeStoredToken(held),
-        ttlMs: held.expiresAt - options.monotonicNow(),
+        // Whole ms, rounded down: the monotonic clock has fractions, and a store that rounds
+        // them up would keep the token a moment past its life.
+        ttlMs: Math.floor(held.expiresAt - options.monotonicNow()),
       };
     },
     beforeLock: request.beforeLock,
