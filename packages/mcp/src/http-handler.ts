@@ -1,7 +1,13 @@
 import { ConfigurationError } from '@catalogkit/core';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { type RequestLimits, readJsonRpcBody, rpcErrorResponse } from './request-body.js';
-import { closingBody, openScope, type RequestScope, whenAborted } from './request-scope.js';
+import {
+  closeWithScope,
+  closingBody,
+  openScope,
+  type RequestScope,
+  whenAborted,
+} from './request-scope.js';
 import {
   type CatalogMcpServerOptions,
   type PreparedTools,
@@ -127,8 +133,11 @@ async function serveOne(
   // Read and bounded before a server exists: a refused or slow body costs no server.
   const body = await readJsonRpcBody(request, limits);
   if (!body.ok) return body.response;
-  const server = serverFor(tools);
-  const scope = openScope(server, request.signal);
+  const scope = openScope(request.signal);
+  // Gone while its body was read: no server is made for nobody.
+  if (scope.signal.aborted) return clientGone();
+  const server = serverFor(tools, scope.signal);
+  closeWithScope(server, scope);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: !sse,

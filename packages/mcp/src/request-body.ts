@@ -121,7 +121,27 @@ function checkBatch(message: unknown, limits: RequestLimits): BodyOutcome {
   if (message.some(isCancellation)) {
     return refused(400, -32600, 'Invalid Request: notifications/cancelled inside a batch.');
   }
+  if (repeatsAnId(message)) {
+    return refused(400, -32600, 'Invalid Request: two messages of the batch share an id.');
+  }
   return { ok: true, message };
+}
+
+/*
+ * The SDK keys what it knows of a running request by its id: a second request with the same
+ * id takes the first one's abort controller (so closing the server no longer stops the first
+ * call) and its place in the answer (so the response ends after the first answer, or merges
+ * answers). Ids are compared as the SDK's Map compares them after JSON.parse (SameValueZero:
+ * 0, -0 and 0.0 are one id; the string "1" and the number 1 are two).
+ */
+function repeatsAnId(batch: readonly unknown[]): boolean {
+  const seen = new Set<unknown>();
+  for (const message of batch) {
+    if (typeof message !== 'object' || message === null || !('id' in message)) continue;
+    if (seen.has(message.id)) return true;
+    seen.add(message.id);
+  }
+  return false;
 }
 
 function isCancellation(message: unknown): boolean {

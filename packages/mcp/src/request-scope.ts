@@ -19,15 +19,20 @@ export function openServerCount(): number {
 
 /** One request's server, closed at most once, from whichever end comes first. */
 export interface RequestScope {
+  /**
+   * Aborts on close. The request's tool calls run under it as well as under the SDK's own
+   * signal, so closing stops every one of them (see `serverFor`).
+   */
   readonly signal: AbortSignal;
   close(): void;
 }
 
 /**
- * Opens the scope of `server`, closed on `close()` or when `clientSignal` (the request's own
- * signal, aborted by hosts when the client disconnects) aborts. `signal` aborts on close.
+ * Opens the scope of one request, closed on `close()` or when `clientSignal` (the request's
+ * own signal, aborted by hosts when the client disconnects) aborts; it is closed at once if
+ * that signal has already aborted. `signal` aborts on close.
  */
-export function openScope(server: McpServer, clientSignal: AbortSignal): RequestScope {
+export function openScope(clientSignal: AbortSignal): RequestScope {
   const closed = new AbortController();
   openServers += 1;
   const close = () => {
@@ -35,12 +40,20 @@ export function openScope(server: McpServer, clientSignal: AbortSignal): Request
     clientSignal.removeEventListener('abort', close);
     openServers -= 1;
     closed.abort();
-    // Transport.close only clears maps and streams: nothing here to report to a client.
-    server.close().catch(() => undefined);
   };
   if (clientSignal.aborted) close();
   else clientSignal.addEventListener('abort', close, { once: true });
   return { signal: closed.signal, close };
+}
+
+/** Closes `server` when `scope` closes (the scope must still be open). */
+export function closeWithScope(server: McpServer, scope: RequestScope): void {
+  scope.signal.addEventListener(
+    'abort',
+    // Transport.close only clears maps and streams: nothing here to report to a client.
+    () => void server.close().catch(() => undefined),
+    { once: true },
+  );
 }
 
 /** Resolves when `signal` aborts (never, if it does not). */

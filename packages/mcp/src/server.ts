@@ -125,7 +125,32 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+// Tool calls started and not yet settled, across every server of this module: the tests
+// read it to prove that no call outlives its request. Counting servers is not enough: a
+// server can be closed while a call it no longer tracks runs on (two requests of one batch
+// sharing an id: the SDK keeps one abort controller per id). Not part of the exports.
+let runningToolCalls = 0;
+
+/** How many tool calls have started and not yet settled (a test hook). */
+export function runningToolCallCount(): number {
+  return runningToolCalls;
+}
+
 async function callTool(
+  catalogTool: ErasedTool,
+  input: unknown,
+  signal: AbortSignal,
+  redact: PreparedTools['redact'],
+): Promise<CallToolResult> {
+  runningToolCalls += 1;
+  try {
+    return await settleTool(catalogTool, input, signal, redact);
+  } finally {
+    runningToolCalls -= 1;
+  }
+}
+
+async function settleTool(
   catalogTool: ErasedTool,
   input: unknown,
   signal: AbortSignal,
@@ -151,8 +176,29 @@ async function callTool(
   }
 }
 
-/** A server for the prepared tools (the HTTP handler makes one per request). */
-export function serverFor(tools: PreparedTools): McpServer {
+/**
+ * The signal a tool call runs under: the SDK's own for that request, and `closed` (the HTTP
+ * handler's request scope) when given. The SDK keeps one abort controller per request id, so
+ * a call whose id another request of the same batch reused is not aborted when the server
+ * closes; `closed` reaches every call of the request whatever its id.
+ */
+function callSignal(own: AbortSignal, closed: AbortSignal | undefined): AbortSignal {
+  if (!closed) return own;
+  // Not AbortSignal.any: some edge runtimes lack it. Both signals live no longer than the
+  // request, so the listeners go with it.
+  const either = new AbortController();
+  for (const signal of [own, closed]) {
+    if (signal.aborted) either.abort();
+    else signal.addEventListener('abort', () => either.abort(), { once: true });
+  }
+  return either.signal;
+}
+
+/**
+ * A server for the prepared tools (the HTTP handler makes one per request, and passes the
+ * signal that aborts when that request is done with as `closed`).
+ */
+export function serverFor(tools: PreparedTools, closed?: AbortSignal): McpServer {
   // Tools are declared on the underlying Server (the SDK's way to custom handlers), not in
   // the McpServer options, which would install McpServer's own handlers for registerTool.
   const server = new McpServer(tools.serverInfo, { jsonSchemaValidator: tools.validator });
@@ -163,7 +209,8 @@ export function serverFor(tools: PreparedTools): McpServer {
     if (!catalogTool) {
       throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
     }
-    return callTool(catalogTool, request.params.arguments ?? {}, extra.signal, tools.redact);
+    const signal = callSignal(extra.signal, closed);
+    return callTool(catalogTool, request.params.arguments ?? {}, signal, tools.redact);
   });
   return server;
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCatalogMcpHandler } from '../src/index.js';
 import { openServerCount } from '../src/request-scope.js';
+import { runningToolCallCount } from '../src/server.js';
 import {
   callBody,
   eventually,
@@ -73,11 +74,15 @@ describe('the server of each request is closed however its response ends', () =>
         expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
         await response.body?.cancel();
       });
-      await eventually(() => host.calls.running === 0 && openServerCount() === 0);
+      await eventually(
+        () => host.calls.running === 0 && openServerCount() === 0 && runningToolCallCount() === 0,
+      );
       expect(host.calls.started.size).toBe(count);
       // Each cancelled body aborted its running call: no server is left with work in it.
       expect(host.calls.running).toBe(0);
       expect(openServerCount()).toBe(0);
+      // Counted by call, not by server: a call its server lost track of still shows here.
+      expect(runningToolCallCount()).toBe(0);
     } finally {
       await host.mounted.close();
     }
@@ -103,10 +108,13 @@ describe('the server of each request is closed however its response ends', () =>
         disconnect.abort();
         await (await response)?.body?.cancel().catch(() => undefined);
       });
-      await eventually(() => host.calls.running === 0 && openServerCount() === 0);
+      await eventually(
+        () => host.calls.running === 0 && openServerCount() === 0 && runningToolCallCount() === 0,
+      );
       expect(host.calls.started.size).toBe(count);
       expect(host.calls.running).toBe(0);
       expect(openServerCount()).toBe(0);
+      expect(runningToolCallCount()).toBe(0);
     } finally {
       await host.mounted.close();
     }
@@ -135,10 +143,13 @@ describe('the server of each request is closed however its response ends', () =>
         await eventually(() => service.received > before);
         await response.body?.cancel();
       });
-      await eventually(() => service.open === 0 && openServerCount() === 0);
+      await eventually(
+        () => service.open === 0 && openServerCount() === 0 && runningToolCallCount() === 0,
+      );
       expect(service.received).toBeGreaterThanOrEqual(count);
       expect(service.open).toBe(0);
       expect(openServerCount()).toBe(0);
+      expect(runningToolCallCount()).toBe(0);
     } finally {
       await mounted.close();
     }
@@ -160,7 +171,7 @@ describe('the server of each request is closed however its response ends', () =>
       // Never read, never cancelled: the answer is written, so the server is done.
       const unread = await post(list);
       expect(unread.status).toBe(200);
-      await eventually(() => openServerCount() === 0);
+      await eventually(() => openServerCount() === 0 && runningToolCallCount() === 0);
       expect(openServerCount()).toBe(0);
       await unread.body?.cancel();
       const refusals = [
@@ -172,8 +183,9 @@ describe('the server of each request is closed however its response ends', () =>
       ];
       expect(refusals.map((response) => response.status)).toEqual([202, 400, 406, 415, 200]);
       await Promise.all(refusals.map((response) => response.body?.cancel()));
-      await eventually(() => openServerCount() === 0);
+      await eventually(() => openServerCount() === 0 && runningToolCallCount() === 0);
       expect(openServerCount()).toBe(0);
+      expect(runningToolCallCount()).toBe(0);
     } finally {
       await mounted.close();
     }

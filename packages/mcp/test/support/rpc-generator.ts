@@ -182,7 +182,8 @@ function bodyText(random: Random): string {
       return JSON.stringify(message);
     case 1: {
       const batch = Array.from({ length: random.int(14) }, (_, i) => {
-        const one = validMessage(random, id + i);
+        // Now and then an id an earlier message of the batch has (the server refuses it).
+        const one = validMessage(random, random.chance(0.15) ? id + random.int(i + 1) : id + i);
         return random.chance(0.5) ? one : mutated(random, one);
       });
       return JSON.stringify(batch);
