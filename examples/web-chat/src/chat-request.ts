@@ -1,4 +1,5 @@
 import {
+  AISDKError,
   convertToModelMessages,
   type ModelMessage,
   safeValidateUIMessages,
@@ -100,11 +101,70 @@ function checkMessage(
   return undefined;
 }
 
+type ToolPart = Record<string, unknown> & { type: string };
+
+/** The tool parts of the history, with where each is. */
+function* toolParts(messages: unknown[]): Generator<{ part: ToolPart; index: number; at: number }> {
+  for (const [index, message] of messages.entries()) {
+    const parts = (message as { parts: unknown[] }).parts;
+    for (const [at, part] of parts.entries()) {
+      if (isRecord(part) && typeof part.type === 'string' && part.type.startsWith('tool-')) {
+        yield { part: part as ToolPart, index, at };
+      }
+    }
+  }
+}
+
+/**
+ * The tool parts a history `useChat` keeps can hold, and only where it holds them. Every
+ * tool call has its result, except the calls of the last message the shopper has just
+ * approved or denied (`approval-responded`); questions left unanswered
+ * (`approval-requested`) only before the shopper's last message (the AI SDK drops them);
+ * each tool call and approval once; no provider-executed calls (this chat has none: the
+ * AI SDK would take a client's word that such a call already ran). Anything else would
+ * have the AI SDK run a call the approval check did not see, or fail after the answer
+ * has started.
+ */
+function checkToolParts(messages: unknown[]): string | undefined {
+  let lastUser = -1;
+  for (const [index, message] of messages.entries()) {
+    if ((message as { role: unknown }).role === 'user') lastUser = index;
+  }
+  const toolCallIds = new Set<string>();
+  const approvalIds = new Set<string>();
+  for (const { part, index, at } of toolParts(messages)) {
+    const where = `messages[${index}].parts[${at}]`;
+    const { state, toolCallId, providerExecuted, approval } = part;
+    if (providerExecuted !== undefined && providerExecuted !== false) {
+      return `${where}.providerExecuted: this chat's tools all run on the server.`;
+    }
+    if (state === 'input-streaming' || state === 'input-available') {
+      return `${where}.state: a tool call without its result; send the history as the page got it.`;
+    }
+    if (state === 'approval-requested' && index > lastUser) {
+      return `${where}.state: an approval request not answered yet.`;
+    }
+    if (state === 'approval-responded' && index !== messages.length - 1) {
+      return `${where}.state: only the last message may answer an approval.`;
+    }
+    if (typeof toolCallId === 'string') {
+      if (toolCallIds.has(toolCallId)) return `${where}.toolCallId: used by another part.`;
+      toolCallIds.add(toolCallId);
+    }
+    const approvalId = isRecord(approval) ? approval.id : undefined;
+    if (typeof approvalId === 'string') {
+      if (approvalIds.has(approvalId)) return `${where}.approval.id: used by another part.`;
+      approvalIds.add(approvalId);
+    }
+  }
+  return undefined;
+}
+
 /**
  * Checks a `POST /api/chat` body completely before anything runs: the envelope, each
- * message (see {@link checkMessage}), then the AI SDK's own validation of UI messages
- * (tool inputs against the tools' schemas) and the conversion to model messages. Every
- * refusal names the field, for a 400.
+ * message (see {@link checkMessage}), the tool parts across the history (see
+ * {@link checkToolParts}), then the AI SDK's own validation of UI messages (tool inputs
+ * against the tools' schemas). Every refusal names the field, for a 400.
  */
 export async function parseChatRequest(
   body: unknown,
@@ -118,24 +178,47 @@ export async function parseChatRequest(
     const problem = checkMessage(message, index, toolNames, limits);
     if (problem) return refuse(problem);
   }
+  const toolProblem = checkToolParts(envelope.value.messages);
+  if (toolProblem) return refuse(toolProblem);
   const validated = await safeValidateUIMessages({ messages: envelope.value.messages, tools });
-  if (!validated.success) return refuse(`messages: ${firstLine(validated.error)}`);
+  if (!validated.success) return refuse(`messages: ${reasonOf(validated.error)}`);
   return { ok: true, value: { chatId: envelope.value.id, messages: validated.data } };
 }
 
-/** The model messages of a checked history, or the reason the AI SDK could not convert it. */
+/**
+ * The model messages of a checked history, or where the AI SDK could not convert it. A
+ * tool's `toModelOutput` reads the output the page sent back as the tool made it; one it
+ * cannot read throws (a TypeError, whose text says nothing to the client and much about
+ * the server), so the part is found again and named instead.
+ */
 export async function toModelMessages(
   messages: UIMessage[],
   tools: ToolSet,
 ): Promise<Checked<ModelMessage[]>> {
   try {
     return { ok: true, value: await convertToModelMessages(messages, { tools }) };
-  } catch (error) {
-    return refuse(`messages: ${firstLine(error)}`);
+  } catch {
+    return refuse(await unreadablePart(messages, tools));
   }
 }
 
-function firstLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.split('\n', 1)[0] ?? 'invalid';
+/** Which part of a history that failed to convert fails alone (only on that failure path). */
+async function unreadablePart(messages: UIMessage[], tools: ToolSet): Promise<string> {
+  for (const [index, message] of messages.entries()) {
+    for (const [at, part] of message.parts.entries()) {
+      if (!part.type.startsWith('tool-')) continue;
+      try {
+        await convertToModelMessages([{ ...message, parts: [part] }], { tools });
+      } catch {
+        return `messages[${index}].parts[${at}].output: not what ${part.type.slice(5)} returns.`;
+      }
+    }
+  }
+  return 'messages: a history this chat cannot read back.';
+}
+
+/** The AI SDK's own validation message (first line); never the text of any other error. */
+function reasonOf(error: unknown): string {
+  if (!AISDKError.isInstance(error)) return 'a history this chat cannot read back.';
+  return error.message.split('\n', 1)[0] ?? 'invalid';
 }

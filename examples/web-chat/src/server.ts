@@ -225,14 +225,15 @@ function agentChatRoute(options: WebChatOptions) {
     const request = await parseChatRequest(body.value, tools, limits);
     if (!request.ok) return refuse(400, request.reason);
     const { chatId } = request.value;
-    const checked = await checkApprovals(request.value.messages, { seal, store, session, chatId });
-    if ('status' in checked) return refuse(checked.status, checked.reason);
-    const messages = await toModelMessages(checked.messages, tools);
+    const messages = await toModelMessages(request.value.messages, tools);
     if (!messages.ok) return refuse(400, messages.reason);
+    // Approvals are checked on exactly what streamText gets, whatever the parts claimed.
+    const checked = await checkApprovals(messages.value, { seal, store, session, chatId });
+    if ('status' in checked) return refuse(checked.status, checked.reason);
     const result = streamText({
       model: options.model,
       instructions: INSTRUCTIONS,
-      messages: messages.value,
+      messages: checked.messages,
       tools,
       // The collection changes only after the shopper presses Approve in the page.
       toolApproval: { update_collection: 'user-approval' },

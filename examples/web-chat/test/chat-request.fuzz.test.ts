@@ -50,6 +50,12 @@ function junk(rng: Rng, depth = 0): unknown {
 }
 
 const user = () => userMessage('u1', 'trail running shoes');
+/** A well-formed search_catalog call (its input passes the tool's schema). */
+const SEARCH_CALL = {
+  type: 'tool-search_catalog',
+  toolCallId: 'call_1',
+  input: { query: 'x', limit: 1, cursor: null, placements: null },
+};
 const valid = () => ({ id: 'chat_1', messages: [user()], trigger: 'submit-message' });
 
 /** One malformed request: a body (object or raw text) and optional headers, with what is wrong. */
@@ -186,6 +192,28 @@ const MUTATIONS: Array<(rng: Rng) => Malformed> = [
       ],
     },
   }),
+  (rng) => ({
+    what: 'a tool call without its result, or an output its tool never returns',
+    body: {
+      ...valid(),
+      messages: [
+        user(),
+        {
+          id: 'a',
+          role: 'assistant',
+          parts: [
+            pick(rng, [
+              { ...SEARCH_CALL, state: 'input-available' },
+              { ...SEARCH_CALL, state: 'input-streaming' },
+              { ...SEARCH_CALL, state: 'output-available', output: pick(rng, [{}, 'X', [], 1]) },
+              { ...SEARCH_CALL, state: 'output-available', output: {}, providerExecuted: true },
+            ]),
+          ],
+        },
+        ...(rng() < 0.5 ? [user()] : []),
+      ],
+    },
+  }),
   () => ({
     what: 'oversized body',
     body: JSON.stringify({ ...valid(), pad: 'x'.repeat(MAX_BODY) }),
@@ -285,5 +313,38 @@ describe(`${RUNS} generated malformed chat requests (seed ${SEED})`, () => {
     expect(await response.json()).toEqual({
       error: 'messages[0].role: system messages come from the server, not the page.',
     });
+  });
+});
+
+describe('histories the AI SDK could not read back (red team F3)', () => {
+  const history = (part: object) => ({
+    id: 'chat_1',
+    messages: [user(), { id: 'a', role: 'assistant', parts: [part] }, userMessage('u2', 'more')],
+  });
+
+  it('an output its tool never returns: 400 naming the part, no internal error text', async () => {
+    const before = app.emulator.stats.snapshot();
+    const response = await new Shopper(app.chat.url).post(
+      '/api/chat',
+      history({ ...SEARCH_CALL, state: 'output-available', output: 'X' }),
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: 'messages[1].parts[0].output: not what search_catalog returns.',
+    });
+    expect(app.emulator.stats.snapshot()).toEqual(before);
+  });
+
+  it('a tool call without its result: 400 naming the part, not a 200 error stream', async () => {
+    const before = app.emulator.stats.snapshot();
+    const response = await new Shopper(app.chat.url).post(
+      '/api/chat',
+      history({ ...SEARCH_CALL, state: 'input-available' }),
+    );
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: string }).error).toMatch(
+      /^messages\[1\]\.parts\[0\]\.state: a tool call without its result/,
+    );
+    expect(app.emulator.stats.snapshot()).toEqual(before);
   });
 });

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { UIMessage, UIMessageChunk } from 'ai';
+import type { ModelMessage, UIMessageChunk } from 'ai';
 
 /** What a store answers when an approval is used: first use, a repeat, or no room to remember it. */
 export type MarkUsedResult = 'fresh' | 'used' | 'full';
@@ -137,62 +137,135 @@ export class ApprovalSeal {
 
 /** An approval refused, with the status and the reason the client gets. */
 export interface ApprovalRefusal {
-  status: 403 | 409 | 503;
+  status: 400 | 403 | 409 | 503;
   reason: string;
 }
 
-type ToolPart = Extract<UIMessage['parts'][number], { toolCallId: string }>;
+type ModelPart = Exclude<ModelMessage['content'], string>[number];
+type ApprovalRequestPart = Extract<ModelPart, { type: 'tool-approval-request' }>;
+type ApprovalResponsePart = Extract<ModelPart, { type: 'tool-approval-response' }>;
 
-function isToolPart(part: UIMessage['parts'][number]): part is ToolPart {
-  return 'toolCallId' in part && typeof part.toolCallId === 'string';
-}
-
-/** An approval the AI SDK would run now: answered "yes" and not yet carried out. */
-function isPending(part: ToolPart): boolean {
-  return part.state === 'approval-responded' && part.approval.approved === true;
-}
-
-/** The checked history: approval ids unsealed for the AI SDK, and the seals to put back. */
+/** The checked model history: approval ids unsealed for the AI SDK, and the seals to put back. */
 export interface CheckedApprovals {
-  messages: UIMessage[];
+  messages: ModelMessage[];
   /** Original approval id to its sealed id, for the answer's stream. */
   sealed: Map<string, string>;
 }
 
+interface ApprovalContext {
+  seal: ApprovalSeal;
+  store: UsedApprovalStore;
+  session: string;
+  chatId: string;
+}
+
+function partsOf(message: ModelMessage): ModelPart[] {
+  return typeof message.content === 'string' ? [] : message.content;
+}
+
 /**
- * Checks every approval in a history the client sent before anything runs. An approval the
- * AI SDK would carry out now must be sealed by this server for this session and chat, not
- * expired, and never used before (its nonce is then marked used, so a replayed history is
- * refused). Sealed ids are given back to the AI SDK as it issued them.
+ * Gives every approval request this server sealed for this session and chat (and the
+ * answers to it) the id the AI SDK issued. Ids that do not open stay as they are: the
+ * AI SDK then knows them under that id, and {@link approvalsToRun} refuses them if they
+ * would run.
  */
-export async function checkApprovals(
-  messages: UIMessage[],
-  context: { seal: ApprovalSeal; store: UsedApprovalStore; session: string; chatId: string },
-): Promise<CheckedApprovals | ApprovalRefusal> {
+function unseal(messages: ModelMessage[], context: ApprovalContext) {
+  const opened = new Map<string, OpenedApproval>();
   const sealed = new Map<string, string>();
-  const pending: OpenedApproval[] = [];
-  let foreign = false;
-  const unsealed = messages.map((message) => ({
-    ...message,
-    parts: message.parts.map((part) => {
-      if (!isToolPart(part) || !('approval' in part) || part.approval === undefined) return part;
+  const originals = new Map<string, string>();
+  for (const message of messages) {
+    for (const part of partsOf(message)) {
+      if (part.type !== 'tool-approval-request') continue;
       const binding = {
         toolCallId: part.toolCallId,
         session: context.session,
         chatId: context.chatId,
       };
-      const opened = context.seal.open(part.approval.id, binding);
-      if (isPending(part)) {
-        if (opened) pending.push(opened);
-        else foreign = true;
-      }
-      if (!opened) return part;
-      sealed.set(opened.originalId, part.approval.id);
-      return { ...part, approval: { ...part.approval, id: opened.originalId } } as typeof part;
-    }),
-  }));
-  if (foreign) {
-    return { status: 403, reason: 'This approval was not issued to this session and chat.' };
+      const open = context.seal.open(part.approvalId, binding);
+      if (!open) continue;
+      opened.set(open.originalId, open);
+      sealed.set(open.originalId, part.approvalId);
+      originals.set(part.approvalId, open.originalId);
+    }
+  }
+  const rewritten = messages.map((message): ModelMessage => {
+    if (typeof message.content === 'string') return message;
+    const content = message.content.map((part) =>
+      (part.type === 'tool-approval-request' || part.type === 'tool-approval-response') &&
+      originals.has(part.approvalId)
+        ? { ...part, approvalId: originals.get(part.approvalId) as string }
+        : part,
+    );
+    return { ...message, content } as ModelMessage;
+  });
+  return { messages: rewritten, opened, sealed };
+}
+
+/**
+ * The approvals `streamText` would carry out for this history, found the way the AI SDK
+ * finds them (`collectToolApprovals`, ai 7): the answers in the last message when it is a
+ * tool message, each to the last approval request with its id, skipped when that message
+ * already holds the call's result. Answers it would deny are left out (they run nothing);
+ * everything else (even a call the AI SDK would then skip as provider-executed) is kept,
+ * so this is never less than what runs. A history the AI SDK would fail on is refused.
+ */
+export function approvalsToRun(messages: ModelMessage[]): ApprovalRequestPart[] | ApprovalRefusal {
+  const last = messages.at(-1);
+  if (last?.role !== 'tool') return [];
+  const requests = new Map<string, ApprovalRequestPart>();
+  const calls = new Set<string>();
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    for (const part of partsOf(message)) {
+      if (part.type === 'tool-call') calls.add(part.toolCallId);
+      if (part.type !== 'tool-approval-request') continue;
+      // The AI SDK keeps the last request of an id: two would let it run another call.
+      if (requests.has(part.approvalId)) return malformed('two approval requests share an id');
+      requests.set(part.approvalId, part);
+    }
+  }
+  const results = new Set<string>();
+  const answers: ApprovalResponsePart[] = [];
+  for (const part of partsOf(last)) {
+    if (part.type === 'tool-result') results.add(part.toolCallId);
+    if (part.type === 'tool-approval-response') answers.push(part);
+  }
+  const toRun: ApprovalRequestPart[] = [];
+  for (const answer of answers) {
+    const request = requests.get(answer.approvalId);
+    if (!request) return malformed('an approval answers no approval request');
+    if (!calls.has(request.toolCallId)) return malformed('an approval names no tool call');
+    if (answer.approved && !results.has(request.toolCallId)) toRun.push(request);
+  }
+  return toRun;
+}
+
+function malformed(what: string): ApprovalRefusal {
+  return { status: 400, reason: `messages: ${what}.` };
+}
+
+/**
+ * Checks every approval a history would carry out before anything runs. The approvals are
+ * taken from the model messages `streamText` will get (see {@link approvalsToRun}), not
+ * from the parts' states, so no shape of history runs a call this check did not see. Each
+ * must be sealed by this server for this session and chat, not expired, and never used
+ * before (its nonce is then marked used, so a replayed history is refused). Sealed ids are
+ * given back to the AI SDK as it issued them.
+ */
+export async function checkApprovals(
+  messages: ModelMessage[],
+  context: ApprovalContext,
+): Promise<CheckedApprovals | ApprovalRefusal> {
+  const unsealed = unseal(messages, context);
+  const toRun = approvalsToRun(unsealed.messages);
+  if (!Array.isArray(toRun)) return toRun;
+  const pending: OpenedApproval[] = [];
+  for (const request of toRun) {
+    const opened = unsealed.opened.get(request.approvalId);
+    if (!opened) {
+      return { status: 403, reason: 'This approval was not issued to this session and chat.' };
+    }
+    pending.push(opened);
   }
   if (pending.some((opened) => context.seal.expired(opened))) {
     return { status: 403, reason: 'This approval has expired: ask for the change again.' };
@@ -203,7 +276,7 @@ export async function checkApprovals(
     if (marked === 'full')
       return { status: 503, reason: 'Too many approvals in flight; try again later.' };
   }
-  return { messages: unsealed as UIMessage[], sealed };
+  return { messages: unsealed.messages, sealed: unsealed.sealed };
 }
 
 /**
