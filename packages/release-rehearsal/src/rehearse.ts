@@ -4,7 +4,9 @@
  * with `pnpm publish -r` to a Verdaccio on loopback, lints every tarball (publint, attw),
  * measures bundle sizes against size-budget.json, then installs the packages from that
  * registry into fresh projects and runs one tool call in each against the emulator, itself
- * started with `npx @catalogkit/emulator` from the same registry. Exits non-zero on any failure.
+ * started with `npx @catalogkit/emulator` from the same registry; copies every example out of the
+ * repository, installs it with npm from that registry, builds it and runs one scenario
+ * (src/example-copies.ts). Exits non-zero on any failure.
  *
  * `--keep` leaves the temporary folder in place for inspection; `--head` rehearses the last
  * commit instead of the working tree (uncommitted and untracked files left out); `--source DIR`
@@ -18,6 +20,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ConsumerResult, runConsumer } from './consumer-project.js';
 import { type ConsumerInputs, consumerSpecs, majorsOf } from './consumers.js';
+import { checkExampleCopies, type ExampleResult } from './example-copies.js';
 import { runNextConsumer } from './next-consumer.js';
 import { freePort, startRegistry } from './registry.js';
 import { cleanEnv, inPool, run } from './run.js';
@@ -182,7 +185,19 @@ async function main(): Promise<void> {
         ),
     );
 
+    const examples = await step('examples: copied out, npm install, build, one scenario', () =>
+      checkExampleCopies({
+        repo,
+        root: join(work, 'examples'),
+        templates: join(here, 'templates'),
+        registryUrl: registry.url,
+        published,
+        env: emulator.env,
+      }),
+    );
+
     failed = report(checks, sizes, consumers, published);
+    failed = reportExamples(examples) || failed;
   } catch (error) {
     failed = true;
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
@@ -202,6 +217,19 @@ async function main(): Promise<void> {
     `\nrehearsal ${failed ? 'FAILED' : 'passed'} in ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
   process.exitCode = failed ? 1 : 0;
+}
+
+/** Prints how each example copy went; true when one failed. */
+function reportExamples(examples: ExampleResult[]): boolean {
+  print(
+    `\n${table(
+      ['example (copied out, npm)', 'install, build, scenario', 'seconds'],
+      examples.map((e) => [e.name, e.ok ? 'ok' : 'FAILED', e.seconds.toFixed(0)]),
+    )}`,
+  );
+  for (const example of examples.filter((e) => e.error))
+    print(`\n${example.name}: ${example.error}`);
+  return examples.some((e) => !e.ok);
 }
 
 async function peerVersions(

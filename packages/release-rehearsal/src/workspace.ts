@@ -21,6 +21,7 @@ export interface PackageManifest {
   files?: string[];
   exports?: unknown;
   bin?: Record<string, string>;
+  scripts?: Record<string, string>;
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;

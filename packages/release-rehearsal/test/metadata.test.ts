@@ -79,11 +79,21 @@ describe.each(packages.map((p) => [p.manifest.name, p] as const))('%s', (_name, 
     }
   });
 
-  it('ships ESM bins only', () => {
+  it('ships ESM bins: committed launchers of a built file, present before any build', () => {
     for (const [name, target] of Object.entries(manifest.bin ?? {})) {
-      expect(target, `bin ${name}`).toMatch(/^\.\/dist\/.+\.js$/);
+      // pnpm links a workspace package's bin at install time, before a build: a bin in dist/
+      // warned "Failed to create bin ... ENOENT" on every fresh install.
+      expect(target, `bin ${name}`).toBe(`./bin/${name}.js`);
+      expect(manifest.files).toContain('bin');
       expect(manifest.type).toBe('module'); // so .js is ESM
+      const launcher = readFileSync(join(dir, target), 'utf8');
+      expect(launcher.startsWith('#!/usr/bin/env node\n')).toBe(true);
+      expect(launcher).toMatch(/new URL\('\.\.\/dist\/[\w-]+\.js', import\.meta\.url\)/);
     }
+  });
+
+  it('refuses to pack without a build (prepack guard)', () => {
+    expect(manifest.scripts?.prepack).toBe('node ../release-rehearsal/scripts/require-build.mjs');
   });
 
   it(`has runtime dependencies (all of them, transitively) that support Node ${lowestNode}`, () => {
