@@ -93,6 +93,48 @@ describe('what a model may send', () => {
   });
 });
 
+describe('lists sent as JSON text (the MCP Inspector CLI, some hosts)', () => {
+  it('takes a string holding a JSON list wherever a list is expected', async () => {
+    expect(
+      await sent('search_catalog', { query: 'socks', placements: ' ["AFFILIATE"] ' }),
+    ).toMatchObject({ placements: ['affiliate'] });
+    expect(
+      await sent('update_collection', {
+        collection_id: 'col_1',
+        add_clauses: '[{"product_ids": "[\\"prod_1\\", \\"prod_2\\"]"}, {"brand_ids": ["b_1"]}]',
+        remove_clause_ids: '["cl_9"]',
+      }),
+    ).toEqual({
+      add_clauses: [
+        { product_ids: ['prod_1', 'prod_2'], brand_ids: [], website_ids: [], category_ids: [] },
+        { brand_ids: ['b_1'], website_ids: [], category_ids: [], product_ids: [] },
+      ],
+      remove_clause_ids: ['cl_9'],
+    });
+  });
+
+  it('holds the parsed list to the same rules, and takes text that is not a JSON list as text', async () => {
+    const placements = await refusal('search_catalog', {
+      query: 'socks',
+      placements: '["affiliate", "sponsored"]',
+    });
+    expect(placements.issues.map((issue) => issue.path)).toEqual(['placements.1']);
+    const clauses = await refusal('update_collection', {
+      collection_id: 'col_1',
+      add_clauses: '[{"product_ids": ["p"], "colour": "red"}]',
+    });
+    expect(clauses.message).toContain('unknown field colour');
+    // Not a JSON list: a broken one stays one (refused) item; an object is not a list.
+    const broken = await refusal('search_catalog', { query: 'socks', placements: '["affiliate"' });
+    expect(broken.issues.map((issue) => issue.path)).toEqual(['placements.0']);
+    const notList = await refusal('update_collection', {
+      collection_id: 'col_1',
+      add_clauses: '{"product_ids": ["p"]}',
+    });
+    expect(notList.issues.map((issue) => issue.path)).toEqual(['add_clauses']);
+  });
+});
+
 describe('what the tools refuse, naming every field at once', () => {
   it('a whitespace-only query is never sent', async () => {
     const error = await refusal('search_catalog', { query: '   ' });

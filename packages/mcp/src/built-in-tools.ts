@@ -8,8 +8,9 @@ import {
   WebsiteSearchParamsSchema,
   WebsiteSearchResponseSchema,
 } from '@catalogkit/core/schemas';
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod/v4';
+import { withOptionalFields } from './json-schema.js';
 
 /**
  * The shape of each built-in's `structuredContent`: the full result the tool returns, built
@@ -35,7 +36,9 @@ const OUTPUT_SCHEMAS: Readonly<Record<CatalogToolName, z.ZodType>> = {
 /**
  * Hints hosts use to decide what to run without asking. The searches only read; the update
  * changes the user's collection (not destructive, but not idempotent: adding a clause twice
- * adds two), so hosts ask before running it. All three reach the catalog service.
+ * adds two), so hosts that honour annotations ask before running it; where the host supports
+ * elicitation the server also asks the user itself (`confirmChanges`). All three reach the
+ * catalog service.
  */
 const ANNOTATIONS: Readonly<Record<CatalogToolName, ToolAnnotations>> = {
   search_catalog: { title: 'Search the product catalog', readOnlyHint: true, openWorldHint: true },
@@ -61,6 +64,44 @@ function builtIn(originalName: string): CatalogToolName | undefined {
 export function outputSchemaOf(originalName: string): z.ZodType | undefined {
   const name = builtIn(originalName);
   return name && OUTPUT_SCHEMAS[name];
+}
+
+/**
+ * Fields of list items a built-in fills in when the model leaves them out: a new clause's
+ * selectors default to `[]` (a replacement's stay required: leaving one out is ambiguous).
+ */
+const OPTIONAL_ITEM_FIELDS: Readonly<Record<CatalogToolName, Readonly<Record<string, string[]>>>> =
+  {
+    search_catalog: {},
+    search_websites: {},
+    update_collection: {
+      add_clauses: ['brand_ids', 'website_ids', 'category_ids', 'product_ids'],
+    },
+  };
+
+/**
+ * The input schema a tool advertises on MCP. A built-in's nullable fields become optional
+ * (its preprocess makes a missing field null); a tool of the application keeps its schema
+ * as written, since nothing fills in what its model leaves out.
+ */
+export function advertisedInputSchema(
+  originalName: string,
+  strict: Tool['inputSchema'],
+): Tool['inputSchema'] {
+  const name = builtIn(originalName);
+  return name ? withOptionalFields(strict, OPTIONAL_ITEM_FIELDS[name]) : strict;
+}
+
+/**
+ * The human title hosts show for a tool: a built-in's own, else its name in words
+ * (`archive_collection` → "Archive collection").
+ */
+export function titleOf(originalName: string, name: string): string {
+  const builtInName = builtIn(originalName);
+  const title = builtInName && ANNOTATIONS[builtInName].title;
+  if (title) return title;
+  const words = name.replace(/[_-]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /**

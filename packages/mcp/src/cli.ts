@@ -1,15 +1,47 @@
 #!/usr/bin/env node
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+// Bundled into dist by tsup, so `--version` prints the version that was published.
+import packageJson from '../package.json' with { type: 'json' };
+import { type CliCommand, missingConfiguration, parseArgs } from './cli-config.js';
 import { createCatalogMcpServer } from './server.js';
+
+/** Starts serving over stdio once the configuration the served tools need is there. */
+async function serve(command: Extract<CliCommand, { kind: 'serve' }>): Promise<void> {
+  const missing = missingConfiguration(command.include, process.env);
+  if (missing !== undefined) {
+    process.stderr.write(missing);
+    process.exit(1);
+  }
+  // Addresses are checked here too: a bad URL is a ConfigurationError before any host call.
+  const server = createCatalogMcpServer({
+    include: command.include,
+    ...(command.confirmChanges ? { confirmChanges: command.confirmChanges } : {}),
+  });
+  await server.connect(new StdioServerTransport());
+  if (process.stdin.isTTY) {
+    process.stderr.write(
+      `catalogkit-mcp: serving ${command.include.join(', ')} over stdio; waiting for an MCP host (Ctrl+C to stop). Run with --help for how hosts start it.\n`,
+    );
+  }
+}
 
 /**
  * `npx @catalogkit/mcp`: the catalog tools over stdio for MCP hosts (Claude Desktop, Cursor,
  * ...). The client reads CATALOG_API_KEY, CATALOG_BASE_URL and CATALOG_MCP_URL from the
- * environment the host gives it. stdout carries the protocol, so messages go to stderr.
+ * environment the host gives it. stdout carries the protocol, so messages go to stderr;
+ * `--help` and `--version` print to stdout and exit.
  */
 async function main(): Promise<void> {
-  const server = createCatalogMcpServer();
-  await server.connect(new StdioServerTransport());
+  const command = parseArgs(process.argv.slice(2), packageJson.version);
+  if (command.kind === 'print') {
+    process.stdout.write(command.text);
+    return;
+  }
+  if (command.kind === 'fail') {
+    process.stderr.write(command.text);
+    process.exit(command.exitCode);
+  }
+  await serve(command);
 }
 
 main().catch((error: unknown) => {

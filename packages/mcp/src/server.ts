@@ -18,7 +18,8 @@ import {
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 // Bundled into dist by tsup, so hosts see the version that was published.
 import packageJson from '../package.json' with { type: 'json' };
-import { annotationsOf, outputSchemaOf } from './built-in-tools.js';
+import { advertisedInputSchema, annotationsOf, outputSchemaOf, titleOf } from './built-in-tools.js';
+import { type ConfirmChanges, canElicit, confirmChangesOf, confirmWithUser } from './confirm.js';
 import { toObjectJsonSchema } from './json-schema.js';
 
 /**
@@ -29,6 +30,14 @@ export interface CatalogMcpServerOptions
   extends Omit<CatalogToolsOptions<AnyCatalogToolDefinition>, 'buyLinks'> {
   /** Name and version the server reports to hosts on `initialize`. */
   serverInfo?: { name: string; version: string };
+  /**
+   * How the user confirms a tool that changes data (`update_collection`, your tools with
+   * `mutates`). Default `'elicit'`: the server asks the user through the host (MCP form
+   * elicitation) where the host supports it, over stdio or any transport with a session,
+   * and runs the tool only once they accept; `'annotations-only'` leaves it to hosts that
+   * honour the tool annotations. The stateless HTTP handler has no session to ask over.
+   */
+  confirmChanges?: ConfirmChanges;
 }
 
 const DEFAULT_SERVER_INFO = { name: 'catalogkit', version: packageJson.version };
@@ -39,12 +48,14 @@ export interface PreparedTools {
   listing: Tool[];
   // Erased to one input and output type: each execute validates its own input.
   byName: ReadonlyMap<string, ErasedTool>;
+  /** Whether tools that change data ask the user first where the host can show a form. */
+  confirmChanges: ConfirmChanges;
   /** Removes the key the client sends from anything a host receives (any letter case). */
   redact: CatalogClient['redact'];
   /**
-   * The SDK server only validates elicitation answers with it (these tools never elicit), yet
-   * builds a new Ajv for every server unless given one: the HTTP handler makes a server per
-   * request, so they share this one. It keeps no per-request state.
+   * The SDK server only validates elicitation answers with it, yet builds a new Ajv for
+   * every server unless given one: the HTTP handler makes a server per request, so they
+   * share this one. It keeps no per-request state.
    */
   validator: AjvJsonSchemaValidator;
 }
@@ -55,14 +66,18 @@ function toMcpTool(catalogTool: ErasedTool): Tool {
   const outputSchema = outputSchemaOf(catalogTool.originalName);
   return {
     name: catalogTool.name,
+    title: titleOf(catalogTool.originalName, catalogTool.name),
     description: catalogTool.description,
-    inputSchema: toObjectJsonSchema(catalogTool.inputSchema, 'input'),
+    inputSchema: advertisedInputSchema(
+      catalogTool.originalName,
+      toObjectJsonSchema(catalogTool.inputSchema, 'input'),
+    ),
     ...(outputSchema ? { outputSchema: toObjectJsonSchema(outputSchema, 'output') } : {}),
     annotations: annotationsOf(catalogTool.originalName, catalogTool.needsApproval),
   };
 }
 
-type ToolOptions = Omit<CatalogMcpServerOptions, 'serverInfo'>;
+type ToolOptions = Omit<CatalogMcpServerOptions, 'serverInfo' | 'confirmChanges'>;
 
 /**
  * The options with a client the server holds: it cleans the full results hosts receive
@@ -107,11 +122,12 @@ function assertInlineBuyLinks(options: object): void {
  */
 export function prepareTools(options: CatalogMcpServerOptions): PreparedTools {
   assertInlineBuyLinks(options);
-  const { serverInfo = DEFAULT_SERVER_INFO, ...toolOptions } = options;
+  const { serverInfo = DEFAULT_SERVER_INFO, confirmChanges, ...toolOptions } = options;
   const withClient = withOwnClient(toolOptions);
   const tools = createCatalogToolList(withClient);
   return {
     serverInfo,
+    confirmChanges: confirmChangesOf(confirmChanges),
     listing: tools.map(toMcpTool),
     byName: new Map(
       tools.map((catalogTool): [string, ErasedTool] => [catalogTool.name, catalogTool]),
@@ -136,15 +152,28 @@ export function runningToolCallCount(): number {
   return runningToolCalls;
 }
 
+/** What one tool call needs besides the tool and its input. */
+interface CallContext {
+  signal: AbortSignal;
+  redact: PreparedTools['redact'];
+  /** Asks the user to accept a change, or `undefined` when the server does not ask. */
+  confirm:
+    | ((catalogTool: ErasedTool, input: unknown) => Promise<CallToolResult | undefined>)
+    | undefined;
+}
+
 async function callTool(
   catalogTool: ErasedTool,
   input: unknown,
-  signal: AbortSignal,
-  redact: PreparedTools['redact'],
+  context: CallContext,
 ): Promise<CallToolResult> {
   runningToolCalls += 1;
   try {
-    return await settleTool(catalogTool, input, signal, redact);
+    const refused =
+      catalogTool.needsApproval && context.confirm
+        ? await context.confirm(catalogTool, input)
+        : undefined;
+    return refused ?? (await settleTool(catalogTool, input, context.signal, context.redact));
   } finally {
     runningToolCalls -= 1;
   }
@@ -210,9 +239,23 @@ export function serverFor(tools: PreparedTools, closed?: AbortSignal): McpServer
       throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
     }
     const signal = callSignal(extra.signal, closed);
-    return callTool(catalogTool, request.params.arguments ?? {}, signal, tools.redact);
+    return callTool(catalogTool, request.params.arguments ?? {}, {
+      signal,
+      redact: tools.redact,
+      confirm: confirmerFor(server, tools.confirmChanges, signal),
+    });
   });
   return server;
+}
+
+/** How this call asks the user to accept a change, if the server asks and the host can. */
+function confirmerFor(
+  server: McpServer,
+  confirmChanges: ConfirmChanges,
+  signal: AbortSignal,
+): CallContext['confirm'] {
+  if (confirmChanges !== 'elicit' || !canElicit(server.server)) return undefined;
+  return (catalogTool, input) => confirmWithUser(server.server, catalogTool, input, signal);
 }
 
 /**

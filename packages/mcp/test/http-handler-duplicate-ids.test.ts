@@ -38,7 +38,11 @@ const toolCall = (id: unknown, name: string, args: object) =>
   request(id, 'tools/call', { name, arguments: args });
 
 // Never reached: these tests call no catalog tool.
-const offline = { apiKey: 'ck_test_duplicate_ids', baseUrl: 'http://127.0.0.1:9/api' };
+const offline = {
+  apiKey: 'ck_test_duplicate_ids',
+  baseUrl: 'http://127.0.0.1:9/api',
+  mcpUrl: 'http://127.0.0.1:9/ucp',
+};
 
 const searchArgs = { query: 'outdoor', limit: null, category_ids: null, country: null };
 

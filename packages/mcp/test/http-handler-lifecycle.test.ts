@@ -20,7 +20,11 @@ import { type StalledService, startStalledService } from './support/stalled-serv
  */
 
 // Stands for any catalog call: the service is never reached by this tool.
-const clientOptions = { apiKey: 'ck_test_lifecycle', baseUrl: 'http://127.0.0.1:9/api' };
+const clientOptions = {
+  apiKey: 'ck_test_lifecycle',
+  baseUrl: 'http://127.0.0.1:9/api',
+  mcpUrl: 'http://127.0.0.1:9/ucp',
+};
 
 let service: StalledService;
 

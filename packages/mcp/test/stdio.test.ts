@@ -1,33 +1,8 @@
-import { fileURLToPath } from 'node:url';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import packageJson from '../package.json' with { type: 'json' };
+import { runBin, startBin } from './support/bin.js';
 import { searchCatalog, textOf, updateCollection } from './support/inputs.js';
-
-const packageDir = fileURLToPath(new URL('..', import.meta.url));
-
-/**
- * The bin as a host starts it: a separate process speaking MCP on stdio, configured only by
- * the environment. It runs from source (tsx, with the workspace's source condition).
- */
-async function startBin(
-  env: Record<string, string>,
-): Promise<{ client: Client; stderr: string[] }> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: ['--conditions=@catalogkit/source', '--import', 'tsx', 'src/cli.ts'],
-    cwd: packageDir,
-    env,
-    stderr: 'pipe',
-  });
-  const stderr: string[] = [];
-  transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));
-  const client = new Client({ name: 'catalogkit-test-host', version: '1.0.0' });
-  await client.connect(transport);
-  return { client, stderr };
-}
 
 let emulator: RunningEmulator;
 
@@ -89,16 +64,14 @@ describe('the stdio bin (npx @catalogkit/mcp)', () => {
     }
   });
 
-  it('reports a missing configuration to the host as a protocol error on the call', async () => {
-    const { client } = await startBin({ CATALOG_MCP_URL: emulator.mcpUrl });
+  it('serves the catalog search alone, anonymously, with only CATALOG_MCP_URL and --include', async () => {
+    const { client } = await startBin(
+      { CATALOG_MCP_URL: emulator.mcpUrl },
+      { args: ['--include', 'search_catalog'] },
+    );
     try {
-      // No CATALOG_BASE_URL: the REST tools cannot run; the catalog search still can.
-      await expect(
-        client.callTool({
-          name: 'update_collection',
-          arguments: updateCollection('col_summer', { name: 'Beach' }),
-        }),
-      ).rejects.toThrow(/base ?URL|CATALOG_BASE_URL/i);
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(['search_catalog']);
       const anonymous = await client.callTool({
         name: 'search_catalog',
         arguments: searchCatalog('rain jacket'),
@@ -107,5 +80,64 @@ describe('the stdio bin (npx @catalogkit/mcp)', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('the first run of catalogkit-mcp in a terminal', () => {
+  it('--help prints the usage, flags and variables, and exits 0 without waiting on stdin', async () => {
+    for (const flag of ['--help', '-h']) {
+      const run = await runBin([flag], {});
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toMatch(/^catalogkit-mcp \S+: the catalog tools as an MCP server/);
+      for (const word of [
+        '--include',
+        '--confirm-changes',
+        '--version',
+        'CATALOG_API_KEY',
+        'CATALOG_BASE_URL',
+        'CATALOG_MCP_URL',
+      ]) {
+        expect(run.stdout).toContain(word);
+      }
+    }
+    const version = await runBin(['--version'], {});
+    expect(version).toEqual({ code: 0, stdout: `${packageJson.version}\n`, stderr: '' });
+  });
+
+  it('with no configuration, fails at start naming each missing variable and the tools needing it', async () => {
+    const run = await runBin([], {});
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('catalogkit-mcp: missing configuration:');
+    expect(run.stderr).toContain('CATALOG_MCP_URL (needed by search_catalog)');
+    expect(run.stderr).toContain('CATALOG_BASE_URL (needed by search_websites, update_collection)');
+    expect(run.stderr).toContain('CATALOG_API_KEY (needed by search_websites, update_collection)');
+  });
+
+  it('with only CATALOG_MCP_URL, fails at start and offers --include search_catalog', async () => {
+    const run = await runBin([], { CATALOG_MCP_URL: emulator.mcpUrl, CATALOG_API_KEY: ' ' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).not.toContain('CATALOG_MCP_URL');
+    expect(run.stderr).toContain('CATALOG_BASE_URL (needed by search_websites, update_collection)');
+    // A blank variable is a missing one, as it is for the client.
+    expect(run.stderr).toContain('CATALOG_API_KEY (needed by');
+    expect(run.stderr).toContain('or serve only the catalog search with --include search_catalog');
+  });
+
+  it('refuses an address that is not a URL, and unknown flags or tools, at start', async () => {
+    const badUrl = await runBin([], {
+      CATALOG_MCP_URL: 'not a url',
+      CATALOG_BASE_URL: emulator.baseUrl,
+      CATALOG_API_KEY: emulator.keys.valid,
+    });
+    expect(badUrl.code).toBe(1);
+    expect(badUrl.stderr).toBe('catalogkit-mcp: CATALOG_MCP_URL is not a valid URL\n');
+    const flag = await runBin(['--stdio'], {});
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('unknown option "--stdio"');
+    const tool = await runBin(['--include=search_catalog,serch_websites'], {});
+    expect(tool.code).toBe(2);
+    expect(tool.stderr).toContain('unknown tool "serch_websites" in --include');
   });
 });

@@ -1,5 +1,5 @@
 import { serve } from '@hono/node-server';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Hono } from 'hono';
 import type { CatalogMcpHandler } from '../../src/index.js';
@@ -31,7 +31,10 @@ export interface RecordingClient {
   received: string[];
 }
 
-export async function connectHttpClient(url: URL): Promise<RecordingClient> {
+export async function connectHttpClient(
+  url: URL,
+  clientOptions?: ClientOptions,
+): Promise<RecordingClient> {
   const received: string[] = [];
   const transport = new StreamableHTTPClientTransport(url, {
     // Records what the host receives (the transport's own fetch option; the network is real).
@@ -41,7 +44,7 @@ export async function connectHttpClient(url: URL): Promise<RecordingClient> {
       return response;
     },
   });
-  const client = new Client({ name: 'catalogkit-test-host', version: '1.0.0' });
+  const client = new Client({ name: 'catalogkit-test-host', version: '1.0.0' }, clientOptions);
   await client.connect(transport);
   return { client, received };
 }

@@ -36,10 +36,30 @@ export function oneOf(
   };
 }
 
-/** A lone item where a list is expected becomes a one-item list; each item is coerced. */
+/**
+ * The list a string holds as JSON text (`'["affiliate"]'`, as the MCP Inspector's CLI and
+ * some hosts send a list), or `undefined` when it is not the JSON text of a list. Strict: it
+ * must parse and be an array; its items then pass the same coercion and validation as
+ * any other list's, so nothing is accepted that a real list would not be.
+ */
+export function listInJsonText(value: string): unknown[] | undefined {
+  const text = value.trim();
+  if (!text.startsWith('[') || !text.endsWith(']')) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A lone item where a list is expected becomes a one-item list, a list sent as JSON text
+ * becomes that list; each item is coerced.
+ */
 export function listOf(item: Coerce): Coerce {
   return (value) => {
-    if (typeof value === 'string') return [item(value)];
+    if (typeof value === 'string') return (listInJsonText(value) ?? [value]).map(item);
     return Array.isArray(value) ? value.map(item) : value;
   };
 }
@@ -62,9 +82,15 @@ export function objectOf(fields: Readonly<Record<string, Coerce>>): Coerce {
   };
 }
 
-/** Each item of a list is coerced; a value that is not a list is left for validation. */
+/**
+ * Each item of a list is coerced, a list sent as JSON text first parsed; any other value is
+ * left for validation.
+ */
 export function itemsOf(item: Coerce): Coerce {
-  return (value) => (Array.isArray(value) ? value.map(item) : value);
+  return (value) => {
+    const list = typeof value === 'string' ? listInJsonText(value) : value;
+    return Array.isArray(list) ? list.map(item) : value;
+  };
 }
 
 /**

@@ -1,0 +1,135 @@
+import { CATALOG_TOOL_NAMES, type CatalogToolName } from '@catalogkit/core';
+import type { ConfirmChanges } from './confirm.js';
+
+/** What the command line asks for: run the server with options, or print and exit. */
+export type CliCommand =
+  | { kind: 'serve'; include: CatalogToolName[]; confirmChanges: ConfirmChanges | undefined }
+  | { kind: 'print'; text: string }
+  | { kind: 'fail'; text: string; exitCode: number };
+
+type EnvName = 'CATALOG_API_KEY' | 'CATALOG_BASE_URL' | 'CATALOG_MCP_URL';
+
+/** The variables each tool cannot run without. */
+const NEEDS: Readonly<Record<CatalogToolName, readonly EnvName[]>> = {
+  search_catalog: ['CATALOG_MCP_URL'],
+  search_websites: ['CATALOG_BASE_URL', 'CATALOG_API_KEY'],
+  update_collection: ['CATALOG_BASE_URL', 'CATALOG_API_KEY'],
+};
+
+/** The usage text of `catalogkit-mcp --help`. */
+export function usage(version: string): string {
+  return `catalogkit-mcp ${version}: the catalog tools as an MCP server over stdio.
+MCP hosts (Claude Desktop, Cursor, VS Code, ...) start it themselves; run by hand it waits
+for a host on stdin.
+
+Usage: catalogkit-mcp [options]
+
+Options:
+  --include <tools>          Comma-separated tools to serve (default: all):
+                             ${CATALOG_TOOL_NAMES.join(', ')}
+  --confirm-changes <mode>   elicit (default): ask the user through the host before
+                             update_collection runs, where the host supports elicitation;
+                             annotations-only: leave it to the host's own approval
+  -v, --version              Print the version and exit
+  -h, --help                 Print this help and exit
+
+Environment (set it in the host's "env" for the server):
+  CATALOG_MCP_URL    MCP base address of the service (search_catalog)
+  CATALOG_BASE_URL   REST base address of the service (search_websites, update_collection)
+  CATALOG_API_KEY    your API key (search_websites, update_collection; optional for
+                     search_catalog, which then runs anonymously)
+
+Try it offline: \`pnpm emulator\` in a clone of the catalogkit repository, then
+  CATALOG_API_KEY=ck_test_valid_0000000000000000
+  CATALOG_BASE_URL=http://127.0.0.1:8787/api
+  CATALOG_MCP_URL=http://127.0.0.1:8787/ucp
+`;
+}
+
+function isToolName(name: string): name is CatalogToolName {
+  return CATALOG_TOOL_NAMES.some((tool) => tool === name);
+}
+
+function usageError(message: string): CliCommand {
+  return {
+    kind: 'fail',
+    text: `catalogkit-mcp: ${message}\nRun catalogkit-mcp --help for the options.\n`,
+    exitCode: 2,
+  };
+}
+
+function includeOf(value: string): CatalogToolName[] | string {
+  const names = value.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !isToolName(name));
+  if (unknown.length > 0) {
+    return `unknown tool ${unknown.map((name) => JSON.stringify(name)).join(', ')} in --include; the tools are ${CATALOG_TOOL_NAMES.join(', ')}`;
+  }
+  return names.filter(isToolName);
+}
+
+function confirmChangesOf(value: string): ConfirmChanges | undefined {
+  return value === 'elicit' || value === 'annotations-only' ? value : undefined;
+}
+
+/** Splits `--name=value` and `--name value` alike. */
+function optionValue(args: readonly string[], index: number): [string, string | undefined, number] {
+  const arg = args[index] ?? '';
+  const equals = arg.indexOf('=');
+  if (equals > 0) return [arg.slice(0, equals), arg.slice(equals + 1), index];
+  return [arg, args[index + 1], index + 1];
+}
+
+/** Reads the command line; configuration is checked separately ({@link missingConfiguration}). */
+export function parseArgs(args: readonly string[], version: string): CliCommand {
+  let include: CatalogToolName[] = [...CATALOG_TOOL_NAMES];
+  let confirmChanges: ConfirmChanges | undefined;
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] ?? '';
+    if (arg === '-h' || arg === '--help') return { kind: 'print', text: usage(version) };
+    if (arg === '-v' || arg === '--version') return { kind: 'print', text: `${version}\n` };
+    const [name, value, last] = optionValue(args, index);
+    if (name !== '--include' && name !== '--confirm-changes') {
+      return usageError(`unknown option ${JSON.stringify(arg)}`);
+    }
+    if (value === undefined) return usageError(`${name} needs a value`);
+    index = last;
+    if (name === '--include') {
+      const tools = includeOf(value);
+      if (typeof tools === 'string') return usageError(tools);
+      include = tools;
+    } else {
+      confirmChanges = confirmChangesOf(value);
+      if (!confirmChanges) {
+        return usageError(
+          `--confirm-changes must be elicit or annotations-only, got ${JSON.stringify(value)}`,
+        );
+      }
+    }
+  }
+  return { kind: 'serve', include, confirmChanges };
+}
+
+/**
+ * The variables the served tools need and the environment lacks, each with the tools that
+ * need it, as one message; `undefined` when nothing is missing. An empty or blank variable
+ * counts as missing, as it does for the client.
+ */
+export function missingConfiguration(
+  include: readonly CatalogToolName[],
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  const missing = new Map<EnvName, CatalogToolName[]>();
+  for (const tool of include) {
+    for (const name of NEEDS[tool]) {
+      if (env[name]?.trim()) continue;
+      missing.set(name, [...(missing.get(name) ?? []), tool]);
+    }
+  }
+  if (missing.size === 0) return undefined;
+  const lines = [...missing].map(([name, tools]) => `  ${name} (needed by ${tools.join(', ')})`);
+  return `catalogkit-mcp: missing configuration:
+${lines.join('\n')}
+Set these in the environment the MCP host gives the server (its "env" entry)${include.includes('search_catalog') && !missing.has('CATALOG_MCP_URL') ? ', or serve only the catalog search with --include search_catalog' : ''}.
+Run catalogkit-mcp --help for the details.
+`;
+}

@@ -1,0 +1,172 @@
+import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCatalogMcpHandler } from '../src/index.js';
+import { startBin } from './support/bin.js';
+import { connectHttpClient, mountInHono } from './support/http-host.js';
+import { searchCatalog, textOf, updateCollection } from './support/inputs.js';
+
+let emulator: RunningEmulator;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0 });
+});
+
+afterAll(async () => {
+  await emulator?.close();
+});
+
+function env(): Record<string, string> {
+  return {
+    CATALOG_API_KEY: emulator.keys.valid,
+    CATALOG_BASE_URL: emulator.baseUrl,
+    CATALOG_MCP_URL: emulator.mcpUrl,
+  };
+}
+
+/** The Summer collection as the service holds it now (a copy). */
+function summer(): unknown {
+  return structuredClone(emulator.state.collections.get('col_summer'));
+}
+
+function clauseCount(): number {
+  return emulator.state.collections.get('col_summer')?.clauses.length ?? 0;
+}
+
+/** A host that supports form elicitation, as `@ai-sdk/mcp` advertises it (`elicitation: {}`). */
+async function hostAnswering(
+  action: ElicitResult['action'],
+  args: string[] = [],
+): Promise<{ client: Client; asked: ElicitRequest['params'][] }> {
+  const { client } = await startBin(env(), {
+    args,
+    clientOptions: { capabilities: { elicitation: {} } },
+  });
+  const asked: ElicitRequest['params'][] = [];
+  client.setRequestHandler(ElicitRequestSchema, (request) => {
+    asked.push(request.params);
+    return action === 'accept' ? { action, content: {} } : { action };
+  });
+  return { client, asked };
+}
+
+const ADD_PRODUCTS = updateCollection('col_summer', {
+  add_clauses: [{ brand_ids: [], website_ids: [], category_ids: [], product_ids: ['prod_003ia'] }],
+});
+
+describe('update_collection asks the user through elicitation where the host supports it', () => {
+  it('accepted: the user reads the change, and it is applied once', async () => {
+    const { client, asked } = await hostAnswering('accept');
+    try {
+      const before = clauseCount();
+      const result = await client.callTool({ name: 'update_collection', arguments: ADD_PRODUCTS });
+      expect(result.isError).toBeFalsy();
+      expect(clauseCount()).toBe(before + 1);
+      expect(asked).toEqual([
+        {
+          mode: 'form',
+          message: 'Change your collection col_summer: add a clause (product prod_003ia).',
+          requestedSchema: { type: 'object', properties: {} },
+        },
+      ]);
+      // Reads never ask.
+      await client.callTool({ name: 'search_catalog', arguments: searchCatalog('rain jacket') });
+      expect(asked).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it.each([
+    ['decline', /^The user declined this change, so update_collection did not run/],
+    [
+      'cancel',
+      /^The user closed the confirmation without answering, so update_collection did not run/,
+    ],
+  ] as const)('%s: nothing is applied, and the model reads why', async (action, text) => {
+    const { client, asked } = await hostAnswering(action);
+    try {
+      const before = summer();
+      const result = await client.callTool({
+        name: 'update_collection',
+        arguments: updateCollection('col_summer', {
+          name: 'Beach',
+          remove_clause_ids: ['cl_0001'],
+        }),
+      });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(text);
+      expect(textOf(result)).toContain('nothing was changed');
+      expect(summer()).toEqual(before);
+      expect(asked.map((params) => params.message)).toEqual([
+        'Change your collection col_summer: rename it to “Beach”; remove 1 clause (cl_0001).',
+      ]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('does not ask about input the tool refuses anyway', async () => {
+    const { client, asked } = await hostAnswering('accept');
+    try {
+      const result = await client.callTool({
+        name: 'update_collection',
+        arguments: updateCollection('col_summer'),
+      });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain('give at least one change');
+      expect(asked).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('--confirm-changes annotations-only never asks: the host decides from the annotations', async () => {
+    const { client, asked } = await hostAnswering('decline', [
+      '--confirm-changes',
+      'annotations-only',
+    ]);
+    try {
+      const before = clauseCount();
+      const result = await client.callTool({ name: 'update_collection', arguments: ADD_PRODUCTS });
+      expect(result.isError).toBeFalsy();
+      expect(clauseCount()).toBe(before + 1);
+      expect(asked).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the stateless HTTP handler cannot ask (no session for the answer): annotations only', async () => {
+    const mounted = await mountInHono(
+      createCatalogMcpHandler({
+        clientOptions: {
+          apiKey: emulator.keys.valid,
+          baseUrl: emulator.baseUrl,
+          mcpUrl: emulator.mcpUrl,
+        },
+      }),
+    );
+    const { client } = await connectHttpClient(mounted.url, { capabilities: { elicitation: {} } });
+    let asked = 0;
+    client.setRequestHandler(ElicitRequestSchema, () => {
+      asked += 1;
+      return { action: 'decline' };
+    });
+    try {
+      const before = clauseCount();
+      const result = await client.callTool({ name: 'update_collection', arguments: ADD_PRODUCTS });
+      expect(result.isError).toBeFalsy();
+      expect(clauseCount()).toBe(before + 1);
+      expect(asked).toBe(0);
+    } finally {
+      await client.close();
+      await mounted.close();
+    }
+  });
+});
