@@ -104,7 +104,7 @@ describe('search_catalog against the emulator', () => {
   });
 
   it('says links are not monetized in the anonymous tier', async () => {
-    const { searchCatalog } = toolsFor(undefined);
+    const { searchCatalog } = toolsFor(undefined, { include: ['search_catalog'] });
     const { output, text } = await modelView(searchCatalog, {
       ...catalogInput,
       placements: ['affiliate'],

@@ -1,5 +1,6 @@
 import {
   ConfigurationError,
+  defineCatalogTool,
   findStrictModeViolations,
   type SearchCatalogOutput,
   type UpdateCollectionOutput,
@@ -7,6 +8,7 @@ import {
 import { startEmulator } from '@catalogkit/emulator';
 import { Agent, RunState, run, ToolCallError } from '@openai/agents';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import {
   searchCatalog,
   searchWebsites,
@@ -125,18 +127,37 @@ describe('createCatalogTools in the Agents SDK run loop', () => {
     }
   });
 
-  it('ends the run on errors that are not the model’s to handle', async () => {
+  it('refuses, when the tools are made, a tool it could never run', () => {
     // No base URL anywhere, whatever the environment running the tests says.
     vi.stubEnv('CATALOG_BASE_URL', '');
+    expect(() =>
+      createCatalogTools({
+        clientOptions: { apiKey: emulator().keys.valid, mcpUrl: emulator().mcpUrl },
+      }),
+    ).toThrowError(ConfigurationError);
+  });
+
+  it('ends the run on errors that are not the model’s to handle', async () => {
+    const misconfigured = defineCatalogTool({
+      name: 'export_collection',
+      description: () => 'Exports a collection.',
+      inputSchema: z.strictObject({ collection_id: z.string().describe('The collection.') }),
+      mutates: false,
+      execute: async () => {
+        throw new ConfigurationError('export_collection needs an export URL');
+      },
+      toModelOutput: () => 'exported',
+    });
     const tools = createCatalogTools({
-      clientOptions: { apiKey: emulator().keys.valid, mcpUrl: emulator().mcpUrl },
-      needsApproval: false,
+      clientOptions: clientOptions(),
+      include: ['export_collection'],
+      tools: [misconfigured],
     });
     const { agent } = shopper(
-      [() => [{ name: 'update_collection', input: updateCollection('col_summer', { name: 'X' }) }]],
+      [() => [{ name: 'export_collection', input: { collection_id: 'col_summer' } }]],
       tools,
     );
-    const failure = await run(agent, 'rename').catch((error: unknown) => error);
+    const failure = await run(agent, 'export').catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ToolCallError);
     expect((failure as ToolCallError).error).toBeInstanceOf(ConfigurationError);
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod/v4';
 import { isRecord } from '../is-record.js';
+import type { Closed } from './closed.js';
 
 /** The name of the catalog search tool on the MCP endpoint. */
 export const SEARCH_CATALOG_TOOL = 'search_catalog';
@@ -57,7 +58,7 @@ export const PriceSchema = z.looseObject({
   amount: z.number(),
   currency: z.string(),
 });
-export type Price = z.infer<typeof PriceSchema>;
+export type Price = Closed<z.infer<typeof PriceSchema>>;
 
 export const DescriptionSchema = z.looseObject({
   plain: z.string().optional(),
@@ -73,7 +74,7 @@ export const MediaSchema = z.looseObject({
 
 /** Commission data on a variant. Not part of UCP and not public: kept as an open object. */
 export const PlacementSchema = z.looseObject({});
-export type Placement = z.infer<typeof PlacementSchema>;
+export type Placement = Closed<z.infer<typeof PlacementSchema>>;
 
 /**
  * The commission inside a placement as the comparable catalog sends it
@@ -122,8 +123,13 @@ export const VariantSchema = z.looseObject({
   sku: z.string().optional(),
   barcodes: z.array(z.looseObject({})).optional(),
   placement: PlacementSchema.optional(),
+  /**
+   * Not in UCP, but a service may send it (the emulator puts the retailer's `website_id`
+   * there). Any type is kept as sent, so read it with a check.
+   */
+  metadata: z.unknown().optional(),
 });
-export type Variant = z.infer<typeof VariantSchema>;
+export type Variant = Closed<z.infer<typeof VariantSchema>>;
 
 export const ProductSchema = z.looseObject({
   id: z.string(),
@@ -144,7 +150,7 @@ export const ProductSchema = z.looseObject({
   tags: z.array(z.string()).optional(),
   metadata: z.looseObject({}).optional(),
 });
-export type Product = z.infer<typeof ProductSchema>;
+export type Product = Closed<z.infer<typeof ProductSchema>>;
 
 export const CatalogMessageSchema = z.looseObject({
   type: z.string(),
@@ -152,7 +158,7 @@ export const CatalogMessageSchema = z.looseObject({
   content: z.string(),
   severity: z.string().optional(),
 });
-export type CatalogMessage = z.infer<typeof CatalogMessageSchema>;
+export type CatalogMessage = Closed<z.infer<typeof CatalogMessageSchema>>;
 
 export const CatalogPageInfoSchema = z.looseObject({
   cursor: z.string().optional(),
@@ -167,7 +173,7 @@ export const CatalogSearchResultSchema = z.looseObject({
   pagination: CatalogPageInfoSchema.optional(),
   messages: z.array(CatalogMessageSchema).optional(),
 });
-export type CatalogSearchResult = z.infer<typeof CatalogSearchResultSchema>;
+export type CatalogSearchResult = Closed<z.infer<typeof CatalogSearchResultSchema>>;
 
 /** The `x-ucp-auth-tier` values. */
 export const AuthTierSchema = z.enum(['token', 'anonymous']);

@@ -1,4 +1,5 @@
 import { z } from 'zod/v4';
+import type { Closed } from './closed.js';
 
 const idList = (what: string) =>
   z.array(z.string().min(1)).describe(`Ids of ${what} this clause selects.`);
@@ -19,7 +20,7 @@ export const ClauseSchema = z.looseObject({
   category_ids: z.array(z.string()),
   product_ids: z.array(z.string()),
 });
-export type Clause = z.infer<typeof ClauseSchema>;
+export type Clause = Closed<z.infer<typeof ClauseSchema>>;
 
 /** A clause to add: the four selectors, no `clause_id` (the service assigns it). */
 export const NewClauseSchema = z.strictObject(clauseSelectors);
@@ -89,4 +90,4 @@ export const CollectionSchema = z.looseObject({
   updated_at: z.string().optional(),
   user_id: z.string().optional(),
 });
-export type Collection = z.infer<typeof CollectionSchema>;
+export type Collection = Closed<z.infer<typeof CollectionSchema>>;

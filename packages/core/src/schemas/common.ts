@@ -1,4 +1,5 @@
 import { z } from 'zod/v4';
+import type { Closed } from './closed.js';
 
 /**
  * Countries to which commission rates are scoped: ISO 3166-1 alpha-2 codes plus the
@@ -38,7 +39,7 @@ export const ValidationIssueSchema = z.looseObject({
   msg: z.string(),
   type: z.string(),
 });
-export type ValidationIssue = z.infer<typeof ValidationIssueSchema>;
+export type ValidationIssue = Closed<z.infer<typeof ValidationIssueSchema>>;
 
 /**
  * The contract's `ErrorResponse`: `detail` is a string, or (422) an array of objects with
@@ -47,4 +48,4 @@ export type ValidationIssue = z.infer<typeof ValidationIssueSchema>;
 export const ErrorResponseSchema = z.looseObject({
   detail: z.union([z.string(), z.array(z.looseObject({}))]),
 });
-export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
+export type ErrorResponse = Closed<z.infer<typeof ErrorResponseSchema>>;

@@ -1,4 +1,5 @@
 import { z } from 'zod/v4';
+import type { Closed } from './closed.js';
 
 /**
  * Body of `POST /v1/conversations`. The contract does not show its shape, so any JSON
@@ -9,7 +10,7 @@ export type ConversationCreate = z.infer<typeof ConversationCreateSchema>;
 
 /** Response of `POST /v1/conversations`: an open object (the shape is not shown). */
 export const ConversationSchema = z.looseObject({});
-export type Conversation = z.infer<typeof ConversationSchema>;
+export type Conversation = Closed<z.infer<typeof ConversationSchema>>;
 
 /*
  * Wire shapes of the conversation-token endpoints. The contract shows only
@@ -35,7 +36,7 @@ export const ConversationTokenSchema = z.looseObject({
   token_id: z.string().optional(),
   expires_at: z.string().min(1),
 });
-export type ConversationToken = z.infer<typeof ConversationTokenSchema>;
+export type ConversationToken = Closed<z.infer<typeof ConversationTokenSchema>>;
 
 /** Body of `POST /v1/conversations/{conversation_id}/turns`: the shopper's message. */
 export const TurnRequestSchema = z.strictObject({
@@ -50,7 +51,7 @@ export const TurnSchema = z.looseObject({
   turn_id: z.string(),
   reply: z.looseObject({ role: z.string(), content: z.string() }),
 });
-export type Turn = z.infer<typeof TurnSchema>;
+export type Turn = Closed<z.infer<typeof TurnSchema>>;
 
 /** Path parameter check shared by the conversation calls. */
 export const ConversationIdSchema = z.string().trim().min(1);

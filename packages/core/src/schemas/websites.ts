@@ -1,4 +1,5 @@
 import { z } from 'zod/v4';
+import type { Closed } from './closed.js';
 import { CountryCodeSchema } from './common.js';
 
 /** Website search limits from the contract. */
@@ -15,12 +16,17 @@ export const WEBSITE_SEARCH_LIMITS = {
 export const WebsiteSchema = z.looseObject({
   id: z.string(),
   url: z.string(),
+  /**
+   * The retailer's name: not in the contract, but a service may send it (the emulator
+   * does). Any type is kept as sent, so read it with a `typeof` check.
+   */
+  name: z.unknown().optional(),
   best_commission_rate: z
     .number()
     .optional()
     .describe('Maximum commission rate in the requested country, as a percentage; default 0.'),
 });
-export type Website = z.infer<typeof WebsiteSchema>;
+export type Website = Closed<z.infer<typeof WebsiteSchema>>;
 
 /** Query parameters of `GET /v1/websites/search`, validated strictly before sending. */
 export const WebsiteSearchParamsSchema = z.strictObject({
@@ -54,4 +60,4 @@ export type WebsiteSearchParams = z.infer<typeof WebsiteSearchParamsSchema>;
 export const WebsiteSearchResponseSchema = z.looseObject({
   websites: z.array(WebsiteSchema),
 });
-export type WebsiteSearchResponse = z.infer<typeof WebsiteSearchResponseSchema>;
+export type WebsiteSearchResponse = Closed<z.infer<typeof WebsiteSearchResponseSchema>>;

@@ -10,6 +10,7 @@ import {
   type Variant,
 } from '../schemas/catalog.js';
 import { formatMinorUnits } from './money.js';
+import { countOf } from './plural.js';
 
 /**
  * What the application gets from `search_catalog`: the query as sent and the full parsed
@@ -183,9 +184,10 @@ function headerLines(output: SearchCatalogOutput): string[] {
   const { query, result, tier } = output;
   const count = result.products.length;
   const total = result.pagination?.total_count;
-  const lines = [
-    `${count}${total === undefined ? '' : ` of ${total}`} products for "${query.query}".`,
-  ];
+  // "1 product", "2 products", "1 of 5 products".
+  const found =
+    total === undefined ? countOf(count, 'product') : `${count} of ${countOf(total, 'product')}`;
+  const lines = [`${found} for "${query.query}".`];
   if (tier === 'anonymous') {
     lines.push('Buy links are not monetized (anonymous tier: no valid API key).');
     if (query.placements?.length)

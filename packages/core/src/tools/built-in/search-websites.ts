@@ -6,6 +6,7 @@ import {
 } from '../../schemas/index.js';
 import { defineCatalogTool, nullToUndefined } from '../definition.js';
 import { type SearchWebsitesInput, SearchWebsitesInputSchema } from '../input/search-websites.js';
+import { countOf } from '../plural.js';
 
 export type { SearchWebsitesInput };
 
@@ -34,7 +35,8 @@ function buildParams(
 
 /** The retailer's name, which the contract does not show but a service may send. */
 function websiteName(website: Website): string {
-  return typeof website.name === 'string' && website.name.trim() ? `${website.name.trim()} | ` : '';
+  const name = website.name;
+  return typeof name === 'string' && name.trim() ? `${name.trim()} | ` : '';
 }
 
 // The name (when sent) lets the model match the retailer it looked up without guessing from
@@ -47,7 +49,7 @@ function websiteLine(website: Website, index: number): string {
 export function formatWebsites(output: SearchWebsitesOutput): string {
   const { request, response } = output;
   const country = request.country ?? defaultCountry;
-  const head = `${response.websites.length} websites for "${request.query}" (commission rates for ${country}).`;
+  const head = `${countOf(response.websites.length, 'website')} for "${request.query}" (commission rates for ${country}).`;
   if (response.websites.length === 0)
     return `${head}\nNothing matched; try another name or domain.`;
   return [head, ...response.websites.map(websiteLine)].join('\n');

@@ -1,10 +1,12 @@
-import type { Clause, Collection, CollectionUpdate } from '../../schemas/index.js';
+import type { Clause, Collection, CollectionUpdate, NewClause } from '../../schemas/index.js';
 import { type CatalogToolClient, defineCatalogTool } from '../definition.js';
 import { mayHaveApplied } from '../error-text.js';
 import {
   type UpdateCollectionInput,
   UpdateCollectionInputSchema,
 } from '../input/update-collection.js';
+import { countOf } from '../plural.js';
+import { SELECTOR_KEYS, withoutKnownClauses } from './known-clauses.js';
 import { UpdateMemory } from './update-memory.js';
 
 export type { UpdateCollectionInput };
@@ -19,6 +21,12 @@ export interface UpdateCollectionOutput {
    * and `collection` is the answer to the first call.
    */
   alreadyApplied?: true;
+  /**
+   * Clauses (or ids of one-kind clauses) the model asked to add that the collection, as its
+   * last answer showed it, already selects: they were not added again. When nothing else
+   * was asked, nothing was sent, `update` is `{}` and `collection` is that last answer.
+   */
+  alreadySelected?: NewClause[];
 }
 
 /**
@@ -47,29 +55,47 @@ function buildUpdate(input: UpdateCollectionInput): CollectionUpdate {
   return update;
 }
 
-const SELECTOR_KEYS = ['brand_ids', 'website_ids', 'category_ids', 'product_ids'] as const;
-
-function clauseLine(clause: Clause): string {
+function selectorsText(clause: NewClause): string {
   const selectors = SELECTOR_KEYS.filter((key) => clause[key].length > 0).map(
     (key) => `${key} ${clause[key].join(', ')}`,
   );
-  return `- clause_id ${clause.clause_id} | ${selectors.length ? selectors.join(' | ') : 'selects nothing'}`;
+  return selectors.length ? selectors.join(' | ') : 'selects nothing';
+}
+
+function clauseLine(clause: Clause): string {
+  return `- clause_id ${clause.clause_id} | ${selectorsText(clause)}`;
+}
+
+/** What the model is told of the clauses it asked for that the collection already had. */
+function alreadySelectedLines(output: UpdateCollectionOutput): string[] {
+  const known = output.alreadySelected ?? [];
+  if (known.length === 0) return [];
+  return [`Already in the collection, so not added again: ${known.map(selectorsText).join('; ')}.`];
+}
+
+function headLine(output: UpdateCollectionOutput): string {
+  const { collection } = output;
+  const name = collection.name === undefined ? '' : ` "${collection.name}"`;
+  const clauses = countOf(collection.clauses?.length ?? 0, 'clause');
+  if (Object.keys(output.update).length === 0) {
+    return `Nothing was sent, so nothing changed. Collection${name} (collection_id ${collection.collection_id}) as last seen; it has ${clauses}.`;
+  }
+  return `Updated collection${name} (collection_id ${collection.collection_id}); it has ${clauses}.`;
 }
 
 /** The compact view: the collection's name, id and every clause with its ids. */
 export function formatCollection(output: UpdateCollectionOutput): string {
   const { collection } = output;
-  const clauses = collection.clauses ?? [];
-  const name = collection.name === undefined ? '' : ` "${collection.name}"`;
   return [
     ...(output.alreadyApplied
       ? [
           'This exact update had just been applied, so it was not sent again (it would have applied twice). The collection after it:',
         ]
       : []),
-    `Updated collection${name} (collection_id ${collection.collection_id}); it has ${clauses.length} clauses.`,
+    ...alreadySelectedLines(output),
+    headLine(output),
     ...(collection.description ? [`Description: ${collection.description}`] : []),
-    ...clauses.map(clauseLine),
+    ...(collection.clauses ?? []).map(clauseLine),
   ].join('\n');
 }
 
@@ -85,17 +111,25 @@ export const updateCollectionTool = defineCatalogTool<
       'Change one of the user’s collections: rename it, change its description, and add, replace or remove clauses. Only call it when the user asked for the change.',
       'A clause selects items by brand_ids, website_ids, category_ids and product_ids (any may be []).',
       `Take product, brand, category and website ids from ${names.search_catalog}, or website ids from ${names.search_websites}; never invent ids.`,
-      'Clause ids come from this tool’s previous output. The output lists the collection’s clauses after the change.',
+      'Clause ids come from this tool’s previous output. The output lists the collection’s clauses after the change; clauses the collection already has are not added twice (the output says so).',
       'When a call fails with an unknown outcome, the change may be in place: never repeat it; tell the user.',
     ].join(' '),
   inputSchema: UpdateCollectionInputSchema,
   mutates: true,
   async execute(input, { client, signal }) {
-    const update = buildUpdate(input);
+    const memory = memoryOf(client);
+    const known = memory.lastKnownState(input.collection_id);
+    // Clauses the collection already has are not added again (a model that adds the same
+    // products twice would otherwise create duplicates).
+    const { update, alreadySelected } = withoutKnownClauses(known, buildUpdate(input));
+    const skipped = alreadySelected.length === 0 ? {} : { alreadySelected };
+    if (known !== undefined && Object.keys(update).length === 0) {
+      return { collectionId: input.collection_id, update, collection: known, ...skipped };
+    }
     const send = () =>
       client.collections.update(input.collection_id, update, signal ? { signal } : {});
     // A model that repeats an update (told to or not) must not apply it twice.
-    const { collection, sent } = await memoryOf(client).run(
+    const { collection, sent } = await memory.run(
       input.collection_id,
       update,
       send,
@@ -106,6 +140,7 @@ export const updateCollectionTool = defineCatalogTool<
       update,
       collection,
       ...(sent ? {} : { alreadyApplied: true as const }),
+      ...skipped,
     };
   },
   toModelOutput: formatCollection,

@@ -97,6 +97,8 @@ export interface RememberedUpdate {
 export class UpdateMemory {
   readonly #known = new Map<string, Known>();
   readonly #inFlight = new Map<string, Promise<unknown>>();
+  /** The last answer per collection, oldest first: what the collection held after it. */
+  readonly #states = new Map<string, { collection: Collection; at: number }>();
   readonly #limits: UpdateMemoryLimits;
   readonly #now: () => number;
 
@@ -134,6 +136,7 @@ export class UpdateMemory {
       const collection = await sending;
       this.#forgetApplied(collectionId);
       this.#remember(key, { state: 'applied', collection, collectionId, at: this.#now() });
+      this.#rememberState(collectionId, collection);
       return { collection, sent: true };
     } catch (error) {
       if (isOutcomeUnknown(error)) {
@@ -142,6 +145,27 @@ export class UpdateMemory {
       throw error;
     } finally {
       this.#inFlight.delete(key);
+    }
+  }
+
+  /**
+   * The collection as the last successful answer for it showed it, within the memory's time
+   * limit; undefined when none is known. Another writer may have changed it since.
+   */
+  lastKnownState(collectionId: string): Collection | undefined {
+    const known = this.#states.get(collectionId);
+    if (known === undefined) return undefined;
+    if (this.#now() - known.at <= this.#limits.ttlMs) return known.collection;
+    this.#states.delete(collectionId);
+    return undefined;
+  }
+
+  #rememberState(collectionId: string, collection: Collection): void {
+    this.#states.delete(collectionId);
+    this.#states.set(collectionId, { collection, at: this.#now() });
+    for (const oldest of this.#states.keys()) {
+      if (this.#states.size <= this.#limits.maxEntries) break;
+      this.#states.delete(oldest);
     }
   }
 

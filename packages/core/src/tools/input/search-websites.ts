@@ -6,6 +6,12 @@ import { choice, exactObject, list, modelInput, text, wholeNumber } from './fiel
 
 const { queryMaxLength, limitMin, limitMax, limitDefault, defaultCountry } = WEBSITE_SEARCH_LIMITS;
 
+/**
+ * The example category id the description gives: a lower-case, hyphenated slug as the
+ * service and the catalog search's results use (a test checks the emulator accepts it).
+ */
+export const EXAMPLE_CATEGORY_ID = 'running-shoes';
+
 /** `UK` is not an ISO 3166-1 code, but models (and people) use it for Great Britain. */
 const COUNTRY_ALIASES = { UK: 'GB' } as const;
 
@@ -35,12 +41,15 @@ export const SearchWebsitesInputSchema = modelInput(
         `How many websites to return, ${limitMin} to ${limitMax}; null for the default (${limitDefault}).`,
       ),
     category_ids: list(
-      text({ what: 'a category slug', empty: 'give a category slug such as "shoes"' }),
-      'category slugs',
+      text({
+        what: 'a category id',
+        empty: `give a category id such as "${EXAMPLE_CATEGORY_ID}" (from the catalog search)`,
+      }),
+      'category ids',
     )
       .nullable()
       .describe(
-        'Category slugs to keep only retailers selling in them (e.g. ["shoes"]); an unknown slug is an error; null for no filter.',
+        `Category ids to keep only retailers selling in them, exactly as the catalog search prints them (its "Category …" lines), e.g. ["${EXAMPLE_CATEGORY_ID}"]; an unknown id is an error; null for no filter.`,
       ),
     country: choice(COUNTRY_CODES, `or null for the default (${defaultCountry})`)
       .nullable()

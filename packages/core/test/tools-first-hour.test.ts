@@ -1,0 +1,240 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CatalogClient } from '../src/client.js';
+import { ConfigurationError } from '../src/errors/index.js';
+import {
+  type CatalogSearchResult,
+  CatalogSearchResultSchema,
+  type Collection,
+  type Product,
+  type Website,
+} from '../src/schemas/index.js';
+import { withoutKnownClauses } from '../src/tools/built-in/known-clauses.js';
+import { formatWebsites } from '../src/tools/built-in/search-websites.js';
+import { formatCollection } from '../src/tools/built-in/update-collection.js';
+import { createCatalogToolList } from '../src/tools/catalog-tools.js';
+import { formatCatalogResult } from '../src/tools/catalog-view.js';
+import { countOf } from '../src/tools/plural.js';
+import { TEST_KEY } from './support/fixtures.js';
+
+const ORIGIN = 'http://127.0.0.1:9';
+
+beforeEach(() => {
+  // Whatever the shell running the tests has set, these tests choose every setting.
+  for (const name of ['CATALOG_API_KEY', 'CATALOG_BASE_URL', 'CATALOG_MCP_URL']) {
+    vi.stubEnv(name, '');
+  }
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+function configurationError(run: () => unknown): ConfigurationError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ConfigurationError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigurationError');
+}
+
+describe('counts the model reads', () => {
+  it('puts the noun in the right number', () => {
+    expect([0, 1, 2].map((count) => countOf(count, 'clause'))).toEqual([
+      '0 clauses',
+      '1 clause',
+      '2 clauses',
+    ]);
+  });
+
+  it('search_websites: "1 website", "0 websites"', () => {
+    const one: Website = { id: 'web_1', url: 'https://one.example' };
+    const text = formatWebsites({ request: { query: 'one' }, response: { websites: [one] } });
+    expect(text.split('\n')[0]).toBe('1 website for "one" (commission rates for US).');
+    const none = formatWebsites({ request: { query: 'zz' }, response: { websites: [] } });
+    expect(none.split('\n')[0]).toBe('0 websites for "zz" (commission rates for US).');
+  });
+
+  it('update_collection: "it has 1 clause"', () => {
+    const collection: Collection = {
+      collection_id: 'col_1',
+      name: 'Summer',
+      clauses: [
+        { clause_id: 'cl_1', brand_ids: [], website_ids: [], category_ids: [], product_ids: ['p'] },
+      ],
+    };
+    const text = formatCollection({
+      collectionId: 'col_1',
+      update: { name: 'Summer' },
+      collection,
+    });
+    expect(text.split('\n')[0]).toBe(
+      'Updated collection "Summer" (collection_id col_1); it has 1 clause.',
+    );
+    const empty = formatCollection({
+      collectionId: 'col_1',
+      update: { name: 'Summer' },
+      collection: { ...collection, clauses: [] },
+    });
+    expect(empty.split('\n')[0]).toContain('it has 0 clauses.');
+  });
+
+  it('search_catalog: "1 product", "1 of 1 product", "1 of 7 products"', () => {
+    const product: Product = { id: 'p', title: 'Trail Runner', variants: [] };
+    const head = (result: CatalogSearchResult) =>
+      formatCatalogResult({ query: { query: 'trail' }, result, tier: 'token' }).split('\n')[0];
+    expect(head({ products: [product] })).toBe('1 product for "trail".');
+    expect(head({ products: [product], pagination: { total_count: 1 } })).toBe(
+      '1 of 1 product for "trail".',
+    );
+    expect(head({ products: [product], pagination: { total_count: 7 } })).toBe(
+      '1 of 7 products for "trail".',
+    );
+  });
+});
+
+describe('configuration checked when the tools are made', () => {
+  it('without any setting: names every missing option and environment variable', () => {
+    const error = configurationError(() => createCatalogToolList());
+    expect(error.message).toContain('search_catalog needs the MCP URL');
+    for (const name of ['mcpUrl', 'CATALOG_MCP_URL', 'baseUrl', 'CATALOG_BASE_URL']) {
+      expect(error.message).toContain(name);
+    }
+    expect(error.message).toContain('apiKey option or CATALOG_API_KEY');
+    expect(error.message).toContain(
+      "exclude: ['search_catalog', 'search_websites', 'update_collection']",
+    );
+  });
+
+  it('the MCP URL alone: search_catalog works, the REST tools are named as unconfigured', () => {
+    const error = configurationError(() =>
+      createCatalogToolList({ clientOptions: { mcpUrl: ORIGIN } }),
+    );
+    expect(error.message).not.toContain('search_catalog needs');
+    expect(error.message).toContain(
+      'search_websites needs the REST base URL and an API key (set the baseUrl option or CATALOG_BASE_URL and the apiKey option or CATALOG_API_KEY)',
+    );
+    const tools = createCatalogToolList({
+      clientOptions: { mcpUrl: ORIGIN },
+      include: ['search_catalog'],
+    });
+    expect(tools.map((tool) => tool.name)).toEqual(['search_catalog']);
+  });
+
+  it('the REST settings alone: update_collection and search_websites work without the MCP URL', () => {
+    const tools = createCatalogToolList({
+      clientOptions: { baseUrl: ORIGIN, apiKey: TEST_KEY },
+      exclude: ['search_catalog'],
+    });
+    expect(tools.map((tool) => tool.name)).toEqual(['search_websites', 'update_collection']);
+  });
+
+  it('reads the environment, and a client passed in', () => {
+    vi.stubEnv('CATALOG_MCP_URL', ORIGIN);
+    vi.stubEnv('CATALOG_BASE_URL', ORIGIN);
+    expect(() => createCatalogToolList()).toThrow(/update_collection needs an API key/);
+    vi.stubEnv('CATALOG_API_KEY', TEST_KEY);
+    expect(createCatalogToolList()).toHaveLength(3);
+    vi.stubEnv('CATALOG_BASE_URL', '');
+    const client = new CatalogClient({ mcpUrl: ORIGIN });
+    expect(() => createCatalogToolList({ client })).toThrow(ConfigurationError);
+    expect(createCatalogToolList({ client, include: ['search_catalog'] })).toHaveLength(1);
+  });
+});
+
+describe('result types', () => {
+  it('refuse a misspelt field at compile time; the parse keeps unknown fields at run time', () => {
+    // The public type, as `client.catalog.search` and the tools return it.
+    const result: CatalogSearchResult = CatalogSearchResultSchema.parse({
+      products: [
+        {
+          id: 'p',
+          title: 'Trail Runner',
+          shelf: 'A3',
+          variants: [{ id: 'v', price: { amount: 100, currency: 'USD' } }],
+        },
+      ],
+    });
+    const variant = result.products[0]?.variants[0];
+    expect(variant?.price?.amount).toBe(100);
+    // @ts-expect-error `prise` is not a field of Variant (the typo the issue found).
+    expect(variant?.prise).toBeUndefined();
+    // @ts-expect-error unknown fields are not typed, though they are kept.
+    expect(result.products[0]?.shelf).toBe('A3');
+    const open: Readonly<Record<string, unknown>> = result.products[0] ?? {};
+    expect(open.shelf).toBe('A3');
+  });
+});
+
+describe('clauses the collection already has', () => {
+  const collection: Collection = {
+    collection_id: 'col_1',
+    clauses: [
+      {
+        clause_id: 'cl_1',
+        brand_ids: [],
+        website_ids: [],
+        category_ids: [],
+        product_ids: ['a', 'b'],
+      },
+      {
+        clause_id: 'cl_2',
+        brand_ids: ['x'],
+        website_ids: ['w'],
+        category_ids: [],
+        product_ids: [],
+      },
+    ],
+  };
+  const clause = (
+    selectors: Partial<Record<'brand_ids' | 'website_ids' | 'product_ids', string[]>>,
+  ) => ({
+    brand_ids: [],
+    website_ids: [],
+    category_ids: [],
+    product_ids: [],
+    ...selectors,
+  });
+
+  it('drops a clause selecting what one already selects, and known ids of one-kind clauses', () => {
+    const { update, alreadySelected } = withoutKnownClauses(collection, {
+      add_clauses: [
+        clause({ product_ids: ['b', 'a'] }),
+        clause({ website_ids: ['w'], brand_ids: ['x'] }),
+        clause({ product_ids: ['a', 'c'] }),
+        clause({ product_ids: ['c'] }),
+      ],
+    });
+    expect(update).toEqual({ add_clauses: [clause({ product_ids: ['c'] })] });
+    expect(alreadySelected).toEqual([
+      clause({ product_ids: ['b', 'a'] }),
+      clause({ website_ids: ['w'], brand_ids: ['x'] }),
+      clause({ product_ids: ['a'] }),
+      clause({ product_ids: ['c'] }),
+    ]);
+  });
+
+  it('keeps clauses that select something new, and counts removals and replacements', () => {
+    const same = { add_clauses: [clause({ website_ids: ['w'] })] };
+    expect(withoutKnownClauses(collection, same)).toEqual({ update: same, alreadySelected: [] });
+    const afterRemoval = {
+      remove_clause_ids: ['cl_1'],
+      add_clauses: [clause({ product_ids: ['a'] })],
+    };
+    expect(withoutKnownClauses(collection, afterRemoval).alreadySelected).toEqual([]);
+    expect(withoutKnownClauses(undefined, afterRemoval).update).toBe(afterRemoval);
+  });
+
+  it('tells the model what was not added, and that nothing was sent', () => {
+    const text = formatCollection({
+      collectionId: 'col_1',
+      update: {},
+      collection,
+      alreadySelected: [clause({ product_ids: ['a', 'b'] })],
+    });
+    expect(text.split('\n').slice(0, 2)).toEqual([
+      'Already in the collection, so not added again: product_ids a, b.',
+      'Nothing was sent, so nothing changed. Collection (collection_id col_1) as last seen; it has 2 clauses.',
+    ]);
+  });
+});

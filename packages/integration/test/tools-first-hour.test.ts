@@ -1,0 +1,135 @@
+import { createCatalogTools } from '@catalogkit/ai-sdk';
+import {
+  type AnyCatalogTool,
+  ConfigurationError,
+  createCatalogToolList,
+  type SearchCatalogOutput,
+  type SearchWebsitesOutput,
+  type UpdateCollectionOutput,
+} from '@catalogkit/core';
+import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod/v4';
+
+let emulator: RunningEmulator;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, mcpResponse: 'json' });
+});
+afterAll(async () => {
+  await emulator?.close();
+});
+beforeEach(() => {
+  for (const name of ['CATALOG_API_KEY', 'CATALOG_BASE_URL', 'CATALOG_MCP_URL']) {
+    vi.stubEnv(name, '');
+  }
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+function tools() {
+  const list = createCatalogToolList({
+    clientOptions: {
+      baseUrl: emulator.baseUrl,
+      mcpUrl: emulator.mcpUrl,
+      apiKey: emulator.keys.valid,
+      maxRetries: 0,
+    },
+  });
+  const byName = (name: string) =>
+    list.find((tool) => tool.originalName === name) as AnyCatalogTool;
+  return {
+    searchCatalog: byName('search_catalog'),
+    searchWebsites: byName('search_websites'),
+    updateCollection: byName('update_collection'),
+  };
+}
+
+const PATCH = 'PATCH /v1/collections/:collection_id';
+const noChange = { name: null, description: null, replace_clauses: null, remove_clause_ids: null };
+
+describe('search_websites: the category example the model reads', () => {
+  it('is a category id the service accepts (and the old "shoes" is not)', async () => {
+    const { searchWebsites } = tools();
+    const schema: unknown = z.toJSONSchema(searchWebsites.inputSchema);
+    const { description } = (schema as { properties: { category_ids: { description: string } } })
+      .properties.category_ids;
+    const example = /e\.g\. \["([^"]+)"\]/.exec(description)?.[1];
+    expect(example).toMatch(/^[a-z]+(-[a-z]+)*$/);
+    const input = { query: 'running', limit: null, country: null, category_ids: [example] };
+    const output = (await searchWebsites.execute(input as never)) as SearchWebsitesOutput;
+    expect(output.request.category_ids).toEqual([example]);
+    expect(output.response.websites.length).toBeGreaterThan(0);
+    await expect(
+      searchWebsites.execute({ ...input, category_ids: ['shoes'] } as never),
+    ).rejects.toMatchObject({ status: 422 });
+  });
+});
+
+describe('update_collection: adding the same products again', () => {
+  it('keeps the clause count and tells the model they are already there', async () => {
+    const { searchCatalog, updateCollection } = tools();
+    const found = (await searchCatalog.execute({
+      query: 'trail running shoes',
+      limit: 3,
+      cursor: null,
+      placements: null,
+    } as never)) as SearchCatalogOutput;
+    const productIds = found.result.products.map((product) => product.id).slice(0, 2);
+    expect(productIds).toHaveLength(2);
+    const add = (ids: string[]) => ({
+      ...noChange,
+      collection_id: 'col_summer',
+      add_clauses: [{ brand_ids: [], website_ids: [], category_ids: [], product_ids: ids }],
+    });
+
+    const first = (await updateCollection.execute(
+      add(productIds) as never,
+    )) as UpdateCollectionOutput;
+    const count = first.collection.clauses?.length ?? 0;
+    const patches = emulator.stats.count(PATCH);
+
+    // The same products, in another order: nothing is sent, the model is told why.
+    const again = (await updateCollection.execute(
+      add([...productIds].reverse()) as never,
+    )) as UpdateCollectionOutput;
+    expect(emulator.stats.count(PATCH)).toBe(patches);
+    expect(again.collection.clauses).toHaveLength(count);
+    expect(again.alreadySelected).toEqual([
+      { brand_ids: [], website_ids: [], category_ids: [], product_ids: [...productIds].reverse() },
+    ]);
+    const text = updateCollection.toModelOutput(again as never);
+    expect(text).toContain(
+      `Already in the collection, so not added again: product_ids ${[...productIds].reverse().join(', ')}.`,
+    );
+    expect(text).toContain('Nothing was sent, so nothing changed.');
+    expect(text).toContain(`it has ${count} clauses.`);
+
+    // One known product and one new: only the new one is added.
+    const newId = found.result.products[2]?.id ?? 'prod_other';
+    const mixed = (await updateCollection.execute(
+      add([productIds[0] ?? '', newId]) as never,
+    )) as UpdateCollectionOutput;
+    expect(emulator.stats.count(PATCH)).toBe(patches + 1);
+    expect(mixed.update.add_clauses).toEqual([
+      { brand_ids: [], website_ids: [], category_ids: [], product_ids: [newId] },
+    ]);
+    expect(mixed.collection.clauses).toHaveLength(count + 1);
+    expect(updateCollection.toModelOutput(mixed as never)).toContain(
+      `Already in the collection, so not added again: product_ids ${productIds[0]}.`,
+    );
+  });
+});
+
+describe('configuration checked at construction, through an adapter', () => {
+  it('@catalogkit/ai-sdk createCatalogTools throws a ConfigurationError naming what is missing', () => {
+    expect(() => createCatalogTools()).toThrow(ConfigurationError);
+    expect(() => createCatalogTools()).toThrow(/CATALOG_MCP_URL.*CATALOG_BASE_URL/);
+    const onlySearch = createCatalogTools({
+      clientOptions: { mcpUrl: emulator.mcpUrl },
+      include: ['search_catalog'],
+    });
+    expect(Object.keys(onlySearch)).toEqual(['search_catalog']);
+  });
+});
