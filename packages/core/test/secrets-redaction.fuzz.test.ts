@@ -59,6 +59,35 @@ const ENCODINGS: Record<string, Encoding> = {
   base64At2: inBase64(false, 2),
   base64urlAt1: inBase64(true, 1),
   base64urlAt2: inBase64(true, 2),
+  // Red-team round 2 (F7): forms the first redactor missed.
+  percentEveryChar: whole((v) =>
+    [...Buffer.from(v)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join(''),
+  ),
+  thrice: whole((v) => encodeURIComponent(encodeURIComponent(encodeURIComponent(v)))),
+  // Without `;` only where the next character is not a digit: `&#434` is one number, to
+  // browsers as to the redactor.
+  htmlNoSemicolon: whole((v) => v.replace(/[^A-Za-z0-9](?![0-9])/g, (c) => `&#${c.charCodeAt(0)}`)),
+  html5Named: whole((v) =>
+    v.replace(/[+/=]/g, (c) => ({ '+': '&plus;', '/': '&sol;', '=': '&equals;' })[c] ?? c),
+  ),
+  backslashX: whole((v) =>
+    v.replace(/[^A-Za-z0-9]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`),
+  ),
+  unicodeBraces: whole((v) =>
+    v.replace(/[^A-Za-z0-9]/g, (c) => `\\u{${c.charCodeAt(0).toString(16)}}`),
+  ),
+  doubleJson: whole((v) => JSON.stringify(JSON.stringify(v)).slice(1, -1)),
+  hex: whole((v) => Buffer.from(v).toString('hex')),
+  reversed: whole((v) => [...v].reverse().join('')),
+  fullwidth: whole((v) =>
+    [...v]
+      .map((c) => (c > ' ' && c <= '~' ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c))
+      .join(''),
+  ),
+  softHyphens: (v) => ({
+    echoed: v.replace(/.{3}/g, '$&\u00ad'),
+    core: v.slice(0, 3) + '\u00ad' + v.slice(3, 6),
+  }),
 };
 
 const surrounding = fc.string({ maxLength: 40, unit: 'grapheme-ascii' });
@@ -76,6 +105,9 @@ describe('redaction of any secret in any encoding (property)', () => {
           const target = secrets[pick % secrets.length]!;
           const { echoed, core } = ENCODINGS[encoding]!(target);
           fc.pre(core.length >= 4);
+          // Disguises seen through the fold need 4 characters it keeps (not space, + or -).
+          const folding = encoding === 'fullwidth' || encoding === 'softHyphens';
+          fc.pre(!folding || target.replace(/[ +-]/g, '').length >= 4);
           const out = createRedactor(...secrets)(`${before}${echoed}${after}`);
           expect(out.toLowerCase()).not.toContain(core.toLowerCase());
           expect(out).toContain('[redacted]');
@@ -128,8 +160,9 @@ describe('redaction of any secret in any encoding (property)', () => {
         };
         const small = near.repeat(Math.ceil(20_000 / near.length));
         const large = near.repeat(Math.ceil(200_000 / near.length));
-        time(small);
-        expect(time(large)).toBeLessThan(Math.max(time(small), 2) * 60);
+        // The best of three: other processes share the CPU, and a GC pause is not a trend.
+        const best = (text: string) => Math.min(time(text), time(text), time(text));
+        expect(best(large)).toBeLessThan(Math.max(best(small), 3) * 60);
       }),
       { numRuns: Math.max(10, Math.floor(RUNS / 10)) },
     );

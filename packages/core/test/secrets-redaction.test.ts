@@ -242,10 +242,11 @@ describe('fragments and linear time', () => {
       return performance.now() - start;
     };
     time(small);
-    const smallMs = Math.max(time(small), 5);
+    const smallMs = Math.max(Math.min(time(small), time(small)), 5);
     const largeMs = time(large);
     // Ten times the text, well under a hundred times the time: no quadratic blow-up.
     expect(largeMs).toBeLessThan(smallMs * 40);
-    expect(largeMs).toBeLessThan(5_000);
+    // About 2 s alone on the shared 2-core machine; generous, since other sessions share it.
+    expect(largeMs).toBeLessThan(15_000);
   });
 });

@@ -42,11 +42,14 @@ export function parseJsonText(
   }
 }
 
-/** Response headers as a plain object with lower-cased names, free of the secret. */
+/**
+ * Response headers as a plain object with lower-cased names, free of the secret: names
+ * too, since a server may echo the key in a header's name (`x-echo-<key>`).
+ */
 export function headerRecord(headers: Headers, redact: Redactor): Record<string, string> {
   const record: Record<string, string> = {};
   headers.forEach((value, name) => {
-    record[name] = redact(value);
+    record[redact(name)] = redact(value);
   });
   return record;
 }

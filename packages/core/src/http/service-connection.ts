@@ -64,6 +64,15 @@ export class ServiceConnection {
     return this.#secrets.with(token, this.#callCredentials.get(scope));
   }
 
+  /**
+   * The redactor of a paid call's answer (its own credential among the secrets); undefined
+   * when the call did not pay. Tools redact what they make of the answer with it.
+   */
+  paidRedactor(scope: CallScope): Redactor | undefined {
+    const credential = this.#callCredentials.get(scope);
+    return credential === undefined ? undefined : this.#secrets.with(credential);
+  }
+
   get hasApiKey(): boolean {
     return this.#apiKey !== undefined;
   }

@@ -85,6 +85,18 @@ function readParam(cursor: Cursor): [string, string] | undefined {
   return [name.toLowerCase(), value];
 }
 
+/** Challenges that gave a parameter more than once, with the names repeated. */
+const repeatedParams = new WeakMap<AuthChallenge, string[]>();
+
+/**
+ * The parameter names `challenge` gave more than once (RFC 9110 §11.2: each at most once),
+ * lower-cased; empty when none was. Such a challenge is ambiguous (two `amount`s, two
+ * `expires`) and must be refused, not read by guessing which one counts.
+ */
+export function repeatedChallengeParams(challenge: AuthChallenge): readonly string[] {
+  return repeatedParams.get(challenge) ?? [];
+}
+
 function readChallenge(cursor: Cursor, scheme: string): AuthChallenge {
   const challenge: AuthChallenge = { scheme, params: {} };
   if (cursor.peek() !== ' ' && cursor.peek() !== '\t') return challenge;
@@ -94,9 +106,12 @@ function readChallenge(cursor: Cursor, scheme: string): AuthChallenge {
     challenge.token68 = token68;
     return challenge;
   }
+  const repeated = new Set<string>();
   for (let param = readParam(cursor); param; param = readParam(cursor)) {
-    challenge.params[param[0]] = param[1];
+    if (Object.hasOwn(challenge.params, param[0])) repeated.add(param[0]);
+    else challenge.params[param[0]] = param[1];
   }
+  if (repeated.size > 0) repeatedParams.set(challenge, [...repeated]);
   return challenge;
 }
 
@@ -104,7 +119,8 @@ function readChallenge(cursor: Cursor, scheme: string): AuthChallenge {
  * Parses a `WWW-Authenticate` value into its challenges (RFC 9110 §11.6.1): several
  * challenges, quoted strings with backslash escapes, commas inside quotes, token68.
  * Parameter names are lower-cased; malformed trailing text is ignored rather than thrown,
- * because the 402 it came with must still surface.
+ * because the 402 it came with must still surface. A repeated parameter keeps its first
+ * value and is reported by {@link repeatedChallengeParams}.
  */
 export function parseWwwAuthenticate(header: string | null | undefined): AuthChallenge[] {
   if (!header) return [];

@@ -21,8 +21,12 @@ export interface PaymentLimit {
   total: string | bigint;
 }
 
-/** Why the budget refused a payment. */
-export type BudgetRefusal = 'currency' | 'amount' | 'per_call' | 'total';
+/**
+ * Why the budget refused a payment. `decimals`: the challenge states `decimals` and the
+ * limit counts base units without any (or the other way round), so the price shown and the
+ * amount reserved could not be made to agree.
+ */
+export type BudgetRefusal = 'currency' | 'amount' | 'decimals' | 'per_call' | 'total';
 
 /** Money set aside for one payment: `release()` it if the payment does not happen. */
 export interface PaymentReservation {
@@ -75,19 +79,22 @@ function limitDecimals(limit: PaymentLimit, index: number, currency: string): nu
 }
 
 /**
- * `units` with `decimals` digits, in an account's unit: exact, or undefined when it is a
- * fraction of that unit (0.123456 USD against a budget in cents). Without a unit on either
- * side, the amount is taken in base units as stated.
+ * `units` with `decimals` digits, in an account's unit: exact; `amount` when it is a
+ * fraction of that unit (0.123456 USD against a budget in cents); `decimals` when the
+ * challenge states decimals and the limit has none (a token limit without `decimals`
+ * against a challenge stating 18 would show 1.0 and reserve 10^18). Without `decimals`,
+ * the amount is taken in the account's unit as stated.
  */
 function inAccountUnits(
   units: bigint,
   decimals: number | undefined,
   account: Account,
-): bigint | undefined {
-  if (account.decimals === undefined || decimals === undefined) return units;
+): bigint | 'amount' | 'decimals' {
+  if (decimals === undefined) return units;
+  if (account.decimals === undefined) return 'decimals';
   if (decimals <= account.decimals) return units * 10n ** BigInt(account.decimals - decimals);
   const divisor = 10n ** BigInt(decimals - account.decimals);
-  return units % divisor === 0n ? units / divisor : undefined;
+  return units % divisor === 0n ? units / divisor : 'amount';
 }
 
 /**
@@ -121,8 +128,8 @@ export class PaymentBudget {
    * Sets `amount` aside, or says why it cannot be paid. `amount` counts units with
    * `decimals` decimal digits (a challenge's `request.decimals`); by default the budget's
    * own unit. Refused: a currency not listed or not ASCII (`currency`), an amount that is
-   * not a non-negative integer or is finer than the budget's unit (`amount`), or one over
-   * a limit (`per_call`, `total`).
+   * not a non-negative integer or is finer than the budget's unit (`amount`), `decimals`
+   * stated for a limit that has none (`decimals`), or one over a limit (`per_call`, `total`).
    */
   reserve(
     currency: string | undefined,
@@ -136,7 +143,7 @@ export class PaymentBudget {
     if (stated === undefined || (decimals !== undefined && !isDecimals(decimals)))
       return { ok: false, reason: 'amount' };
     const units = inAccountUnits(stated, decimals, account);
-    if (units === undefined) return { ok: false, reason: 'amount' };
+    if (typeof units === 'string') return { ok: false, reason: units };
     if (account.maxPerCall !== undefined && units > account.maxPerCall)
       return { ok: false, reason: 'per_call' };
     if (account.committed + units > account.total) return { ok: false, reason: 'total' };

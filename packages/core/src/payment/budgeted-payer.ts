@@ -1,7 +1,9 @@
 import { abortable } from '../async.js';
+import type { CatalogLogger } from '../logger.js';
 import { paymentAmount } from './amount.js';
 import { type BudgetRefusal, PaymentBudget, type PaymentLimit } from './budget.js';
 import type { PaymentChallenge } from './challenge.js';
+import { isThenable } from './paid-request.js';
 import type { PayFunction, PaymentContext } from './types.js';
 
 /** Why a payer declined: the budget's reason, or one of its own. */
@@ -26,7 +28,10 @@ export interface BudgetedPayerOptions {
    * released and the call ends, whether or not this ever answers.
    */
   approve?(challenge: PaymentChallenge, context: PaymentContext): boolean | Promise<boolean>;
-  /** Told why a call was not paid (the call then fails with PaymentRequiredError). */
+  /**
+   * Told why a call was not paid (the call then fails with PaymentRequiredError). A throw
+   * or a rejected promise is reported to `logger` and changes nothing.
+   */
   onDecline?(
     reason: PaymentDeclineReason,
     challenges: readonly PaymentChallenge[],
@@ -34,28 +39,57 @@ export interface BudgetedPayerOptions {
   ): void;
   /** Clock for `expires` checks. Default: the system clock. */
   now?: () => Date;
+  /** Where a failing `onDecline` is reported (its message only). */
+  logger?: CatalogLogger;
 }
 
 function isLive(challenge: PaymentChallenge, now: Date): boolean {
   return challenge.expiresAt === undefined || challenge.expiresAt.getTime() > now.getTime();
 }
 
-/** Consent, then the credential, both bounded by the call's signal. */
+/**
+ * Consent, then the credential, both bounded by the call's signal. `'expired'` when the
+ * challenge expired meanwhile (a slow approval): the service would refuse it, so it is
+ * not sent and its reservation is released.
+ */
 async function consentAndCredential(
   options: BudgetedPayerOptions,
   challenge: PaymentChallenge,
   context: PaymentContext,
-): Promise<string | undefined> {
+  now: () => Date,
+): Promise<{ credential: string } | { declined: 'not_approved' | 'expired' }> {
   const { signal } = context;
   const approval = new Promise<boolean>((resolve) =>
     resolve(options.approve?.(challenge, context) ?? true),
   );
-  if (!(await abortable(approval, signal))) return undefined;
+  if (!(await abortable(approval, signal))) return { declined: 'not_approved' };
   signal.throwIfAborted();
+  if (!isLive(challenge, now())) return { declined: 'expired' };
   const credential = await abortable(options.createCredential(challenge, context), signal);
   // Made just as the call ended: it will not be sent, so it must not stay counted.
   signal.throwIfAborted();
-  return credential;
+  if (!isLive(challenge, now())) return { declined: 'expired' };
+  return { credential };
+}
+
+/** Calls `onDecline`; its failure (thrown or rejected) is logged and never ends the call. */
+function tellDecline(
+  options: BudgetedPayerOptions,
+  reason: PaymentDeclineReason,
+  challenges: readonly PaymentChallenge[],
+  context: PaymentContext,
+): void {
+  const failed = (error: unknown) =>
+    options.logger?.error?.(`${context.operation}: payment onDecline threw`, {
+      operation: context.operation,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  try {
+    const result: unknown = options.onDecline?.(reason, challenges, context);
+    if (isThenable(result)) Promise.resolve(result).catch(failed);
+  } catch (error) {
+    failed(error);
+  }
 }
 
 /**
@@ -72,7 +106,7 @@ export function createBudgetedPayer(options: BudgetedPayerOptions): PayFunction 
   const now = options.now ?? (() => new Date());
   return async (challenges, context) => {
     const decline = (reason: PaymentDeclineReason) => {
-      options.onDecline?.(reason, challenges, context);
+      tellDecline(options, reason, challenges, context);
       return undefined;
     };
     const supported = challenges.filter((challenge) => options.supports(challenge));
@@ -91,10 +125,10 @@ export function createBudgetedPayer(options: BudgetedPayerOptions): PayFunction 
         continue;
       }
       try {
-        const credential = await consentAndCredential(options, challenge, context);
-        if (credential !== undefined) return credential;
+        const outcome = await consentAndCredential(options, challenge, context, now);
+        if ('credential' in outcome) return outcome.credential;
         reserved.reservation.release();
-        return decline('not_approved');
+        return decline(outcome.declined);
       } catch (error) {
         reserved.reservation.release();
         throw error;

@@ -1,4 +1,5 @@
 import type { AuthChallenge } from '../errors/api-errors.js';
+import { repeatedChallengeParams } from '../http/www-authenticate.js';
 import { decodeBase64UrlJson } from './base64url.js';
 import { baseUnits, currencyKey, isDecimals, MAX_DECIMALS } from './units.js';
 
@@ -30,12 +31,21 @@ export interface PaymentChallenge {
   params: Record<string, string>;
 }
 
+// Strings only: a JSON number amount (12345678901234567891) has already been rounded by
+// JSON.parse, so it is refused rather than paid at a price nobody asked.
 const text = (value: unknown): string | undefined =>
-  typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+  typeof value === 'string' ? value : undefined;
 
 // RFC 3339 `date-time`: full date, `T`, full time with seconds, optional fraction, offset.
 const RFC3339 =
   /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+
+/** `Date.UTC` for any year: it reads years 0–99 as 1900–1999 (`0099` would become 1999). */
+function utcDate(year: number, month: number, ...rest: number[]): Date {
+  const date = new Date(Date.UTC(2000, month, ...rest));
+  date.setUTCFullYear(year, month, rest[0] ?? 1);
+  return date;
+}
 
 /**
  * An RFC 3339 date-time as a Date; undefined for anything else. Stricter than `new Date`,
@@ -49,7 +59,7 @@ export function parseRfc3339(value: string): Date | undefined {
   const offsetSign = match[9] === '-' ? -1 : 1;
   const offsetHours = Number(match[10] ?? 0);
   const offsetMinutes = Number(match[11] ?? 0);
-  const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
+  const daysInMonth = utcDate(year!, month!, 0).getUTCDate();
   const valid =
     month! >= 1 &&
     month! <= 12 &&
@@ -61,7 +71,7 @@ export function parseRfc3339(value: string): Date | undefined {
     offsetHours <= 23 &&
     offsetMinutes <= 59;
   if (!valid) return undefined;
-  const local = Date.UTC(year!, month! - 1, day!, hour!, minute!, second!, fraction);
+  const local = utcDate(year!, month! - 1, day!, hour!, minute!, second!, fraction).getTime();
   return new Date(local - offsetSign * (offsetHours * 60 + offsetMinutes) * 60_000);
 }
 
@@ -70,6 +80,8 @@ type ReadChallenge = { challenge: PaymentChallenge } | { problem: string };
 
 /** Why the amount fields of `request` make a challenge unpayable, if they do. */
 function requestProblem(request: Record<string, unknown>): string | undefined {
+  if (request.amount !== undefined && typeof request.amount !== 'string')
+    return 'request.amount must be a string (a JSON number may have been rounded)';
   const currency = text(request.currency);
   if (request.currency !== undefined && currencyKey(currency) === undefined)
     return 'request.currency must be printable ASCII (an ISO 4217 code or a token address)';
@@ -89,6 +101,8 @@ function requestProblem(request: Record<string, unknown>): string | undefined {
 function readPaymentChallenge(challenge: AuthChallenge): ReadChallenge | undefined {
   if (challenge.scheme.toLowerCase() !== 'payment') return undefined;
   const { params } = challenge;
+  const repeated = repeatedChallengeParams(challenge);
+  if (repeated.length > 0) return { problem: `${repeated.join(', ')} given more than once` };
   const { id, method, intent } = params;
   if (!id || !method || !intent) return { problem: 'id, method and intent are required' };
   const request = params.request === undefined ? undefined : decodeBase64UrlJson(params.request);

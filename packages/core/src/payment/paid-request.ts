@@ -188,14 +188,28 @@ export class PaymentStep {
   #reportReceipt(answer: Response, context: PaymentContext): void {
     const header = answer.headers.get('payment-receipt');
     if (header === null || !answer.ok || this.#options.onReceipt === undefined) return;
-    try {
-      this.#options.onReceipt(decodePaymentReceipt(header), context);
-    } catch (error) {
+    const failed = (error: unknown) => {
       // The call succeeded and was paid: a failing callback must not turn it into an error.
       this.#deps.logger?.error?.(`${context.operation}: payment.onReceipt threw`, {
         operation: context.operation,
         error: this.#deps.redact(error instanceof Error ? error.message : String(error)),
       });
+    };
+    try {
+      const result: unknown = this.#options.onReceipt(decodePaymentReceipt(header), context);
+      // An async callback that rejects would otherwise be an unhandled rejection.
+      if (isThenable(result)) Promise.resolve(result).catch(failed);
+    } catch (error) {
+      failed(error);
     }
   }
+}
+
+/** Whether a hook's result is a promise (or another thenable) that may still reject. */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }

@@ -29,6 +29,9 @@ export type PayFunction = (
 export interface PaymentOptions {
   /** Pays a challenge or declines; see {@link PayFunction}. */
   pay: PayFunction;
-  /** Receives the `Payment-Receipt` of each paid call that the service accepted. */
+  /**
+   * Receives the `Payment-Receipt` of each paid call that the service accepted. A throw or
+   * a rejected promise is logged (redacted) and never fails the paid call.
+   */
   onReceipt?: (receipt: PaymentReceipt, context: PaymentContext) => void;
 }

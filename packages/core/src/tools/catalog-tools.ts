@@ -2,7 +2,7 @@ import { z } from 'zod/v4';
 import { CatalogClient } from '../client.js';
 import { ENV_VARS, readEnv } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
-import { createRedactor, type Redactor } from '../http/redact.js';
+import { answerRedactorsIn, createRedactor, markAnswer, type Redactor } from '../http/redact.js';
 import { type SearchCatalogInput, searchCatalogTool } from './built-in/search-catalog.js';
 import {
   type SearchWebsitesInput,
@@ -15,6 +15,7 @@ import {
   updateCollectionTool,
 } from './built-in/update-collection.js';
 import type { SearchCatalogOutput } from './catalog-view.js';
+import { assertToolsConfigured } from './configuration.js';
 import {
   type AnyCatalogToolDefinition,
   CATALOG_TOOL_NAMES,
@@ -104,14 +105,31 @@ function bindTool<Input, Output, Name extends string>(
       });
       // The full result reaches more than the model (AI SDK UI streams, LangChain artifacts,
       // MCP structuredContent, OpenAI Agents custom data): a key the service echoed must not.
-      return redactToolOutput(output, redact);
+      // A paid answer is also redacted with its call's own credential, and the output
+      // keeps that redactor for toModelOutput.
+      const own = answerRedactorsIn(output);
+      return markAnswer(redactToolOutput(output, withAll(redact, own)), ownRedactor(own));
     },
-    toModelOutput: (output) => redact(definition.toModelOutput(output, view)),
+    toModelOutput: (output) =>
+      withAll(redact, answerRedactorsIn(output))(definition.toModelOutput(output, view)),
     errorToModelOutput(error) {
       const text = errorTextForModel(error, nameField);
       return text === undefined ? undefined : redact(text);
     },
   };
+}
+
+/** `redact`, then each of `more` (a paid call's own redactors). */
+function withAll(redact: Redactor, more: readonly Redactor[]): Redactor {
+  if (more.length === 0) return redact;
+  return <T>(value: T): T => more.reduce((text, own) => own(text), redact(value));
+}
+
+/** One redactor for `own` (undefined when there is none). */
+function ownRedactor(own: readonly Redactor[]): Redactor | undefined {
+  if (own.length === 0) return undefined;
+  const [first, ...rest] = own;
+  return rest.length === 0 ? first : withAll(first as Redactor, rest);
 }
 
 /** An array or an object literal: what JSON answers are made of, and all the walk rebuilds. */
@@ -255,6 +273,7 @@ export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = n
     custom.filter((tool) => selected.includes(tool.name)).forEach(assertStrictModeSchema);
   }
   const client = createClient(options);
+  assertToolsConfigured(client, selected);
   const context: BindContext = {
     client,
     view: { buyLinks: options.buyLinks ?? 'inline' },

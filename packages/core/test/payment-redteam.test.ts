@@ -1,0 +1,297 @@
+// Red-team findings on the payment step (issue 23, second round): each test here failed
+// before its fix.
+import { inspect } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseWwwAuthenticate } from '../src/http/www-authenticate.js';
+import { CatalogClient, PaymentRequiredError } from '../src/index.js';
+import type { LogContext } from '../src/logger.js';
+import { parseRfc3339 } from '../src/payment/challenge.js';
+import {
+  createBudgetedPayer,
+  decodePaymentChallenges,
+  formatPaymentAmount,
+  PaymentBudget,
+  type PaymentChallenge,
+  type PaymentDeclineReason,
+  paymentChallengeProblems,
+} from '../src/payment/index.js';
+import { sendJson, startTestServer, type TestServer } from './support/test-server.js';
+
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const KEY = 'ck_live_0123456789abcdef0123456789abcdef';
+const CREDENTIAL = 'Payment cred_abc123';
+const TOKEN = '0x20c0000000000000000000000000000000000001';
+
+function challengeHeader(request: Record<string, unknown>, params = ''): string {
+  return `Payment id="ch_1", realm="shop", method="test", intent="charge", request="${b64(request)}"${params}`;
+}
+
+let server: TestServer;
+beforeEach(async () => {
+  server = await startTestServer();
+});
+afterEach(() => server.close());
+
+/** Challenges a request without a `Payment` credential; answers a paid one with `paid`. */
+function challengeThen(header: string, paid: Parameters<TestServer['handle']>[0]) {
+  server.handle((request, response) => {
+    if (request.headers.authorization?.startsWith('Payment ')) return paid(request, response);
+    response.setHeader('www-authenticate', header);
+    sendJson(response, 402, { detail: 'Payment required' });
+  });
+}
+
+const search = (client: CatalogClient) => client.websites.search({ query: 'x' });
+
+describe('F2: a header name echoing the key', () => {
+  it('is redacted in error.headers, JSON and inspect', async () => {
+    challengeThen(challengeHeader({ amount: '25', currency: 'usd' }), (_request, response) => {
+      response.setHeader(`x-echo-${KEY}`, '1');
+      response.setHeader(`x-cred-${CREDENTIAL.slice(8)}`, '1');
+      sendJson(response, 403, { detail: 'forbidden' });
+    });
+    const client = new CatalogClient({
+      apiKey: KEY,
+      baseUrl: server.origin,
+      maxRetries: 0,
+      payment: { pay: () => CREDENTIAL },
+    });
+    const error = await search(client).catch((caught: unknown) => caught);
+    const text = `${JSON.stringify(error)}\n${inspect(error, { showHidden: true, depth: 10 })}`;
+    expect(JSON.stringify((error as { headers: unknown }).headers)).toContain('x-echo[redacted]');
+    expect(text.toLowerCase()).not.toContain(KEY.toLowerCase());
+    expect(text).not.toContain('cred_abc123');
+  });
+});
+
+describe('F4: user hooks that reject asynchronously', () => {
+  it('an async onReceipt that rejects is logged, not an unhandled rejection', async () => {
+    challengeThen(challengeHeader({ amount: '25', currency: 'usd' }), (_request, response) => {
+      response.setHeader('payment-receipt', b64({ status: 'success', reference: 'r1' }));
+      sendJson(response, 200, { websites: [] });
+    });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const logged: [string, LogContext | undefined][] = [];
+    try {
+      const client = new CatalogClient({
+        apiKey: KEY,
+        baseUrl: server.origin,
+        maxRetries: 0,
+        logger: { error: (message, context) => logged.push([message, context]) },
+        payment: {
+          pay: () => CREDENTIAL,
+          onReceipt: async () => {
+            throw new Error(`receipt store down ${KEY}`);
+          },
+        },
+      });
+      await search(client);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(unhandled).toEqual([]);
+    expect(logged.map(([message]) => message)).toEqual([
+      'websites.search: payment.onReceipt threw',
+    ]);
+    expect(JSON.stringify(logged)).not.toContain(KEY);
+  });
+
+  it("a budgeted payer's async onDecline that rejects is logged; the call fails as a 402", async () => {
+    challengeThen(challengeHeader({ amount: '25', currency: 'usd' }), () => undefined);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const logged: string[] = [];
+    let error: unknown;
+    try {
+      const pay = createBudgetedPayer({
+        budget: [{ currency: 'eur', total: '100' }],
+        supports: () => true,
+        createCredential: async () => CREDENTIAL,
+        logger: { error: (message) => logged.push(message) },
+        onDecline: async () => {
+          throw new Error('ui gone');
+        },
+      });
+      const client = new CatalogClient({
+        apiKey: KEY,
+        baseUrl: server.origin,
+        maxRetries: 0,
+        payment: { pay },
+      });
+      error = await search(client).catch((caught: unknown) => caught);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(error).toBeInstanceOf(PaymentRequiredError);
+    expect(unhandled).toEqual([]);
+    expect(logged).toEqual(['websites.search: payment onDecline threw']);
+  });
+});
+
+describe('F5: a token limit without decimals', () => {
+  const amount = '1000000000000000000';
+
+  it.each([36, 18, 0])(
+    'refuses a challenge stating decimals %i (shown and reserved would differ)',
+    async (decimals) => {
+      const budget = new PaymentBudget([{ currency: TOKEN, total: '5000000000000000000' }]);
+      expect(budget.reserve(TOKEN, amount, decimals)).toEqual({ ok: false, reason: 'decimals' });
+      challengeThen(
+        `Payment id="x", realm="r", method="tempo", intent="charge", request="${b64({ amount, currency: TOKEN, decimals })}"`,
+        (_request, response) => sendJson(response, 200, { websites: [] }),
+      );
+      const declined: PaymentDeclineReason[] = [];
+      const pay = createBudgetedPayer({
+        budget,
+        supports: () => true,
+        createCredential: async () => CREDENTIAL,
+        onDecline: (reason) => declined.push(reason),
+      });
+      const client = new CatalogClient({
+        apiKey: KEY,
+        baseUrl: server.origin,
+        maxRetries: 0,
+        payment: { pay },
+      });
+      await expect(search(client)).rejects.toBeInstanceOf(PaymentRequiredError);
+      expect(declined).toEqual(['decimals']);
+      expect(budget.spent(TOKEN)).toBe(0n);
+    },
+  );
+
+  it('still pays a challenge without decimals in base units, as shown', () => {
+    const budget = new PaymentBudget([{ currency: TOKEN, total: '5000000000000000000' }]);
+    const [challenge] = decodePaymentChallenges(
+      parseWwwAuthenticate(challengeHeader({ amount, currency: TOKEN })),
+    );
+    expect(formatPaymentAmount(challenge as PaymentChallenge)).toBe(
+      `${amount} base units of ${TOKEN}`,
+    );
+    expect(budget.reserve(TOKEN, amount).ok).toBe(true);
+    expect(budget.spent(TOKEN)).toBe(BigInt(amount));
+  });
+});
+
+describe('F6: a challenge that expires while the shopper approves', () => {
+  it('is not paid, and its reservation is released', async () => {
+    const expires = new Date(Date.now() + 60_000);
+    let clock = Date.now();
+    let made = 0;
+    challengeThen(
+      challengeHeader({ amount: '25', currency: 'usd' }, `, expires="${expires.toISOString()}"`),
+      (_request, response) => sendJson(response, 200, { websites: [] }),
+    );
+    const declined: PaymentDeclineReason[] = [];
+    const budget = new PaymentBudget([{ currency: 'usd', total: '1000' }]);
+    const pay = createBudgetedPayer({
+      budget,
+      supports: () => true,
+      now: () => new Date(clock),
+      approve: () => {
+        clock = expires.getTime() + 1; // the shopper took longer than the challenge lives
+        return true;
+      },
+      createCredential: async () => {
+        made++;
+        return CREDENTIAL;
+      },
+      onDecline: (reason) => declined.push(reason),
+    });
+    const client = new CatalogClient({
+      apiKey: KEY,
+      baseUrl: server.origin,
+      maxRetries: 0,
+      payment: { pay },
+    });
+    await expect(search(client)).rejects.toBeInstanceOf(PaymentRequiredError);
+    expect({ made, declined, spent: budget.spent('usd'), sent: server.requests.length }).toEqual({
+      made: 0,
+      declined: ['expired'],
+      spent: 0n,
+      sent: 1,
+    });
+  });
+
+  it('is not sent when it expires while the credential is made', async () => {
+    const expires = new Date(Date.now() + 60_000);
+    let clock = Date.now();
+    challengeThen(
+      challengeHeader({ amount: '25', currency: 'usd' }, `, expires="${expires.toISOString()}"`),
+      (_request, response) => sendJson(response, 200, { websites: [] }),
+    );
+    const budget = new PaymentBudget([{ currency: 'usd', total: '1000' }]);
+    const pay = createBudgetedPayer({
+      budget,
+      supports: () => true,
+      now: () => new Date(clock),
+      createCredential: async () => {
+        clock = expires.getTime() + 1;
+        return CREDENTIAL;
+      },
+    });
+    const client = new CatalogClient({
+      apiKey: KEY,
+      baseUrl: server.origin,
+      maxRetries: 0,
+      payment: { pay },
+    });
+    await expect(search(client)).rejects.toBeInstanceOf(PaymentRequiredError);
+    expect({ spent: budget.spent('usd'), sent: server.requests.length }).toEqual({
+      spent: 0n,
+      sent: 1,
+    });
+  });
+});
+
+describe('F8: ambiguous challenges are refused, not guessed', () => {
+  const read = (header: string) => {
+    const offered = parseWwwAuthenticate(header);
+    return { paid: decodePaymentChallenges(offered), problems: paymentChallengeProblems(offered) };
+  };
+
+  it('refuses a repeated expires', () => {
+    const { paid, problems } = read(
+      challengeHeader(
+        { amount: '25', currency: 'usd' },
+        ', expires="2000-01-01T00:00:00Z", expires="2999-01-01T00:00:00Z"',
+      ),
+    );
+    expect(paid).toEqual([]);
+    expect(problems).toEqual(['Payment challenge 1: expires given more than once']);
+  });
+
+  it('refuses a repeated request (999.99 then 0.01 USD), in any letter case', () => {
+    const header = `${challengeHeader({ amount: '99999', currency: 'usd' })}, REQUEST="${b64({ amount: '1', currency: 'usd' })}"`;
+    const { paid, problems } = read(header);
+    expect(paid).toEqual([]);
+    expect(problems).toEqual(['Payment challenge 1: request given more than once']);
+  });
+
+  it('refuses a JSON-number amount (rounded by JSON.parse) and keeps the good challenge beside it', () => {
+    // Raw JSON text: a JS number literal would already be rounded here.
+    const request = Buffer.from('{"amount":12345678901234567891,"currency":"usd"}').toString(
+      'base64url',
+    );
+    const bad = `Payment id="ch_1", realm="shop", method="test", intent="charge", request="${request}"`;
+    const good = challengeHeader({ amount: '25', currency: 'usd' }).replace('ch_1', 'ch_2');
+    const { paid, problems } = read(`${bad}, ${good}`);
+    expect(paid.map((challenge) => challenge.id)).toEqual(['ch_2']);
+    expect(problems).toEqual([
+      'Payment challenge 1: request.amount must be a string (a JSON number may have been rounded)',
+    ]);
+  });
+
+  it('reads a year before 100 as itself (Date.UTC would make 0099 into 1999)', () => {
+    expect(parseRfc3339('0099-12-31T23:59:59Z')?.toISOString()).toBe('0099-12-31T23:59:59.000Z');
+    expect(parseRfc3339('0100-02-29T00:00:00Z')).toBeUndefined();
+  });
+
+  it('still reads each parameter given once', () => {
+    expect(read(challengeHeader({ amount: '25', currency: 'usd' })).paid).toHaveLength(1);
+  });
+});
