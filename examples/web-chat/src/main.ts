@@ -2,10 +2,11 @@
  * `pnpm chat`: serves the built page and the two API routes. Offline by default (the
  * emulator in this process, the scripted model); the real service with CATALOG_API_KEY,
  * CATALOG_BASE_URL and CATALOG_MCP_URL, and an OpenAI model with OPENAI_API_KEY.
+ * SHOW_COMMISSION=1 shows commissions on the cards (a publisher's view).
  */
 import { fileURLToPath } from 'node:url';
 import { createOpenAI } from '@ai-sdk/openai';
-import { startEmulator } from '@catalogkit/emulator';
+import { startEmulator, USER_IDS } from '@catalogkit/emulator';
 import type { LanguageModel } from 'ai';
 import { createScriptedModel, SCRIPTED_MODEL_LABEL } from './scripted-model.js';
 import { startWebChat, type WebChatOptions } from './server.js';
@@ -16,17 +17,28 @@ const PAGE_DIR = fileURLToPath(new URL('../dist', import.meta.url));
 async function chooseCatalog(): Promise<{
   catalog: WebChatOptions['catalog'];
   label: string;
+  collections: WebChatOptions['collections'];
   close(): Promise<void>;
 }> {
   const { CATALOG_API_KEY: apiKey, CATALOG_BASE_URL: baseUrl, CATALOG_MCP_URL: mcpUrl } = env;
   if (apiKey && baseUrl && mcpUrl) {
-    return { catalog: { apiKey, baseUrl, mcpUrl }, label: baseUrl, close: async () => {} };
+    return {
+      catalog: { apiKey, baseUrl, mcpUrl },
+      label: baseUrl,
+      collections: [],
+      close: async () => {},
+    };
   }
   if (apiKey || baseUrl || mcpUrl) {
     throw new Error('Set all of CATALOG_API_KEY, CATALOG_BASE_URL and CATALOG_MCP_URL, or none.');
   }
   const emulator = await startEmulator();
+  // The demo shopper's collections ("Summer", ...), as a real app would know its user's.
+  const collections = [...emulator.state.collections.values()]
+    .filter((collection) => collection.user_id === USER_IDS.valid)
+    .map((collection) => ({ id: collection.collection_id, name: collection.name }));
   return {
+    collections,
     catalog: { apiKey: emulator.keys.valid, baseUrl: emulator.baseUrl, mcpUrl: emulator.mcpUrl },
     label: `emulator in this process at ${emulator.baseUrl} (set CATALOG_* for the real service)`,
     close: () => emulator.close(),
@@ -56,6 +68,8 @@ const chat = await startWebChat({
   pageDir: PAGE_DIR,
   port: Number(env.PORT ?? 3000),
   logger: console,
+  showCommission: env.SHOW_COMMISSION === '1' || env.SHOW_COMMISSION === 'true',
+  collections: catalog.collections,
 });
 process.stdout.write(
   [

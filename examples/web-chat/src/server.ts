@@ -8,14 +8,16 @@
  * - `POST /api/conversation-token` (flow 2, the service's conversations): creates the
  *   conversation on the first call and mints a short-lived token for it; the page sends the
  *   turns to the service itself with that token. A conversation belongs to its session.
- * - Everything else: the page, built by Vite into `dist/`.
+ * - Everything else: the page, built by Vite into `dist/`; its HTML carries the page's
+ *   switches (commission shown or not, collection names) in a `<meta>` tag.
  *
  * Every API call must come from the page itself (same Origin, JSON), carries the shopper's
  * session cookie, is rate-limited per session and per address, and is checked whole before
  * anything runs: a malformed request gets 400 (or 413, 415) with the reason.
  */
 import { randomBytes } from 'node:crypto';
-import { relative } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { createCatalogTools } from '@catalogkit/ai-sdk';
 import {
   CatalogClient,
@@ -95,6 +97,17 @@ export interface WebChatOptions {
   logger?: CatalogLogger;
   /** How many created conversations the server remembers, oldest forgotten first (default 10,000). */
   maxConversations?: number;
+  /**
+   * Show each offer's commission on the product cards (and retailers' best rates): a
+   * publisher's view. Default `false`: shoppers never see it. The tool results the page
+   * receives carry it either way.
+   */
+  showCommission?: boolean;
+  /**
+   * The shopper's collections as your app knows them, so an approval reads "to Summer"
+   * rather than "to col_summer" before any update has returned the name.
+   */
+  collections?: ReadonlyArray<{ id: string; name: string }>;
 }
 
 /** Every API answer is JSON; these are never cached. */
@@ -135,11 +148,39 @@ export function createWebChatApp(options: WebChatOptions): Hono<Env> {
     options.logger?.error?.('web chat request failed', { error: String(error) });
     return refuse(500, 'Something went wrong on the server.');
   });
+  const page = pageHtml(options);
+  app.get('/', page);
+  app.get('/index.html', page);
   // serveStatic takes a root relative to the working directory.
   const root = relative(process.cwd(), options.pageDir) || '.';
   app.use('/*', serveStatic({ root }));
-  app.get('*', serveStatic({ root, path: 'index.html' }));
+  app.get('*', page);
   return app;
+}
+
+/** What the page shows, for its `<meta>` tag: public, never a secret. */
+function pageConfigJson(options: WebChatOptions): string {
+  return JSON.stringify({
+    showCommission: options.showCommission === true,
+    collections: (options.collections ?? []).map(({ id, name }) => ({ id, name })),
+  });
+}
+
+const escapeAttribute = (text: string): string =>
+  text.replace(/[&"<>]/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/**
+ * The built `index.html` with the page config in a `<meta>` tag (no inline script, so a
+ * strict content security policy still works). Read per request: a rebuild needs no restart.
+ */
+function pageHtml(options: WebChatOptions) {
+  const meta = `<meta name="catalogkit-page-config" content="${escapeAttribute(pageConfigJson(options))}" />`;
+  return async (): Promise<Response> => {
+    const html = await readFile(join(options.pageDir, 'index.html'), 'utf8');
+    return new Response(html.replace('</head>', `    ${meta}\n  </head>`), {
+      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' },
+    });
+  };
 }
 
 /**

@@ -50,7 +50,7 @@ async function start(options: StartEmulatorOptions = {}): Promise<TestApp> {
 async function openServiceChat(app: TestApp): Promise<OpenedPage & { chat: Locator }> {
   const page = await openPage(browser, `${app.chat.url}#service`);
   opened.push(page);
-  return { ...page, chat: page.page.locator('section[aria-label="Service conversations"]') };
+  return { ...page, chat: page.page.locator('section[aria-label="Ask the store"]') };
 }
 
 async function type(chat: Locator, text: string): Promise<void> {

@@ -5,6 +5,7 @@ import type { CatalogData } from './data/index.js';
 import type { FaultController } from './faults.js';
 import { guard } from './guard.js';
 import { mcpMethodNotAllowed, mcpPostHandler, mcpRouteNames } from './mcp/route.js';
+import { MEDIA_PREFIX, productImageHandler } from './media.js';
 import type { EmulatorKeys, EmulatorOptions, RateLimits } from './options.js';
 import type { PaymentDesk } from './payment/desk.js';
 import { type RestVariables, restAuth } from './rest/auth.js';
@@ -104,6 +105,8 @@ export function createEmulator(options: EmulatorOptions = {}): EmulatorApp {
   const app = new Hono();
   app.route(REST_PREFIX, restApp(emulator));
   app.route(MCP_PREFIX, mcpApp(emulator));
+  // Product images (placeholders), public like a CDN: no key, no quota.
+  app.get(`${MEDIA_PREFIX}/:file`, productImageHandler(emulator.data));
   app.get('/', (c) =>
     c.json({ service: 'catalogkit-emulator', rest: REST_PREFIX, mcp: `${MCP_PREFIX}/mcp` }),
   );

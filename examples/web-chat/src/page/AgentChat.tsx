@@ -4,12 +4,16 @@ import { CollectionChange } from './CollectionChange.js';
 import { Composer } from './Composer.js';
 import type { ShopMessage, ShopPart } from './messages.js';
 import { ProductCards } from './ProductCards.js';
+import { usePageConfig } from './page-config.js';
+import { collectionNames } from './shop-view.js';
 
 type Respond = (answer: { id: string; approved: boolean; reason?: string }) => void;
 interface PartProps {
   part: ShopPart;
   respond: Respond;
   titles: ReadonlyMap<string, string>;
+  collections: ReadonlyMap<string, string>;
+  showCommission: boolean;
 }
 
 /** Titles of the products every search so far returned, by product id. */
@@ -22,7 +26,7 @@ function productTitles(messages: ShopMessage[]): Map<string, string> {
   return titles;
 }
 
-function ToolPart({ part, respond, titles }: PartProps) {
+function ToolPart({ part, respond, titles, collections, showCommission }: PartProps) {
   switch (part.type) {
     case 'text':
       return <p className="text">{part.text}</p>;
@@ -37,13 +41,16 @@ function ToolPart({ part, respond, titles }: PartProps) {
         <ul className="retailers">
           {part.output.response.websites.map((website) => (
             <li key={website.id}>
-              {website.url} · best commission {website.best_commission_rate ?? 0}%
+              {website.url}
+              {showCommission ? ` · best commission ${website.best_commission_rate ?? 0}%` : null}
             </li>
           ))}
         </ul>
       );
     case 'tool-update_collection':
-      return <CollectionChange part={part} respond={respond} titles={titles} />;
+      return (
+        <CollectionChange part={part} respond={respond} titles={titles} collections={collections} />
+      );
     default:
       return null;
   }
@@ -79,11 +86,16 @@ export function AgentChat() {
   });
   const busy = status === 'submitted' || status === 'streaming';
   const titles = productTitles(messages);
+  const config = usePageConfig();
+  const collections = collectionNames(messages, config.collections);
   return (
-    <section className="chat" aria-label="Your agent" data-status={status}>
+    <section className="chat" aria-label="Find products" data-status={status}>
       <div className="messages">
         {messages.length === 0 ? (
-          <p className="empty">Ask for a product. Results come back as cards with buy links.</p>
+          <p className="empty">
+            Tell me what you are looking for. I will show what is in stock, with prices from each
+            store.
+          </p>
         ) : null}
         {messages.map((message) => (
           <Message
@@ -91,6 +103,8 @@ export function AgentChat() {
             message={message}
             respond={addToolApprovalResponse}
             titles={titles}
+            collections={collections}
+            showCommission={config.showCommission}
           />
         ))}
         {status === 'submitted' ? <p className="tool-note">Thinking…</p> : null}

@@ -15,13 +15,18 @@ export function CollectionChange(props: {
   part: UpdatePart;
   /** Product titles by id, from the searches so far, so the shopper sees names, not ids. */
   titles: ReadonlyMap<string, string>;
+  /** Collection names by id (known to the app or returned earlier); the id is the fallback. */
+  collections: ReadonlyMap<string, string>;
   respond: (answer: { id: string; approved: boolean; reason?: string }) => void;
 }) {
   const { part } = props;
   const names = productIds(part.input as UpdateCollectionInput | undefined).map(
     (id) => props.titles.get(id) ?? id,
   );
-  const target = (part.input as UpdateCollectionInput | undefined)?.collection_id ?? 'a collection';
+  const collectionId = (part.input as UpdateCollectionInput | undefined)?.collection_id;
+  const target = collectionId
+    ? (props.collections.get(collectionId) ?? collectionId)
+    : 'your collection';
   const items = <strong>{names.length > 0 ? names.join(' and ') : 'these items'}</strong>;
   const summary = (
     <p>

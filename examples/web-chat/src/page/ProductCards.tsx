@@ -1,35 +1,46 @@
 import {
+  commissionPercentage,
   formatMinorUnits,
   type Product,
   type SearchCatalogOutput,
-  type Variant,
 } from '@catalogkit/core';
+import { usePageConfig } from './page-config.js';
+import { imageOf, inStock, offerOf, shopperOrder } from './shop-view.js';
 
-/** The commission the service sent on an offer (its shape is not public; this is the common one). */
-function commissionOf(variant: Variant): number | undefined {
-  const commission = variant.placement?.commission as
-    | { percentage?: { value?: unknown } }
-    | undefined;
-  const value = commission?.percentage?.value;
-  return typeof value === 'number' ? value : undefined;
+function ProductImage({ product }: { product: Product }) {
+  const image = imageOf(product, offerOf(product));
+  if (!image) return <div className="product-image placeholder" aria-hidden="true" />;
+  // Fixed 4:3 box (width/height and CSS aspect-ratio), so cards do not jump as images load.
+  return (
+    <img
+      className="product-image"
+      src={image.url}
+      alt={image.alt}
+      width={400}
+      height={300}
+      loading="lazy"
+      decoding="async"
+    />
+  );
 }
 
-/** The offer a card shows: the first one that has a buy link. */
-function offerOf(product: Product): Variant | undefined {
-  return product.variants.find((variant) => variant.url) ?? product.variants[0];
-}
-
-function ProductCard({ product }: { product: Product }) {
+function ProductCard({ product, showCommission }: { product: Product; showCommission: boolean }) {
   const offer = offerOf(product);
   if (!offer) return null;
-  const commission = commissionOf(offer);
+  const available = inStock(product);
+  const commission = showCommission ? commissionPercentage(offer.placement) : undefined;
   const onSale =
     offer.price && offer.list_price && offer.list_price.amount > offer.price.amount
       ? offer.list_price
       : undefined;
   const retailer = offer.seller?.name ?? 'the retailer';
   return (
-    <article className="product-card" data-product-id={product.id}>
+    <article
+      className={available ? 'product-card' : 'product-card sold-out'}
+      data-product-id={product.id}
+      data-in-stock={available}
+    >
+      <ProductImage product={product} />
       <h3 className="product-title">{product.title}</h3>
       <p className="product-retailer">{retailer}</p>
       <div className="product-meta">
@@ -45,25 +56,30 @@ function ProductCard({ product }: { product: Product }) {
           </span>
         ) : null}
       </div>
-      {offer.availability?.available === false ? <p className="stock">Out of stock</p> : null}
-      {offer.url ? (
+      {available && offer.url ? (
         // The buy link exactly as the tool returned it: rewriting it would lose the commission.
         <a className="buy" href={offer.url} target="_blank" rel="sponsored noopener noreferrer">
           Buy at {retailer}
         </a>
       ) : null}
+      {available ? null : (
+        <button type="button" className="buy sold-out" disabled>
+          Out of stock
+        </button>
+      )}
     </article>
   );
 }
 
-/** The products of one catalog search, as cards. */
+/** The products of one catalog search, as cards: in-stock first, out-of-stock last. */
 export function ProductCards({ output }: { output: SearchCatalogOutput }) {
+  const { showCommission } = usePageConfig();
   const { products } = output.result;
   if (products.length === 0) return <p className="tool-note">No products matched.</p>;
   return (
     <div className="product-grid">
-      {products.map((product) => (
-        <ProductCard key={product.id} product={product} />
+      {shopperOrder(products).map((product) => (
+        <ProductCard key={product.id} product={product} showCommission={showCommission} />
       ))}
     </div>
   );

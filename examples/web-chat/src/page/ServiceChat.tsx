@@ -54,11 +54,11 @@ export function ServiceChat() {
   };
 
   return (
-    <section className="chat" aria-label="Service conversations" data-busy={busy}>
+    <section className="chat" aria-label="Ask the store" data-busy={busy}>
       <div className="messages">
         {lines.length === 0 ? (
           <p className="empty">
-            Chat with the catalog service's assistant. A message is sent only when you press Send.
+            Ask about a product, a size or a store. Your message is sent when you press Send.
           </p>
         ) : null}
         {lines.map((line) => (

@@ -39,8 +39,12 @@ export interface OpenedPage {
   capture: Capture;
 }
 
-export async function openPage(browser: Browser, url: string): Promise<OpenedPage> {
-  const context = await browser.newContext({ viewport: { width: 960, height: 900 } });
+export async function openPage(
+  browser: Browser,
+  url: string,
+  viewport: { width: number; height: number } = { width: 960, height: 900 },
+): Promise<OpenedPage> {
+  const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   const capture = new Capture();
   await capture.attach(page);

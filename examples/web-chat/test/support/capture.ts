@@ -43,6 +43,15 @@ export class Capture {
         console.error(`[unhandledrejection] ${String(event.reason)}`);
       });
     });
+    // Chromium may drop the body of a streamed answer before DevTools reads it ("No data
+    // found for resource"), more often under load: the chat stream is fetched here and handed
+    // to the page whole, so the body recorded below is always the one the page received.
+    await page.route('**/api/chat', async (route) => {
+      const response = await route.fetch().catch(() => undefined);
+      // A server that is gone stays gone for the page: the same network failure it would see.
+      if (response === undefined) return route.abort('connectionrefused');
+      await route.fulfill({ response, body: await response.body() });
+    });
     page.on('console', (message) => this.console.push(`${message.type()}: ${message.text()}`));
     page.on('pageerror', (error) => this.pageErrors.push(String(error)));
     page.on('request', (request) => {

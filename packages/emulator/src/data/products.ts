@@ -1,3 +1,4 @@
+import { productImagePath } from '../media.js';
 import type { SeededRandom } from '../random.js';
 import type { BrandRecord } from './brands.js';
 import { CATEGORY_DEFINITIONS, type CategoryDefinition } from './categories.js';
@@ -38,6 +39,7 @@ export interface ProductRecord {
   price_range: { min: PriceRecord; max: PriceRecord };
   variants: VariantRecord[];
   categories: { value: string; taxonomy: string }[];
+  /** Images; `url` is a path on the emulator (absolute in answers, on the address asked). */
   media: { type: string; url: string; alt_text: string }[];
   rating: { value: number; scale_max: number; count: number };
   tags: string[];
@@ -146,7 +148,7 @@ function buildProduct(context: ProductContext, index: number, totalWeight: numbe
     },
     variants,
     categories: [{ value: category.slug, taxonomy: 'catalogkit' }],
-    media: [{ type: 'image', url: `https://images.catalogkit.test/${id}.jpg`, alt_text: title }],
+    media: [{ type: 'image', url: productImagePath(id), alt_text: title }],
     rating: {
       value: Math.round((3 + rng.next() * 2) * 10) / 10,
       scale_max: 5,

@@ -114,7 +114,7 @@ export function mcpPostHandler(emulator: EmulatorContext) {
       if (!decision.allowed)
         return rateLimited(rpc.body, caller.tier, decision.retryAfterSeconds, limit);
     }
-    const server = createMcpServer(emulator.data, caller);
+    const server = createMcpServer(emulator.data, caller, new URL(c.req.url).origin);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: emulator.mcpResponse === 'json',

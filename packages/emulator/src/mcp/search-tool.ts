@@ -1,6 +1,7 @@
 import type { AuthTier, CountryCode } from '@catalogkit/core';
 import { AFFILIATE_PLACEMENT, type SearchCatalogArguments } from '@catalogkit/core/schemas';
 import type { CatalogData, ProductRecord } from '../data/index.js';
+import { mediaForOrigin } from '../media.js';
 import { searchCatalog } from '../search/catalog-search.js';
 import { monetizedUrl, placementFor } from './links.js';
 
@@ -37,6 +38,8 @@ function decodeCursor(cursor: string): number {
 interface Presentation {
   withPlacement: boolean;
   country?: CountryCode;
+  /** The origin the request came to: media paths become URLs on it. */
+  origin?: string;
 }
 
 function productForCaller(
@@ -46,9 +49,11 @@ function productForCaller(
   presentation: Presentation,
 ) {
   const { publisherId } = caller;
-  if (caller.tier !== 'token' || !publisherId) return product;
+  const media = mediaForOrigin(product.media, presentation.origin);
+  if (caller.tier !== 'token' || !publisherId) return { ...product, media };
   return {
     ...product,
+    media,
     variants: product.variants.map((variant) => ({
       ...variant,
       url: monetizedUrl(variant, publisherId),
@@ -59,11 +64,15 @@ function productForCaller(
   };
 }
 
-/** `structuredContent` of `search_catalog` in the UCP catalog shape. */
+/**
+ * `structuredContent` of `search_catalog` in the UCP catalog shape; `origin` (the address the
+ * request came to) makes the product image paths absolute URLs.
+ */
 export function searchCatalogResult(
   data: CatalogData,
   args: SearchCatalogArguments,
   caller: Caller,
+  origin?: string,
 ) {
   const { catalog } = args;
   const limit = Math.min(catalog.pagination?.limit ?? CATALOG_LIMIT.default, CATALOG_LIMIT.max);
@@ -87,6 +96,7 @@ export function searchCatalogResult(
     products: matches.products.map((product) =>
       productForCaller(data, product, caller, {
         withPlacement,
+        ...(origin ? { origin } : {}),
         ...(matches.country ? { country: matches.country } : {}),
       }),
     ),

@@ -20,9 +20,9 @@ const DESCRIPTION =
 
 /**
  * A fresh MCP server for one request (stateless mode: nothing is shared between
- * requests, so the caller's tier is simply captured here).
+ * requests, so the caller's tier and the origin asked are simply captured here).
  */
-export function createMcpServer(data: CatalogData, caller: Caller): McpServer {
+export function createMcpServer(data: CatalogData, caller: Caller, origin?: string): McpServer {
   const server = new McpServer(SERVER_INFO, {
     capabilities: { tools: {} },
     jsonSchemaValidator: sharedValidator,
@@ -35,7 +35,7 @@ export function createMcpServer(data: CatalogData, caller: Caller): McpServer {
       inputSchema: SearchCatalogArgumentsSchema,
     },
     async (args) => {
-      const result = searchCatalogResult(data, args, caller);
+      const result = searchCatalogResult(data, args, caller, origin);
       return {
         structuredContent: result,
         content: [{ type: 'text', text: JSON.stringify(result) }],
