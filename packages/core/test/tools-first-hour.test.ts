@@ -232,8 +232,9 @@ describe('clauses the collection already has', () => {
       collection,
       alreadySelected: [clause({ product_ids: ['a', 'b'] })],
     });
-    expect(text.split('\n').slice(0, 2)).toEqual([
-      'Already in the collection, so not added again: product_ids a, b.',
+    expect(text.split('\n').slice(0, 3)).toEqual([
+      "As of the collection's last answer, it already selected product_ids a, b, so that was not added again.",
+      expect.stringContaining('A change made elsewhere since then would not show here'),
       'Nothing was sent, so nothing changed. Collection (collection_id col_1) as last seen; it has 2 clauses.',
     ]);
   });

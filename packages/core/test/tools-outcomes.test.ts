@@ -181,4 +181,91 @@ describe('UpdateMemory', () => {
     expect(again.sent).toBe(false);
     expect(sent).toBe(1);
   });
+
+  describe('the last known state (what duplicate-clause suppression trusts)', () => {
+    const never = () => false;
+    const state = (updatedAt: string, note: string) => ({
+      collection_id: 'c',
+      name: note,
+      updated_at: updatedAt,
+    });
+
+    it('keeps the newest answer by updated_at, whatever order answers arrive in', async () => {
+      const memory = new UpdateMemory();
+      let answerOlder: (() => void) | undefined;
+      const older = memory.run(
+        'c',
+        { name: 'older' },
+        () =>
+          new Promise((resolve) => {
+            answerOlder = () => resolve(state('2026-01-01T00:00:01Z', 'older'));
+          }),
+        never,
+      );
+      await memory.run(
+        'c',
+        { name: 'newer' },
+        async () => state('2026-01-01T00:00:02Z', 'newer'),
+        never,
+      );
+      answerOlder?.();
+      await older;
+      expect(memory.lastKnownState('c')?.name).toBe('newer');
+    });
+
+    it('knows no state while an update of the collection is unanswered', async () => {
+      const memory = new UpdateMemory();
+      await memory.run('c', { name: 'a' }, async () => state('2026-01-01T00:00:01Z', 'a'), never);
+      let answer: (() => void) | undefined;
+      const pending = memory.run(
+        'c',
+        { remove_clause_ids: ['x'] },
+        () =>
+          new Promise((resolve) => {
+            answer = () => resolve(state('2026-01-01T00:00:02Z', 'b'));
+          }),
+        never,
+      );
+      expect(memory.lastKnownState('c')).toBeUndefined();
+      // A repeat of the earlier success is sent too: it is no longer the latest change.
+      let sent = 0;
+      const repeat = memory.run(
+        'c',
+        { name: 'a' },
+        async () => {
+          sent += 1;
+          return state('2026-01-01T00:00:03Z', 'a');
+        },
+        never,
+      );
+      answer?.();
+      await pending;
+      expect((await repeat).sent).toBe(true);
+      expect(sent).toBe(1);
+      expect(memory.lastKnownState('c')?.name).toBe('a');
+    });
+
+    it('trusts a state only for the age asked (another writer may change it)', async () => {
+      let now = 0;
+      const memory = new UpdateMemory({ maxEntries: 10, ttlMs: 600_000 }, () => now);
+      await memory.run('c', { name: 'a' }, async () => state('2026-01-01T00:00:01Z', 'a'), never);
+      now = 60_000;
+      expect(memory.lastKnownState('c', 60_000)?.name).toBe('a');
+      const repeat = async () => state('2026-01-01T00:00:02Z', 'a');
+      expect((await memory.run('c', { name: 'a' }, repeat, never)).sent).toBe(false);
+      now = 60_001;
+      expect(memory.lastKnownState('c', 60_000)).toBeUndefined();
+      expect(memory.lastKnownState('c')?.name).toBe('a');
+      // A repeat a minute later is sent: the shopper asks again because it is not there.
+      expect((await memory.run('c', { name: 'a' }, repeat, never)).sent).toBe(true);
+    });
+
+    it('forgets the state when an update of unknown outcome may have changed it', async () => {
+      const memory = new UpdateMemory();
+      await memory.run('c', { name: 'a' }, async () => state('2026-01-01T00:00:01Z', 'a'), never);
+      const lost = () => Promise.reject(new Error('lost'));
+      await memory.run('c', { name: 'b' }, lost, () => true).catch(() => undefined);
+      expect(memory.lastKnownState('c')).toBeUndefined();
+    });
+  });
 });

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createCatalogTools } from '@catalogkit/ai-sdk';
 import {
   type AnyCatalogTool,
@@ -101,7 +103,7 @@ describe('update_collection: adding the same products again', () => {
     ]);
     const text = updateCollection.toModelOutput(again as never);
     expect(text).toContain(
-      `Already in the collection, so not added again: product_ids ${[...productIds].reverse().join(', ')}.`,
+      `it already selected product_ids ${[...productIds].reverse().join(', ')}, so that was not added again.`,
     );
     expect(text).toContain('Nothing was sent, so nothing changed.');
     expect(text).toContain(`it has ${count} clauses.`);
@@ -117,8 +119,114 @@ describe('update_collection: adding the same products again', () => {
     ]);
     expect(mixed.collection.clauses).toHaveLength(count + 1);
     expect(updateCollection.toModelOutput(mixed as never)).toContain(
-      `Already in the collection, so not added again: product_ids ${productIds[0]}.`,
+      `it already selected product_ids ${productIds[0]}, so that was not added again.`,
     );
+  });
+});
+
+/**
+ * A loopback proxy in front of the emulator that holds back the answer to a request whose
+ * body contains `slow` (the service has applied it; only its answer is late).
+ */
+async function slowAnswerProxy(slow: string): Promise<{ baseUrl: string; close(): void }> {
+  const upstream = new URL(emulator.baseUrl);
+  const proxy = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', async () => {
+      const body = Buffer.concat(chunks);
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(
+          (entry): entry is [string, string] => typeof entry[1] === 'string',
+        ),
+      );
+      const answer = await fetch(`${upstream.origin}${req.url}`, {
+        method: req.method ?? 'GET',
+        headers,
+        ...(req.method === 'GET' ? {} : { body }),
+      });
+      const text = await answer.text();
+      if (body.toString().includes(slow)) await new Promise((done) => setTimeout(done, 600));
+      res.writeHead(answer.status, { 'content-type': 'application/json' });
+      res.end(text);
+    });
+  });
+  await new Promise<void>((listening) => proxy.listen(0, '127.0.0.1', listening));
+  const { port } = proxy.address() as AddressInfo;
+  return { baseUrl: `http://127.0.0.1:${port}${upstream.pathname}`, close: () => proxy.close() };
+}
+
+describe('update_collection: never drops an add the collection no longer selects', () => {
+  const addProduct = (id: string) => ({
+    ...noChange,
+    collection_id: 'col_summer',
+    add_clauses: [{ brand_ids: [], website_ids: [], category_ids: [], product_ids: [id] }],
+  });
+  const remove = (clauseId: string) => ({
+    ...noChange,
+    collection_id: 'col_summer',
+    remove_clause_ids: [clauseId],
+  });
+  const selects = (id: string) =>
+    emulator.state.collections
+      .get('col_summer')
+      ?.clauses.some((clause) => clause.product_ids.includes(id)) ?? false;
+
+  async function toolsBehind(slow: string) {
+    const proxy = await slowAnswerProxy(slow);
+    const list = createCatalogToolList({
+      include: ['update_collection'],
+      clientOptions: { baseUrl: proxy.baseUrl, apiKey: emulator.keys.valid, maxRetries: 0 },
+    });
+    return { update: list[0] as AnyCatalogTool, close: proxy.close };
+  }
+
+  async function addAndFindClause(update: AnyCatalogTool, productId: string): Promise<string> {
+    const added = (await update.execute(addProduct(productId) as never)) as UpdateCollectionOutput;
+    const clause = added.collection.clauses?.find((c) => c.product_ids.includes(productId));
+    expect(clause).toBeDefined();
+    return clause?.clause_id ?? '';
+  }
+
+  it('keeps the newest state when answers arrive out of order (F2 reorder)', async () => {
+    const { update, close } = await toolsBehind('Slow rename');
+    try {
+      const clauseId = await addAndFindClause(update, 'prod_rt_reorder');
+      const renamed = update.execute({
+        ...noChange,
+        collection_id: 'col_summer',
+        name: 'Slow rename',
+      } as never);
+      await new Promise((done) => setTimeout(done, 150));
+      await update.execute(remove(clauseId) as never);
+      await renamed; // its older answer arrives last
+      expect(selects('prod_rt_reorder')).toBe(false);
+      const again = (await update.execute(
+        addProduct('prod_rt_reorder') as never,
+      )) as UpdateCollectionOutput;
+      expect(again.alreadySelected).toBeUndefined();
+      expect(selects('prod_rt_reorder')).toBe(true);
+    } finally {
+      close();
+    }
+  });
+
+  it('does not judge an add by the state while a removal is unanswered (F2 in flight)', async () => {
+    const { update, close } = await toolsBehind('remove_clause_ids');
+    try {
+      const clauseId = await addAndFindClause(update, 'prod_rt_inflight');
+      const removing = update.execute(remove(clauseId) as never);
+      await new Promise((done) => setTimeout(done, 150));
+      expect(selects('prod_rt_inflight')).toBe(false);
+      const again = (await update.execute(
+        addProduct('prod_rt_inflight') as never,
+      )) as UpdateCollectionOutput;
+      await removing;
+      expect(again.alreadySelected).toBeUndefined();
+      expect(selects('prod_rt_inflight')).toBe(true);
+    } finally {
+      close();
+    }
   });
 });
 

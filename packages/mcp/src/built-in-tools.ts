@@ -35,8 +35,9 @@ const OUTPUT_SCHEMAS: Readonly<Record<CatalogToolName, z.ZodType>> = {
 
 /**
  * Hints hosts use to decide what to run without asking. The searches only read; the update
- * changes the user's collection (not destructive, but not idempotent: adding a clause twice
- * adds two), so hosts that honour annotations ask before running it; where the host supports
+ * changes the user's collection and is destructive (it removes and replaces clauses and
+ * renames: MCP keeps `destructiveHint: false` for updates that only add) and not idempotent,
+ * so hosts that honour annotations ask before running it; where the host supports
  * elicitation the server also asks the user itself (`confirmChanges`). All three reach the
  * catalog service.
  */
@@ -50,7 +51,7 @@ const ANNOTATIONS: Readonly<Record<CatalogToolName, ToolAnnotations>> = {
   update_collection: {
     title: "Change one of the user's collections",
     readOnlyHint: false,
-    destructiveHint: false,
+    destructiveHint: true,
     idempotentHint: false,
     openWorldHint: true,
   },

@@ -58,17 +58,49 @@ function usageError(message: string): CliCommand {
   };
 }
 
-function includeOf(value: string): CatalogToolName[] | string {
+/**
+ * A value from the command line, quoted for an error message, or `(value not shown)` when it
+ * may be a secret: a value pasted in the wrong place is often the API key, and a host shows
+ * stderr in its logs. Only short plain words are echoed; the rest are named, not shown.
+ */
+function echoed(value: string, secrets: readonly string[]): string {
+  // The service's keys start with ck_: one pasted here is hidden even when the environment
+  // does not hold it.
+  const keyLike = /^ck_/i.test(value);
+  if (keyLike || isSecret(value, secrets) || !/^[A-Za-z0-9_.-]{1,40}$/.test(value)) {
+    return '(value not shown)';
+  }
+  return JSON.stringify(value);
+}
+
+/** Whether `text` holds a secret, or a piece of one long enough to give part of it away. */
+function isSecret(text: string, secrets: readonly string[]): boolean {
+  const lower = text.toLowerCase();
+  return secrets.some((key) => {
+    const secret = key.toLowerCase();
+    return (
+      secret.length > 0 && (lower.includes(secret) || (lower.length >= 8 && secret.includes(lower)))
+    );
+  });
+}
+
+function includeOf(value: string, secrets: readonly string[]): CatalogToolName[] | string {
   const names = value.split(',').map((name) => name.trim());
   const unknown = names.filter((name) => !isToolName(name));
   if (unknown.length > 0) {
-    return `unknown tool ${unknown.map((name) => JSON.stringify(name)).join(', ')} in --include; the tools are ${CATALOG_TOOL_NAMES.join(', ')}`;
+    return `unknown tool ${unknown.map((name) => echoed(name, secrets)).join(', ')} in --include; the tools are ${CATALOG_TOOL_NAMES.join(', ')}`;
   }
   return names.filter(isToolName);
 }
 
 function confirmChangesOf(value: string): ConfirmChanges | undefined {
   return value === 'elicit' || value === 'annotations-only' ? value : undefined;
+}
+
+/** An unknown option's name for the error: without its `=value`, and only if it is plain. */
+function optionName(name: string, secrets: readonly string[]): string {
+  const plain = /^--?[A-Za-z0-9][A-Za-z0-9-]{0,40}$/.test(name);
+  return plain && !isSecret(name, secrets) ? JSON.stringify(name) : '(an argument not shown)';
 }
 
 /** Splits `--name=value` and `--name value` alike. */
@@ -79,8 +111,16 @@ function optionValue(args: readonly string[], index: number): [string, string | 
   return [arg, args[index + 1], index + 1];
 }
 
-/** Reads the command line; configuration is checked separately ({@link missingConfiguration}). */
-export function parseArgs(args: readonly string[], version: string): CliCommand {
+/**
+ * Reads the command line; configuration is checked separately ({@link missingConfiguration}).
+ * `secrets` (the API key) are never echoed in an error, nor is any value that is not a plain
+ * word: an unknown option is named without its `=value`.
+ */
+export function parseArgs(
+  args: readonly string[],
+  version: string,
+  secrets: readonly string[] = [],
+): CliCommand {
   let include: CatalogToolName[] = [...CATALOG_TOOL_NAMES];
   let confirmChanges: ConfirmChanges | undefined;
   for (let index = 0; index < args.length; index += 1) {
@@ -89,19 +129,21 @@ export function parseArgs(args: readonly string[], version: string): CliCommand 
     if (arg === '-v' || arg === '--version') return { kind: 'print', text: `${version}\n` };
     const [name, value, last] = optionValue(args, index);
     if (name !== '--include' && name !== '--confirm-changes') {
-      return usageError(`unknown option ${JSON.stringify(arg)}`);
+      return usageError(`unknown option ${optionName(name, secrets)}`);
     }
     if (value === undefined) return usageError(`${name} needs a value`);
     index = last;
     if (name === '--include') {
-      const tools = includeOf(value);
+      const tools = includeOf(value, secrets);
       if (typeof tools === 'string') return usageError(tools);
       include = tools;
     } else {
       confirmChanges = confirmChangesOf(value);
       if (!confirmChanges) {
         return usageError(
-          `--confirm-changes must be elicit or annotations-only, got ${JSON.stringify(value)}`,
+          // The value is not shown: with two possible values it adds nothing, and a
+          // pasted key would land in the host's logs.
+          '--confirm-changes must be elicit or annotations-only',
         );
       }
     }

@@ -32,7 +32,9 @@ async function serve(command: Extract<CliCommand, { kind: 'serve' }>): Promise<v
  * `--help` and `--version` print to stdout and exit.
  */
 async function main(): Promise<void> {
-  const command = parseArgs(process.argv.slice(2), packageJson.version);
+  // The key never appears in an error, even pasted where an option or its value goes.
+  const secrets = [process.env.CATALOG_API_KEY?.trim() ?? ''].filter((key) => key.length > 0);
+  const command = parseArgs(process.argv.slice(2), packageJson.version, secrets);
   if (command.kind === 'print') {
     process.stdout.write(command.text);
     return;

@@ -33,16 +33,55 @@ export function canElicit(server: Server): boolean {
   return server.getClientCapabilities()?.elicitation?.form !== undefined;
 }
 
+/** The most of one model-written text (a name, a description) the question shows. */
+const MAX_TEXT = 200;
+/** The most ids of one list the question shows; the rest are counted. */
+const MAX_IDS = 20;
+/** The most of one id the question shows. */
+const MAX_ID = 64;
+/** The most of a tool of the application's arguments the question shows. */
+const MAX_ARGUMENTS = 1_000;
+
+/**
+ * Characters that would let model text pass for something else in the question: controls
+ * and line breaks (a harmless first line, the real change far below), format characters
+ * (bidi overrides such as U+202E reverse what follows; zero-width ones hide), private-use
+ * and unassigned code points, lone surrogates, and the quotes this text is shown in.
+ */
+const UNSAFE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Zl}\p{Zp}\\“”"]/gu;
+/** The same inside JSON text, which escapes its own quotes and backslashes already. */
+const UNSAFE_IN_JSON = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Zl}\p{Zp}“”]/gu;
+
+function escapeChar(char: string): string {
+  if (char === '\\') return '\\\\';
+  const code = char.codePointAt(0) ?? 0;
+  return `\\u{${code.toString(16).toUpperCase().padStart(4, '0')}}`;
+}
+
+/** Model text made visible as it is: unsafe characters escaped, the length capped. */
+export function shown(text: string, max: number = MAX_TEXT, unsafe: RegExp = UNSAFE): string {
+  // Cut by code points first so the scan stays bounded however long the text is.
+  const points = Array.from(text.slice(0, max * 2 + 2));
+  const cut = points.length > max || text.length > max * 2 + 2;
+  const visible = points.slice(0, max).join('').replace(unsafe, escapeChar);
+  return cut ? `${visible}… (${text.length} characters in all)` : visible;
+}
+
 function quoted(text: string): string {
-  return `“${text}”`;
+  return `“${shown(text)}”`;
+}
+
+function idsText(ids: readonly string[]): string {
+  const listed = ids.slice(0, MAX_IDS).map((id) => shown(id, MAX_ID));
+  const more = ids.length - listed.length;
+  return more > 0 ? `${listed.join(', ')} and ${more} more` : listed.join(', ');
 }
 
 function clauseText(selectors: Record<string, readonly string[]>): string {
   const parts = Object.entries(selectors)
     .filter(([key, ids]) => key.endsWith('_ids') && ids.length > 0)
     .map(
-      ([key, ids]) =>
-        `${key.replace(/_ids$/, '').replace('website', 'retailer')} ${ids.join(', ')}`,
+      ([key, ids]) => `${key.replace(/_ids$/, '').replace('website', 'retailer')} ${idsText(ids)}`,
     );
   return parts.length > 0 ? parts.join('; ') : 'nothing';
 }
@@ -51,23 +90,38 @@ function counted(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-/** The changes of an update, in the words the user reads before accepting them. */
-export function describeUpdate(input: UpdateCollectionInput): string {
+/** What the update takes away or overwrites: shown first, so no other text can bury it. */
+function destructiveChanges(input: UpdateCollectionInput): string[] {
   const changes: string[] = [];
+  const removed = input.remove_clause_ids ?? [];
+  if (removed.length > 0) {
+    changes.push(`REMOVE ${counted(removed.length, 'clause', 'clauses')} (${idsText(removed)})`);
+  }
+  for (const { clause_id, ...selectors } of input.replace_clauses ?? []) {
+    changes.push(`REPLACE clause ${shown(clause_id, MAX_ID)} with (${clauseText(selectors)})`);
+  }
+  return changes;
+}
+
+/**
+ * The changes of an update, in the words the user reads before accepting them: one change
+ * a line, removals and replacements first, every model-written text quoted and escaped.
+ */
+export function describeUpdate(input: UpdateCollectionInput): string {
+  const changes = destructiveChanges(input);
   if (input.name !== null) changes.push(`rename it to ${quoted(input.name)}`);
   if (input.description !== null) {
     changes.push(`set its description to ${quoted(input.description)}`);
   }
-  for (const clause of input.add_clauses ?? [])
-    changes.push(`add a clause (${clauseText(clause)})`);
-  for (const { clause_id, ...selectors } of input.replace_clauses ?? []) {
-    changes.push(`replace clause ${clause_id} (${clauseText(selectors)})`);
-  }
-  const removed = input.remove_clause_ids ?? [];
-  if (removed.length > 0) {
-    changes.push(`remove ${counted(removed.length, 'clause', 'clauses')} (${removed.join(', ')})`);
-  }
-  return `Change your collection ${input.collection_id}: ${changes.join('; ')}.`;
+  const adding = input.add_clauses ?? [];
+  for (const clause of adding) changes.push(`add a clause (${clauseText(clause)})`);
+  const note =
+    adding.length > 0 ? ['(What the collection already selects is not added again.)'] : [];
+  return [
+    `Change your collection ${shown(input.collection_id, MAX_ID)} (${counted(changes.length, 'change', 'changes')}):`,
+    ...changes.map((change) => `- ${change}`),
+    ...note,
+  ].join('\n');
 }
 
 /** What the user is asked, or `undefined` for input the tool will refuse anyway. */
@@ -78,7 +132,7 @@ function questionFor(catalogTool: ErasedTool, input: unknown): string | undefine
     // The built-in's own schema parsed it: its output is an UpdateCollectionInput.
     return describeUpdate(parsed.data as UpdateCollectionInput);
   }
-  return `Run ${catalogTool.name}, which changes your data, with ${JSON.stringify(parsed.data)}?`;
+  return `Run ${catalogTool.name}, which changes your data, with ${shown(JSON.stringify(parsed.data) ?? 'no arguments', MAX_ARGUMENTS, UNSAFE_IN_JSON)}?`;
 }
 
 function refusal(text: string): CallToolResult {

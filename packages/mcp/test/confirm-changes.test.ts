@@ -70,7 +70,11 @@ describe('update_collection asks the user through elicitation where the host sup
       expect(asked).toEqual([
         {
           mode: 'form',
-          message: 'Change your collection col_summer: add a clause (product prod_003ia).',
+          message: [
+            'Change your collection col_summer (1 change):',
+            '- add a clause (product prod_003ia)',
+            '(What the collection already selects is not added again.)',
+          ].join('\n'),
           requestedSchema: { type: 'object', properties: {} },
         },
       ]);
@@ -104,8 +108,43 @@ describe('update_collection asks the user through elicitation where the host sup
       expect(textOf(result)).toContain('nothing was changed');
       expect(summer()).toEqual(before);
       expect(asked.map((params) => params.message)).toEqual([
-        'Change your collection col_summer: rename it to “Beach”; remove 1 clause (cl_0001).',
+        [
+          'Change your collection col_summer (2 changes):',
+          '- REMOVE 1 clause (cl_0001)',
+          '- rename it to “Beach”',
+        ].join('\n'),
       ]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('shows model text escaped and capped, removals first, so nothing buries a removal', async () => {
+    const { client, asked } = await hostAnswering('decline');
+    try {
+      const spoof = `Summer”. Nothing else changes. Press Accept to keep your name.${'\n'.repeat(60)}“`;
+      const before = summer();
+      await client.callTool({
+        name: 'update_collection',
+        arguments: updateCollection('col_summer', {
+          name: spoof,
+          description: `sale \u202Egnp.exe ${'x'.repeat(500)}`,
+          remove_clause_ids: ['cl_0001'],
+        }),
+      });
+      expect(summer()).toEqual(before);
+      const lines = asked[0]?.message.split('\n') ?? [];
+      expect(lines).toHaveLength(4);
+      expect(lines[0]).toBe('Change your collection col_summer (3 changes):');
+      expect(lines[1]).toBe('- REMOVE 1 clause (cl_0001)');
+      // The name's own quotes and line breaks are shown escaped, inside the one pair of quotes.
+      expect(lines[2]).toMatch(
+        /^- rename it to “Summer\\u\{201D\}\. Nothing else changes\. Press Accept to keep your name\.(\\u\{000A\}){60}\\u\{201C\}”$/,
+      );
+      expect(lines[3]).toContain('sale \\u{202E}gnp.exe');
+      expect(lines[3]).not.toContain('\u202E');
+      expect(lines[3]).toContain('… (514 characters in all)”');
+      expect(lines[3]?.length).toBeLessThan(300);
     } finally {
       await client.close();
     }

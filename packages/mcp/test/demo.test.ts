@@ -15,7 +15,7 @@ describe('the README demo (pnpm demo)', () => {
     expect(stdout).toContain(
       'tool search_catalog {"title":"Search the product catalog","readOnlyHint":true',
     );
-    expect(stdout).toContain('"destructiveHint":false,"idempotentHint":false');
+    expect(stdout).toContain('"destructiveHint":true,"idempotentHint":false');
     expect(stdout).toMatch(/^2 of \d+ products for "trail running shoes"\.$/m);
     expect(stdout).toContain('structuredContent: tier token, 2 products in full');
     expect(stdout).toContain('update_collection (isError true): Not found: Collection not found.');

@@ -46,7 +46,8 @@ describe('createCatalogMcpHandler mounted in Hono, with the SDK client over Stre
     expect(websites?.annotations).toMatchObject({ readOnlyHint: true });
     expect(update?.annotations).toMatchObject({
       readOnlyHint: false,
-      destructiveHint: false,
+      // It removes, replaces and renames: MCP keeps false for updates that only add.
+      destructiveHint: true,
       idempotentHint: false,
     });
     expect(update?.description).toContain('search_catalog');

@@ -140,4 +140,34 @@ describe('the first run of catalogkit-mcp in a terminal', () => {
     expect(tool.code).toBe(2);
     expect(tool.stderr).toContain('unknown tool "serch_websites" in --include');
   });
+
+  it('never echoes the key, pasted as an option, its value or a tool name', async () => {
+    const key = 'ck_live_SECRETSECRETSECRET1234';
+    const runs = [
+      [`--${key}`],
+      [`--confirm-changes=${key}`],
+      ['--confirm-changes', key.slice(0, 12)],
+      ['--include', key],
+      ['--include', `search_catalog,${key.toLowerCase()}`],
+    ];
+    for (const args of runs) {
+      const run = await runBin(args, { CATALOG_API_KEY: key });
+      expect(run.code).toBe(2);
+      expect(run.stderr.toLowerCase()).not.toContain('secret');
+      expect(run.stderr).toMatch(/not shown|must be elicit or annotations-only\n/);
+    }
+    // Without the key in the environment: a value shaped like a key is not shown either.
+    for (const args of [[`--confirm-changes=${key}`], ['--include', key]]) {
+      const run = await runBin(args, {});
+      expect(run.code).toBe(2);
+      expect(run.stderr.toLowerCase()).not.toContain('secret');
+    }
+    // An unknown option is named without its value, whatever the value.
+    for (const value of [key, 'something']) {
+      const named = await runBin([`--api-key=${value}`], { CATALOG_API_KEY: key });
+      expect(named.code).toBe(2);
+      expect(named.stderr).toContain('unknown option "--api-key"');
+      expect(named.stderr).not.toContain(value);
+    }
+  });
 });

@@ -7,7 +7,7 @@ import {
 } from '../input/update-collection.js';
 import { countOf } from '../plural.js';
 import { SELECTOR_KEYS, withoutKnownClauses } from './known-clauses.js';
-import { UpdateMemory } from './update-memory.js';
+import { KNOWN_STATE_MAX_AGE_MS, UpdateMemory } from './update-memory.js';
 
 export type { UpdateCollectionInput };
 
@@ -66,11 +66,18 @@ function clauseLine(clause: Clause): string {
   return `- clause_id ${clause.clause_id} | ${selectorsText(clause)}`;
 }
 
-/** What the model is told of the clauses it asked for that the collection already had. */
+/**
+ * What the model is told of the clauses it asked for that the collection already had. Never
+ * as a certainty: another writer may have changed the collection since that answer.
+ */
 function alreadySelectedLines(output: UpdateCollectionOutput): string[] {
   const known = output.alreadySelected ?? [];
   if (known.length === 0) return [];
-  return [`Already in the collection, so not added again: ${known.map(selectorsText).join('; ')}.`];
+  const at = output.collection.updated_at;
+  return [
+    `As of the collection's last answer${at === undefined ? '' : ` (updated_at ${at})`}, it already selected ${known.map(selectorsText).join('; ')}, so that was not added again.`,
+    `A change made elsewhere since then would not show here: if the shopper says it is missing, it may have been removed elsewhere: say so, and add it again after a minute if they ask (only a recent answer is trusted for this check).`,
+  ];
 }
 
 function headLine(output: UpdateCollectionOutput): string {
@@ -118,9 +125,11 @@ export const updateCollectionTool = defineCatalogTool<
   mutates: true,
   async execute(input, { client, signal }) {
     const memory = memoryOf(client);
-    const known = memory.lastKnownState(input.collection_id);
     // Clauses the collection already has are not added again (a model that adds the same
-    // products twice would otherwise create duplicates).
+    // products twice would otherwise create duplicates), judged only from a recent answer
+    // and never while an update of it is unanswered: the worst a missed match costs is a
+    // duplicate clause, while a wrong one drops what the shopper asked for.
+    const known = memory.lastKnownState(input.collection_id, KNOWN_STATE_MAX_AGE_MS);
     const { update, alreadySelected } = withoutKnownClauses(known, buildUpdate(input));
     const skipped = alreadySelected.length === 0 ? {} : { alreadySelected };
     if (known !== undefined && Object.keys(update).length === 0) {

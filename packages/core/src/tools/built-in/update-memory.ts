@@ -42,7 +42,16 @@ export interface UpdateMemoryLimits {
 }
 
 /**
- * 100 successes and 1,000 unknown outcomes, for 10 minutes: long enough for a model that
+ * How long an answer may be used to leave out clauses the collection already selects, or to
+ * answer a repeat of the update from memory (ms): another writer (the shopper's browser, a
+ * second host) may change the collection at any time, and no client cache can see it, so
+ * only a very recent answer is trusted for that.
+ */
+export const KNOWN_STATE_MAX_AGE_MS = 60_000;
+
+/**
+ * 100 successes and 1,000 unknown outcomes, for 10 minutes (a success answers a repeat only
+ * for its first minute, {@link KNOWN_STATE_MAX_AGE_MS}): long enough for a model that
  * retries within a turn or the next one, short enough that a shopper who checked the
  * collection can ask again.
  */
@@ -81,6 +90,13 @@ export function updateKey(collectionId: string, update: CollectionUpdate): strin
   return JSON.stringify([collectionId, canonical(update)]);
 }
 
+/** Whether `answer` shows an older state than `held`: both dated, `answer` strictly earlier. */
+function isOlder(answer: Collection, held: Collection): boolean {
+  const answerAt = Date.parse(answer.updated_at ?? '');
+  const heldAt = Date.parse(held.updated_at ?? '');
+  return Number.isFinite(answerAt) && Number.isFinite(heldAt) && answerAt < heldAt;
+}
+
 /** The outcome of {@link UpdateMemory.run}: the collection, and whether it was sent now. */
 export interface RememberedUpdate {
   collection: Collection;
@@ -97,6 +113,8 @@ export interface RememberedUpdate {
 export class UpdateMemory {
   readonly #known = new Map<string, Known>();
   readonly #inFlight = new Map<string, Promise<unknown>>();
+  /** Updates sent and not yet answered, per collection: its state is unknown meanwhile. */
+  readonly #sending = new Map<string, number>();
   /** The last answer per collection, oldest first: what the collection held after it. */
   readonly #states = new Map<string, { collection: Collection; at: number }>();
   readonly #limits: UpdateMemoryLimits;
@@ -129,38 +147,57 @@ export class UpdateMemory {
     }
     const known = this.#recall(key);
     if (known?.state === 'unknown') throw new RepeatedUpdateError(collectionId, known.error);
-    if (known?.state === 'applied') return { collection: known.collection, sent: false };
+    // A success is answered from memory only while recent: later, another writer may have
+    // undone it, and the shopper asking again means it is to be sent.
+    if (known?.state === 'applied' && this.#now() - known.at <= KNOWN_STATE_MAX_AGE_MS) {
+      return { collection: known.collection, sent: false };
+    }
+    // Any other update of the collection, once sent, makes an earlier success no longer the
+    // latest change (a repeat of that add after a removal must be sent, answered or not).
+    this.#forgetApplied(collectionId);
     const sending = send();
     this.#inFlight.set(key, sending);
+    this.#sending.set(collectionId, (this.#sending.get(collectionId) ?? 0) + 1);
     try {
       const collection = await sending;
-      this.#forgetApplied(collectionId);
       this.#remember(key, { state: 'applied', collection, collectionId, at: this.#now() });
       this.#rememberState(collectionId, collection);
       return { collection, sent: true };
     } catch (error) {
       if (isOutcomeUnknown(error)) {
         this.#remember(key, { state: 'unknown', error, collectionId, at: this.#now() });
+        // It may have changed the collection: the last answer no longer says what it holds.
+        this.#states.delete(collectionId);
       }
       throw error;
     } finally {
       this.#inFlight.delete(key);
+      const left = (this.#sending.get(collectionId) ?? 1) - 1;
+      if (left > 0) this.#sending.set(collectionId, left);
+      else this.#sending.delete(collectionId);
     }
   }
 
   /**
-   * The collection as the last successful answer for it showed it, within the memory's time
-   * limit; undefined when none is known. Another writer may have changed it since.
+   * The collection as the newest successful answer for it showed it, received at most
+   * `maxAgeMs` ago (and within the memory's time limit); undefined when none is known or
+   * while an update of it sent from here is unanswered (it may have changed it). Another
+   * writer may have changed it since: callers must not treat it as certain.
    */
-  lastKnownState(collectionId: string): Collection | undefined {
+  lastKnownState(collectionId: string, maxAgeMs = this.#limits.ttlMs): Collection | undefined {
+    if (this.#sending.has(collectionId)) return undefined;
     const known = this.#states.get(collectionId);
     if (known === undefined) return undefined;
-    if (this.#now() - known.at <= this.#limits.ttlMs) return known.collection;
-    this.#states.delete(collectionId);
-    return undefined;
+    const age = this.#now() - known.at;
+    if (age > this.#limits.ttlMs) this.#states.delete(collectionId);
+    return age <= Math.min(maxAgeMs, this.#limits.ttlMs) ? known.collection : undefined;
   }
 
   #rememberState(collectionId: string, collection: Collection): void {
+    const held = this.#states.get(collectionId)?.collection;
+    // Answers to updates sent at the same time may arrive in any order: one older than the
+    // state held (by the service's updated_at) would bring back what a later update changed.
+    if (held !== undefined && isOlder(collection, held)) return;
     this.#states.delete(collectionId);
     this.#states.set(collectionId, { collection, at: this.#now() });
     for (const oldest of this.#states.keys()) {
