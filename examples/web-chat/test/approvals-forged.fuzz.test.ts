@@ -8,6 +8,7 @@ import { Shopper } from './support/api.js';
 import { PATCH_ROUTE, startTestApp, type TestApp } from './support/app.js';
 import { ChatDriver } from './support/chat.js';
 import { approvedPart } from './support/forge.js';
+import { pick, type Rng, random } from './support/seeded.js';
 
 // Forged histories around an approved, carried-out `update_collection`: every state, the
 // provider-executed claim, twins sharing its toolCallId, split steps, extra messages.
@@ -18,20 +19,6 @@ import { approvedPart } from './support/forge.js';
 
 const RUNS = Number(process.env.CATALOGKIT_FUZZ_RUNS) || 300;
 const SEED = Number(process.env.CATALOGKIT_FUZZ_SEED) || 0xf0_7e_d5;
-
-/** mulberry32: a small, fast, seeded generator. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-type Rng = () => number;
-const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)] as T;
 
 type Part = UIMessage['parts'][number];
 type ToolPart = Extract<Part, { toolCallId: string }>;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Shopper, userMessage } from './support/api.js';
 import { startTestApp, type TestApp } from './support/app.js';
+import { pick, type Rng, random } from './support/seeded.js';
 
 // Generated malformed `POST /api/chat` requests against the real server: every one gets a
 // 4xx with a JSON reason, never a 500 and never a model run. A seeded generator (the seed is
@@ -11,20 +12,6 @@ const RUNS = Number(process.env.CATALOGKIT_FUZZ_RUNS) || 1000;
 const SEED = Number(process.env.CATALOGKIT_FUZZ_SEED) || 0x5eed_c4a7;
 const MAX_BODY = 64 * 1024;
 
-/** mulberry32: a small, fast, seeded generator. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-type Rng = () => number;
-const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)] as T;
 const text = (rng: Rng, max = 12) =>
   Array.from({ length: Math.floor(rng() * max) }, () =>
     String.fromCharCode(pick(rng, [0x20 + Math.floor(rng() * 95), 0xd800, 0x0, 0x2028, 0xfeff])),

@@ -85,6 +85,35 @@ function installedVersions(dir: string, names: string[]): string {
 const tail = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
+ * A consumer's result before it runs (every step failed or not run yet), and the timer that
+ * adds each phase's seconds to it ("install 4 / tsc 3 / call 1").
+ */
+export function startConsumerResult(name: string): {
+  result: ConsumerResult;
+  phase: <T>(label: string, work: () => Promise<T>) => Promise<T>;
+} {
+  const result: ConsumerResult = {
+    name,
+    versions: '',
+    install: 'failed',
+    typecheck: 'not run',
+    toolCall: 'not run',
+    seconds: 0,
+    phases: '',
+  };
+  const phase = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
+    const phaseStarted = performance.now();
+    try {
+      return await work();
+    } finally {
+      const seconds = ((performance.now() - phaseStarted) / 1000).toFixed(0);
+      result.phases += `${result.phases ? ' / ' : ''}${label} ${seconds}`;
+    }
+  };
+  return { result, phase };
+}
+
+/**
  * Creates the project, installs it once from the local registry, type-checks it under
  * `strict` and runs its one tool call against the emulator.
  */
@@ -95,23 +124,7 @@ export async function runConsumer(
 ): Promise<ConsumerResult> {
   const started = performance.now();
   const dir = join(context.root, spec.name.toLowerCase().replace(/[^a-z0-9]+/g, '-'));
-  const result: ConsumerResult = {
-    name: spec.name,
-    versions: '',
-    install: 'failed',
-    typecheck: 'not run',
-    toolCall: 'not run',
-    seconds: 0,
-    phases: '',
-  };
-  const phase = async (label: string, work: () => Promise<unknown>) => {
-    const phaseStarted = performance.now();
-    try {
-      return await work();
-    } finally {
-      result.phases += `${result.phases ? ' / ' : ''}${label} ${((performance.now() - phaseStarted) / 1000).toFixed(0)}`;
-    }
-  };
+  const { result, phase } = startConsumerResult(spec.name);
   const done = () => ({ ...result, seconds: (performance.now() - started) / 1000 });
   writeProject(dir, spec, context);
   const [pm = 'pnpm', ...pmArgs] = spec.packageManager === 'pnpm' ? context.pnpm : ['npm'];

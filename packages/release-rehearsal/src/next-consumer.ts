@@ -1,6 +1,10 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ConsumerContext, ConsumerResult } from './consumer-project.js';
+import {
+  type ConsumerContext,
+  type ConsumerResult,
+  startConsumerResult,
+} from './consumer-project.js';
 import type { ConsumerSpec } from './consumers.js';
 import { freePort } from './registry.js';
 import { cleanEnv, run, startBackground } from './run.js';
@@ -82,23 +86,7 @@ export async function runNextConsumer(
 ): Promise<ConsumerResult> {
   const started = performance.now();
   const dir = join(context.root, 'next-app-router');
-  const result: ConsumerResult = {
-    name: spec.name,
-    versions: '',
-    install: 'failed',
-    typecheck: 'not run',
-    toolCall: 'not run',
-    seconds: 0,
-    phases: '',
-  };
-  const phase = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
-    const phaseStarted = performance.now();
-    try {
-      return await work();
-    } finally {
-      result.phases += `${result.phases ? ' / ' : ''}${label} ${((performance.now() - phaseStarted) / 1000).toFixed(0)}`;
-    }
-  };
+  const { result, phase } = startConsumerResult(spec.name);
   writeNextProject(dir, spec, context);
   const [pm = 'pnpm', ...pmArgs] = context.pnpm;
   const env = cleanEnv({ ...context.env, NEXT_TELEMETRY_DISABLED: '1' });

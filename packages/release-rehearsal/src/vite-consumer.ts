@@ -1,7 +1,11 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import type { ConsumerContext, ConsumerResult } from './consumer-project.js';
+import {
+  type ConsumerContext,
+  type ConsumerResult,
+  startConsumerResult,
+} from './consumer-project.js';
 import type { ConsumerSpec } from './consumers.js';
 import { cleanEnv, run, startBackground } from './run.js';
 
@@ -78,23 +82,7 @@ export async function runViteConsumer(
 ): Promise<ConsumerResult> {
   const started = performance.now();
   const dir = join(context.root, 'vite-page');
-  const result: ConsumerResult = {
-    name: spec.name,
-    versions: '',
-    install: 'failed',
-    typecheck: 'not run',
-    toolCall: 'not run',
-    seconds: 0,
-    phases: '',
-  };
-  const phase = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
-    const phaseStarted = performance.now();
-    try {
-      return await work();
-    } finally {
-      result.phases += `${result.phases ? ' / ' : ''}${label} ${((performance.now() - phaseStarted) / 1000).toFixed(0)}`;
-    }
-  };
+  const { result, phase } = startConsumerResult(spec.name);
   writeViteProject(dir, spec, context);
   const [pm = 'pnpm', ...pmArgs] = context.pnpm;
   const options = { cwd: dir, timeoutMs: 600_000 };
