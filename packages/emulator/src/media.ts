@@ -1,14 +1,6 @@
 import type { Context } from 'hono';
 import type { CatalogData, ProductRecord } from './data/index.js';
 
-/** Path prefix of the product images the emulator serves (`/media/products/prod_00001.svg`). */
-export const MEDIA_PREFIX = '/media/products';
-
-/** The path of a product's placeholder image on the emulator's own origin. */
-export function productImagePath(productId: string): string {
-  return `${MEDIA_PREFIX}/${productId}.svg`;
-}
-
 /**
  * A product's media for one answer: stored paths become absolute URLs on `origin` (the
  * address the request came to), so any client can fetch them over HTTP.

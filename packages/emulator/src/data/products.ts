@@ -1,8 +1,8 @@
-import { productImagePath } from '../media.js';
 import type { SeededRandom } from '../random.js';
 import type { BrandRecord } from './brands.js';
 import { CATEGORY_DEFINITIONS, type CategoryDefinition } from './categories.js';
 import type { CategoryTopLists } from './category-ranks.js';
+import { productImagePath } from './media-path.js';
 import type { WebsiteRecord } from './websites.js';
 import { COLORS, MODEL_NAMES } from './words.js';
 
