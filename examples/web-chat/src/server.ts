@@ -40,7 +40,7 @@ import {
   type UsedApprovalStore,
 } from './security/approvals.js';
 import { isRecord } from './security/is-record.js';
-import { readJsonBody } from './security/json-body.js';
+import { isJsonRequest, readJsonBody } from './security/json-body.js';
 import { type RateLimit, RateLimiter } from './security/rate-limit.js';
 import { allowedOrigins, crossSiteReason } from './security/same-origin.js';
 import { SESSION_COOKIE, Sessions } from './security/session.js';
@@ -192,8 +192,7 @@ function sameOriginOnly(options: WebChatOptions): MiddlewareHandler<Env> {
   return async (c, next) => {
     const crossSite = crossSiteReason(c.req.raw, allowedOrigins(c.req.raw, options.origins));
     if (crossSite) return refuse(403, crossSite);
-    const type = (c.req.header('content-type') ?? '').split(';', 1)[0]?.trim().toLowerCase();
-    if (c.req.method === 'POST' && type !== 'application/json') {
+    if (c.req.method === 'POST' && !isJsonRequest(c.req.raw)) {
       return refuse(415, 'Send the body as Content-Type: application/json.');
     }
     await next();

@@ -147,7 +147,7 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
 // sharing an id: the SDK keeps one abort controller per id). Not part of the exports.
 let runningToolCalls = 0;
 
-/** How many tool calls have started and not yet settled (a test hook). */
+/** How many tool calls have started and not yet settled (a test hook). @internal */
 export function runningToolCallCount(): number {
   return runningToolCalls;
 }

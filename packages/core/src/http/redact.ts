@@ -370,10 +370,14 @@ function redactText(text: string, indexes: readonly SecretIndex[]): string {
   if (text.length < MIN_SECRET_LENGTH) return text;
   const spans: Spans = [];
   for (const { layer, view } of decodedViews(text)) {
+    // Lower-cased once per view, only when some index has literal patterns to look for.
+    let lowered: string | undefined;
     for (const index of indexes) {
       findRuns(view, index, spans);
       findAll(view, view.text, index.short, spans);
-      if (index.literal.length > 0) findAll(layer, asciiLower(layer.text), index.literal, spans);
+      if (index.literal.length === 0) continue;
+      lowered ??= asciiLower(layer.text);
+      findAll(layer, lowered, index.literal, spans);
     }
   }
   for (const index of indexes) if (index.whole !== undefined) findWhole(text, index.whole, spans);
