@@ -39,10 +39,8 @@ Environment (set it in the host's "env" for the server):
   CATALOG_API_KEY    your API key (search_websites, update_collection; optional for
                      search_catalog, which then runs anonymously)
 
-Try it offline: \`pnpm emulator\` in a clone of the catalogkit repository, then
-  CATALOG_API_KEY=ck_test_valid_0000000000000000
-  CATALOG_BASE_URL=http://127.0.0.1:8787/api
-  CATALOG_MCP_URL=http://127.0.0.1:8787/ucp
+Try it offline: \`npx @catalogkit/emulator\` starts a stand-in of the service and prints the
+three CATALOG_* values to set (its demo key, its REST and MCP addresses).
 `;
 }
 

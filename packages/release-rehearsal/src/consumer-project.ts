@@ -91,7 +91,12 @@ const tail = (error: unknown) => (error instanceof Error ? error.message : Strin
 export function startConsumerResult(name: string): {
   result: ConsumerResult;
   phase: <T>(label: string, work: () => Promise<T>) => Promise<T>;
+  /** Marks the first step that did not finish as failed, with `reason`. */
+  fail: (reason: string) => void;
+  /** The result, with the seconds since it started. */
+  done: () => ConsumerResult;
 } {
+  const started = performance.now();
   const result: ConsumerResult = {
     name,
     versions: '',
@@ -110,7 +115,13 @@ export function startConsumerResult(name: string): {
       result.phases += `${result.phases ? ' / ' : ''}${label} ${seconds}`;
     }
   };
-  return { result, phase };
+  const fail = (reason: string) => {
+    if (result.typecheck === 'ok') result.toolCall = 'failed';
+    else if (result.install === 'ok') result.typecheck = 'failed';
+    result.error = reason;
+  };
+  const done = () => ({ ...result, seconds: (performance.now() - started) / 1000 });
+  return { result, phase, fail, done };
 }
 
 /**
@@ -122,10 +133,8 @@ export async function runConsumer(
   context: ConsumerContext,
   skip?: string,
 ): Promise<ConsumerResult> {
-  const started = performance.now();
   const dir = join(context.root, spec.name.toLowerCase().replace(/[^a-z0-9]+/g, '-'));
-  const { result, phase } = startConsumerResult(spec.name);
-  const done = () => ({ ...result, seconds: (performance.now() - started) / 1000 });
+  const { result, phase, fail, done } = startConsumerResult(spec.name);
   writeProject(dir, spec, context);
   const [pm = 'pnpm', ...pmArgs] = spec.packageManager === 'pnpm' ? context.pnpm : ['npm'];
   const options = { cwd: dir, timeoutMs: 600_000 };
@@ -148,9 +157,7 @@ export async function runConsumer(
     const report = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { ok?: boolean };
     result.toolCall = report.ok === true ? 'ok' : 'failed';
   } catch (error) {
-    if (result.install === 'ok' && result.typecheck === 'ok') result.toolCall = 'failed';
-    else if (result.install === 'ok') result.typecheck = 'failed';
-    result.error = tail(error);
+    fail(tail(error));
   }
   return done();
 }

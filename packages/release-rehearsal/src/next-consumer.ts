@@ -84,9 +84,8 @@ export async function runNextConsumer(
   spec: ConsumerSpec,
   context: ConsumerContext,
 ): Promise<ConsumerResult> {
-  const started = performance.now();
   const dir = join(context.root, 'next-app-router');
-  const { result, phase } = startConsumerResult(spec.name);
+  const { result, phase, fail, done } = startConsumerResult(spec.name);
   writeNextProject(dir, spec, context);
   const [pm = 'pnpm', ...pmArgs] = context.pnpm;
   const env = cleanEnv({ ...context.env, NEXT_TELEMETRY_DISABLED: '1' });
@@ -119,9 +118,7 @@ export async function runNextConsumer(
       await server.stop();
     }
   } catch (error) {
-    if (result.typecheck === 'ok') result.toolCall = 'failed';
-    else if (result.install === 'ok') result.typecheck = 'failed';
-    result.error = error instanceof Error ? error.message : String(error);
+    fail(error instanceof Error ? error.message : String(error));
   }
-  return { ...result, seconds: (performance.now() - started) / 1000 };
+  return done();
 }

@@ -80,9 +80,8 @@ export async function runViteConsumer(
   spec: ConsumerSpec,
   context: ConsumerContext,
 ): Promise<ConsumerResult> {
-  const started = performance.now();
   const dir = join(context.root, 'vite-page');
-  const { result, phase } = startConsumerResult(spec.name);
+  const { result, phase, fail, done } = startConsumerResult(spec.name);
   writeViteProject(dir, spec, context);
   const [pm = 'pnpm', ...pmArgs] = context.pnpm;
   const options = { cwd: dir, timeoutMs: 600_000 };
@@ -103,7 +102,7 @@ export async function runViteConsumer(
     if (!browser.path) {
       result.toolCall = 'skipped';
       result.error = browser.skipReason;
-      return { ...result, seconds: (performance.now() - started) / 1000 };
+      return done();
     }
     const server = await startBackground(process.execPath, ['server.ts'], {
       cwd: dir,
@@ -119,9 +118,7 @@ export async function runViteConsumer(
       await server.stop();
     }
   } catch (error) {
-    if (result.typecheck === 'ok') result.toolCall = 'failed';
-    else if (result.install === 'ok') result.typecheck = 'failed';
-    result.error = error instanceof Error ? error.message : String(error);
+    fail(error instanceof Error ? error.message : String(error));
   }
-  return { ...result, seconds: (performance.now() - started) / 1000 };
+  return done();
 }
