@@ -66,7 +66,7 @@ export async function runDemo(options: DemoRunOptions): Promise<DemoRunResult> {
   const log = startRunLog('Vercel AI SDK', description, options);
   const { text, steps } = await runShoppingAgent(options.request, {
     model,
-    catalog: options.connection.clientOptions,
+    clientOptions: options.connection.clientOptions,
     // The scripted shopper copies the links it reads (see the README); a real model gets references.
     buyLinks: description.scripted ? 'inline' : 'reference',
     approve: loggedApproval(options.approver, log),

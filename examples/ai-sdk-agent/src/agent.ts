@@ -18,29 +18,23 @@ export const INSTRUCTIONS = [
   'When a change is not approved, do not retry it.',
 ].join(' ');
 
-/** Your decision on a tool call that changes the user's data. */
-export type Approve = (call: { toolName: string; input: unknown }) => Promise<{
-  approved: boolean;
-  /** Told to the model when the call is denied. */
-  reason?: string;
-}>;
+/** Your decision on a tool call that changes the user's data; `reason` is told to the model. */
+export type Approve = (call: {
+  toolName: string;
+  input: unknown;
+}) => Promise<{ approved: boolean; reason?: string }>;
 
 /** How to run the agent. */
 export interface ShoppingAgentOptions {
   /** Any AI SDK model; {@link defaultModel} when not given. */
   model?: LanguageModel;
   /** Where the catalog is; by default CATALOG_API_KEY, CATALOG_BASE_URL and CATALOG_MCP_URL. */
-  catalog?: { apiKey?: string; baseUrl?: string; mcpUrl?: string };
+  clientOptions?: { apiKey?: string; baseUrl?: string; mcpUrl?: string };
   /** Asked before `update_collection` runs; it runs only when approved. */
   approve: Approve;
   /** Called as each step ends, e.g. to show the tool calls and results as they happen. */
   onStepEnd?: (step: StepResult<ToolSet>) => void;
-  /**
-   * How the model reads buy links (default `'reference'`): a short reference per offer, turned
-   * back into the exact link before the answer is returned (a third of the tokens, and a
-   * miscopied reference is reported instead of becoming a broken link); or `'inline'`, the links
-   * themselves, with miscopied ones repaired. See the README.
-   */
+  /** How the model reads buy links: short references (default) or the links; see the README. */
   buyLinks?: 'inline' | 'reference';
 }
 
@@ -58,7 +52,7 @@ export async function runShoppingAgent(request: string, options: ShoppingAgentOp
     model: options.model ?? defaultModel(),
     instructions: INSTRUCTIONS,
     tools: createCatalogTools({
-      clientOptions: options.catalog,
+      clientOptions: options.clientOptions,
       buyLinks: options.buyLinks ?? 'reference',
     }),
     // Decided while the agent runs: an approved call runs in the same step; a denied one is
@@ -80,3 +74,6 @@ export async function runShoppingAgent(request: string, options: ShoppingAgentOp
   const { text } = finalizeResultBuyLinks(result);
   return { text, steps: result.steps };
 }
+
+/** What `npx @catalogkit/testing check src/agent.ts` tests: it passes a model and the catalog. */
+export default runShoppingAgent;

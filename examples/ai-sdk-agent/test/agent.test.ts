@@ -15,7 +15,7 @@ describe('runShoppingAgent', () => {
         'Find trail running shoes under $120 in GB, then add the best one to col_summer.',
         {
           model: createScriptedModel(),
-          catalog: {
+          clientOptions: {
             apiKey: emulator.keys.valid,
             baseUrl: emulator.baseUrl,
             mcpUrl: emulator.mcpUrl,
@@ -27,12 +27,14 @@ describe('runShoppingAgent', () => {
       expect(results.map((result) => result.toolName)).toContain('search_catalog');
       // The application gets the parsed result (the model read a compact text of it).
       expect(results[0]?.output).toMatchObject({
+        request: { query: expect.any(String) },
+        response: { products: expect.any(Array) },
         tier: 'token',
-        result: { products: expect.any(Array) },
       });
       const update = results.find((result) => result.toolName === 'update_collection');
-      expect(update?.output).toMatchObject({
-        collection: emulator.state.collections.get('col_summer'),
+      expect(update?.output).toStrictEqual({
+        request: { collectionId: 'col_summer', update: expect.any(Object) },
+        response: emulator.state.collections.get('col_summer'),
       });
       expect(text).toContain('I added these to col_summer');
     } finally {

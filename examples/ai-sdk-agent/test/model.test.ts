@@ -45,7 +45,7 @@ describe('the model', () => {
     vi.stubEnv('OPENAI_API_KEY', 'sk-test');
     const { INSTRUCTIONS, runShoppingAgent } = await agentModule();
     const run = runShoppingAgent('find socks', {
-      catalog: {
+      clientOptions: {
         apiKey: 'ck_test',
         baseUrl: 'http://127.0.0.1:9/api',
         mcpUrl: 'http://127.0.0.1:9/ucp',

@@ -43,9 +43,9 @@ export function product(id: string, title: string, offers: OfferSpec[]): Product
 /** The demo-like catalog: some offers over budget, one out of stock, four retailers. */
 export function catalogOutput(): SearchCatalogOutput {
   return {
-    query: { query: 'trail running shoes', pagination: { limit: 10 }, placements: ['affiliate'] },
+    request: { query: 'trail running shoes', pagination: { limit: 10 }, placements: ['affiliate'] },
     tier: 'token',
-    result: {
+    response: {
       products: [
         product('prod_a', 'Kestrel Ridge 3 Trail Running Shoe', [
           {

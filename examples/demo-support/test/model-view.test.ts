@@ -1,4 +1,5 @@
-import { formatCatalogResult, formatWebsites, type Website } from '@catalogkit/core';
+import type { Website } from '@catalogkit/core';
+import { formatCatalogResult, formatWebsites } from '@catalogkit/core/tools';
 import { describe, expect, it } from 'vitest';
 import { readOffers, readWebsites } from '../src/shopper/model-view.js';
 import { catalogOutput, RETAILER_SITES, TRICKY_URL, websitesOutput } from './fixtures.js';
@@ -30,7 +31,7 @@ describe('readOffers', () => {
 
   it('reads sale prices and prices with thousands separators', () => {
     const output = catalogOutput();
-    const first = output.result.products[0]?.variants[0];
+    const first = output.response.products[0]?.variants[0];
     if (first) {
       first.price = { amount: 123456, currency: 'USD' };
       first.list_price = { amount: 150000, currency: 'USD' };
@@ -54,7 +55,7 @@ describe('readOffers', () => {
 
   it('reads the retailer and its website id next to a commission', () => {
     const output = catalogOutput();
-    const first = output.result.products[0]?.variants[0];
+    const first = output.response.products[0]?.variants[0];
     if (first) first.placement = { commission: { percentage: { value: 8.1 } } };
     expect(readOffers(formatCatalogResult(output))[0]).toMatchObject({
       retailer: 'Fell & Trail',
@@ -70,14 +71,14 @@ describe('readOffers', () => {
 
   it('reads the commission of a placement when the text shows one', () => {
     const output = catalogOutput();
-    const first = output.result.products[0]?.variants[0];
+    const first = output.response.products[0]?.variants[0];
     if (first) first.placement = { commission: { percentage: { value: 8 } } };
     expect(readOffers(formatCatalogResult(output))[0]?.commissionPercent).toBe(8);
   });
 
   it('reads other currencies', () => {
     const output = catalogOutput();
-    const first = output.result.products[0]?.variants[0];
+    const first = output.response.products[0]?.variants[0];
     if (first) first.price = { amount: 9950, currency: 'EUR' };
     expect(readOffers(formatCatalogResult(output))[0]?.price).toEqual({
       amount: 9950,

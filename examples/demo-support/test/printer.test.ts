@@ -67,7 +67,7 @@ const events: AgentEvent[] = [
     type: 'tool-result',
     toolName: 'update_collection',
     toolCallId: 'c4',
-    output: { collectionId: 'col_summer', update: {}, collection },
+    output: { request: { collectionId: 'col_summer', update: {} }, response: collection },
   },
   { type: 'answer', text: 'I added these.\nline two' },
   { type: 'collection-after', collection, source: 'emulator state' },
@@ -148,7 +148,7 @@ describe('createPrinter', () => {
   it('prints an offer’s commission from its placement, as core reads it', () => {
     let out = '';
     const output = catalogOutput();
-    output.result.products = [
+    output.response.products = [
       product('prod_x', 'Commissioned Shoe', [
         { id: 'v', amount: 9999, seller: 'Fell & Trail', url: TRICKY_URL, commission: 9.5 },
       ]),

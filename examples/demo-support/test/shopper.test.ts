@@ -1,9 +1,5 @@
-import {
-  formatCatalogResult,
-  formatCollection,
-  formatWebsites,
-  type Website,
-} from '@catalogkit/core';
+import type { Website } from '@catalogkit/core';
+import { formatCatalogResult, formatCollection, formatWebsites } from '@catalogkit/core/tools';
 import { describe, expect, it } from 'vitest';
 import { planNextStep } from '../src/shopper/plan.js';
 import { DEFAULT_SHOPPING_REQUEST } from '../src/shopper/request.js';
@@ -35,9 +31,8 @@ const updateSeen: ToolObservation = {
   toolName: 'update_collection',
   input: {},
   text: formatCollection({
-    collectionId: 'col_summer',
-    update: {},
-    collection: { collection_id: 'col_summer', name: 'Summer', clauses: [] },
+    request: { collectionId: 'col_summer', update: {} },
+    response: { collection_id: 'col_summer', name: 'Summer', clauses: [] },
   }),
   outcome: 'result',
 };
@@ -88,7 +83,7 @@ describe('planNextStep', () => {
 
   it('looks up the retailers paying the most commission first, and at most four', () => {
     const output = catalogOutput();
-    output.result.products = [
+    output.response.products = [
       ['Low Pay', 2, 5000],
       ['Top Pay', 12, 11000],
       ['No Data', undefined, 4000],

@@ -52,7 +52,7 @@ function hasGoodOffer(events: AgentEvent[], productId: string): boolean {
       ),
     ),
   );
-  const product = catalog.result.products.find((candidate) => candidate.id === productId);
+  const product = catalog.response.products.find((candidate) => candidate.id === productId);
   return (product?.variants ?? []).some((variant) => {
     const websiteId = (variant.metadata as { website_id?: unknown } | undefined)?.website_id;
     const rate = typeof websiteId === 'string' ? (rates.get(websiteId) ?? 0) : 0;
@@ -139,7 +139,7 @@ export function shoppingAgentSuite(subject: ShoppingAgentSubject): void {
     it('answers with the picks’ buy links exactly as the catalog returned them', async () => {
       const { text, events } = await run(autoApprover());
       const catalog = CatalogToolOutputSchema.parse(outputsOf(events, 'search_catalog')[0]);
-      const links = catalog.result.products.flatMap((product) =>
+      const links = catalog.response.products.flatMap((product) =>
         product.variants.map((variant) => variant.url),
       );
       const quoted = [...text.matchAll(/buy: (\S+)/g)].map((match) => match[1]);

@@ -8,12 +8,8 @@ import type { Callbacks } from '@langchain/core/callbacks/manager';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { ChatOpenAI } from '@langchain/openai';
-import {
-  createAgent,
-  type HITLRequest,
-  type HITLResponse,
-  humanInTheLoopMiddleware,
-} from 'langchain';
+import type { HITLRequest, HITLResponse } from 'langchain';
+import { createAgent, humanInTheLoopMiddleware } from 'langchain';
 
 /** What the model is told about the task. */
 export const INSTRUCTIONS = [
@@ -26,29 +22,23 @@ export const INSTRUCTIONS = [
   'When a change is not approved, do not retry it.',
 ].join(' ');
 
-/** Your decision on a tool call that changes the user's data. */
-export type Approve = (call: { toolName: string; input: unknown }) => Promise<{
-  approved: boolean;
-  /** Told to the model when the call is denied. */
-  reason?: string;
-}>;
+/** Your decision on a tool call that changes the user's data; `reason` is told to the model. */
+export type Approve = (call: {
+  toolName: string;
+  input: unknown;
+}) => Promise<{ approved: boolean; reason?: string }>;
 
 /** How to run the agent. */
 export interface ShoppingAgentOptions {
   /** Any chat model that supports tool calling; {@link defaultModel} when not given. */
   model?: BaseChatModel;
   /** Where the catalog is; by default CATALOG_API_KEY, CATALOG_BASE_URL and CATALOG_MCP_URL. */
-  catalog?: { apiKey?: string; baseUrl?: string; mcpUrl?: string };
+  clientOptions?: { apiKey?: string; baseUrl?: string; mcpUrl?: string };
   /** Asked before `update_collection` runs; it runs only when approved. */
   approve: Approve;
   /** LangChain callback handlers, e.g. to show each tool call as it ends. */
   callbacks?: Callbacks;
-  /**
-   * How the model reads buy links (default `'reference'`): a short reference per offer, turned
-   * back into the exact link before the answer is returned (a third of the tokens, and a
-   * miscopied reference is reported instead of becoming a broken link); or `'inline'`, the links
-   * themselves, with miscopied ones repaired. See the README.
-   */
+  /** How the model reads buy links: short references (default) or the links; see the README. */
   buyLinks?: 'inline' | 'reference';
 }
 
@@ -57,11 +47,11 @@ export function defaultModel(): BaseChatModel {
   return new ChatOpenAI({ model: process.env.OPENAI_MODEL || 'gpt-4.1-mini' });
 }
 
-/** Asks about each tool call the run stopped at; the answers resume the run. */
+/** Asks `approve` about each tool call the run stopped at; the answers resume the run. */
 async function decide({ actionRequests }: HITLRequest, approve: Approve): Promise<HITLResponse> {
   const decisions: HITLResponse['decisions'] = [];
-  for (const action of actionRequests) {
-    const { approved, reason } = await approve({ toolName: action.name, input: action.args });
+  for (const { name, args } of actionRequests) {
+    const { approved, reason } = await approve({ toolName: name, input: args });
     const message = `Not approved: ${reason ?? 'no reason given'}. Do not retry.`;
     decisions.push(approved ? { type: 'approve' } : { type: 'reject', message });
   }
@@ -78,10 +68,10 @@ export async function runShoppingAgent(request: string, options: ShoppingAgentOp
     model: options.model ?? defaultModel(),
     systemPrompt: INSTRUCTIONS,
     tools: createCatalogTools({
-      clientOptions: options.catalog,
+      clientOptions: options.clientOptions,
       buyLinks: options.buyLinks ?? 'reference',
     }),
-    // Stops the run before update_collection until you decide; stopping needs a checkpointer.
+    // The run stops before update_collection until you decide; stopping needs a checkpointer.
     middleware: [
       humanInTheLoopMiddleware({
         interruptOn: { update_collection: { allowedDecisions: ['approve', 'reject'] } },
@@ -89,17 +79,21 @@ export async function runShoppingAgent(request: string, options: ShoppingAgentOp
     ],
     checkpointer: new MemorySaver(),
   });
-  const thread = { configurable: { thread_id: crypto.randomUUID() } };
-  const config = { ...thread, recursionLimit: 40, callbacks: options.callbacks };
+  const config = {
+    configurable: { thread_id: crypto.randomUUID() },
+    recursionLimit: 40,
+    callbacks: options.callbacks,
+  };
   let state = await agent.invoke({ messages: [{ role: 'user', content: request }] }, config);
-  // At most a few approval rounds: one update per request is expected.
-  for (let round = 0; round < 3; round++) {
-    const stop = state.__interrupt__?.[0];
-    if (!stop) break;
-    const resume = await decide(stop.value as HITLRequest, options.approve);
+  // Each stop before update_collection resumes with your decisions (one update is expected).
+  for (let round = 0; round < 3 && state.__interrupt__?.[0]; round++) {
+    const resume = await decide(state.__interrupt__[0].value as HITLRequest, options.approve);
     state = await agent.invoke(new Command({ resume }), config);
   }
   // References become the exact buy links; miscopied links are repaired (or left flagged).
   const { text } = finalizeAIMessageBuyLinks(state.messages);
   return { text, steps: state.messages };
 }
+
+export default runShoppingAgent; // what `npx @catalogkit/testing check src/agent.ts` tests
+export const framework = 'langchain'; // there, it is given a ChatOpenAI and the catalog

@@ -16,7 +16,7 @@ describe('runShoppingAgent', () => {
         'Find trail running shoes under $120 in GB, then add the best one to col_summer.',
         {
           model: new ScriptedShopperChatModel({}),
-          catalog: {
+          clientOptions: {
             apiKey: emulator.keys.valid,
             baseUrl: emulator.baseUrl,
             mcpUrl: emulator.mcpUrl,
@@ -29,12 +29,14 @@ describe('runShoppingAgent', () => {
       // The model read the compact text; the application gets the parsed result.
       expect(typeof toolMessages[0]?.content).toBe('string');
       expect(toolMessages[0]?.artifact).toMatchObject({
+        request: { query: expect.any(String) },
+        response: { products: expect.any(Array) },
         tier: 'token',
-        result: { products: expect.any(Array) },
       });
       const update = toolMessages.find((message) => message.name === 'update_collection');
-      expect(update?.artifact).toMatchObject({
-        collection: emulator.state.collections.get('col_summer'),
+      expect(update?.artifact).toStrictEqual({
+        request: { collectionId: 'col_summer', update: expect.any(Object) },
+        response: emulator.state.collections.get('col_summer'),
       });
       expect(text).toContain('I added these to col_summer');
     } finally {

@@ -38,7 +38,7 @@ describe('the model', () => {
   it('by default sends gpt-4.1-mini the instructions and the catalog tools, at OPENAI_BASE_URL with the key', async () => {
     vi.stubEnv('OPENAI_API_KEY', 'sk-test');
     const run = runShoppingAgent('find socks', {
-      catalog: {
+      clientOptions: {
         apiKey: 'ck_test',
         baseUrl: 'http://127.0.0.1:9/api',
         mcpUrl: 'http://127.0.0.1:9/ucp',

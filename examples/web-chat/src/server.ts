@@ -19,12 +19,8 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { createCatalogTools } from '@catalogkit/ai-sdk';
-import {
-  CatalogClient,
-  type CatalogClientOptions,
-  type CatalogLogger,
-  createHttpTokenMinter,
-} from '@catalogkit/core';
+import { CatalogClient, type CatalogClientOptions, type CatalogLogger } from '@catalogkit/core';
+import { createHttpTokenMinter } from '@catalogkit/core/conversations';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { serveStatic } from '@hono/node-server/serve-static';

@@ -66,20 +66,21 @@ function toolResultLinks(capture: Capture): string[] {
   return streamChunks(capture)
     .filter((chunk) => chunk.type === 'tool-output-available')
     .flatMap((chunk) => {
-      const output = chunk.output as { result?: { products?: Array<{ variants: unknown[] }> } };
-      return (output.result?.products ?? []).flatMap((product) =>
+      const output = chunk.output as { response?: { products?: Array<{ variants: unknown[] }> } };
+      return (output.response?.products ?? []).flatMap((product) =>
         product.variants.map((variant) => (variant as { url?: string }).url ?? ''),
       );
     })
     .filter((url) => url !== '');
 }
 
-/** The catalog queries the tool sent, as its results report them. */
+/** The catalog queries the tool sent, as its results report them (the one with a tier). */
 function sentQueries(capture: Capture): unknown[] {
   return streamChunks(capture)
     .filter((chunk) => chunk.type === 'tool-output-available')
-    .map((chunk) => (chunk.output as { query?: unknown }).query)
-    .filter((query) => query !== undefined);
+    .map((chunk) => chunk.output as { request?: unknown; tier?: unknown })
+    .filter((output) => output.tier !== undefined)
+    .map((output) => output.request);
 }
 
 /** Buy links in the emulator's own answer to a catalog query: the wire, before any parsing. */
@@ -151,6 +152,12 @@ describe.skipIf(missing)(`flow 1, your own agent${missing ? ` (skipped: ${missin
     // One buy link per card in stock (out-of-stock cards have a disabled button instead).
     expect(links.length).toBe(await chat.locator('.product-card[data-in-stock="true"]').count());
     for (const link of links) expect(fromTools).toContain(link);
+    // The page receives the one output shape: what was asked, what came back, the tier.
+    const outputs = streamChunks(capture)
+      .filter((chunk) => chunk.type === 'tool-output-available')
+      .map((chunk) => chunk.output as Record<string, unknown>);
+    expect(outputs.map((output) => Object.keys(output))).toEqual([['request', 'response', 'tier']]);
+    expect(outputs[0]?.request).toMatchObject({ query: 'trail running shoes' });
     // And the tool results carry the service's links as they were on the wire.
     const [query] = sentQueries(capture);
     const fromWire = await wireLinks(query);

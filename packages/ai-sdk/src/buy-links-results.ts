@@ -4,7 +4,7 @@ import {
   type FinalizeBuyLinksOptions,
   type FinalizedBuyLinks,
   finalizeBuyLinks,
-} from '@catalogkit/core';
+} from '@catalogkit/core/links';
 
 /** The part of a `generateText` (or awaited `streamText`) result the helper reads. */
 export interface ResultWithSteps {

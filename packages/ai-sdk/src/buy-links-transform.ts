@@ -4,7 +4,7 @@ import {
   type BuyLinkSources,
   BuyLinkStreamResolver,
   type UnresolvedReference,
-} from '@catalogkit/core';
+} from '@catalogkit/core/links';
 import type { StreamTextTransform, TextStreamPart, ToolSet } from 'ai';
 
 /** Options of {@link resolveBuyLinksTransform}. */

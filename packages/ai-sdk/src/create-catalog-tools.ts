@@ -1,6 +1,7 @@
 import {
   type AnyCatalogToolDefinition,
   type CatalogTool,
+  type CatalogToolResult,
   type CatalogToolsOptions,
   createCatalogToolList,
 } from '@catalogkit/core';
@@ -40,9 +41,10 @@ interface AdapterSettings {
 }
 
 // AI SDK 5 calls `toModelOutput(output)`; 6 and later call it with
-// `{ toolCallId, input, output }`.
-function modelOutputOf(options: unknown, settings: AdapterSettings): unknown {
-  return settings.aiSdk5 ? options : (options as { output: unknown }).output;
+// `{ toolCallId, input, output }`. Either way the output is what `execute` returned (or,
+// for a history the application kept, that object after a JSON round trip).
+function modelOutputOf(options: unknown, settings: AdapterSettings): CatalogToolResult {
+  return (settings.aiSdk5 ? options : (options as { output: unknown }).output) as CatalogToolResult;
 }
 
 // The tools differ in input and output types, and a ToolSet is keyed by runtime names,
@@ -51,7 +53,7 @@ function modelOutputOf(options: unknown, settings: AdapterSettings): unknown {
 // (the identity function in AI SDK 5, 6 and 7), so the source compiles against each
 // version's `Tool` type: 5 has no `strict` or `needsApproval`, and ignores them.
 function toAiSdkTool(
-  catalogTool: CatalogTool<unknown, unknown, string>,
+  catalogTool: CatalogTool<unknown, CatalogToolResult, string>,
   settings: AdapterSettings,
 ): Tool {
   const asksApproval = catalogTool.needsApproval && settings.needsApproval;
@@ -70,7 +72,8 @@ function toAiSdkTool(
         throw new CatalogToolCallError(catalogTool.name, text, error);
       }
     },
-    // The application keeps the full result; the model reads the compact view.
+    // The application keeps the full result (`{ request, response, tier? }`, as `execute`
+    // returned it); the model reads the compact view of that same object.
     toModelOutput: (options: unknown) => ({
       type: 'text' as const,
       value: catalogTool.toModelOutput(modelOutputOf(options, settings)),
@@ -92,8 +95,10 @@ function toAiSdkTool(
  * the tool's result type and a misspelt tool name does not compile. `include` and `exclude`
  * narrow the type; with `rename` the names are only known at run time (a plain record).
  *
- * Each tool's `execute` returns the full parsed result to the application (in
- * `steps[].toolResults`), while the model reads a compact view (`toModelOutput`). Failures
+ * Each tool's `execute` returns the full result to the application (in
+ * `steps[].toolResults[].output`), in one shape for every tool: `{ request, response }`,
+ * what was asked and what came back, plus `tier` for `search_catalog`. The model reads a
+ * compact view of it (`toModelOutput`). Failures
  * the model can act on reach it as short text; bad options throw a `ConfigurationError`.
  *
  * @example

@@ -1,4 +1,4 @@
-import { buyLinkReference } from '@catalogkit/core';
+import { buyLinkReference } from '@catalogkit/core/links';
 import type { TextStreamPart, ToolSet } from 'ai';
 import { describe, expect, it } from 'vitest';
 import {
@@ -12,12 +12,13 @@ import {
 const TRUE_LINK = 'https://go.catalogkit.test/r/web_1?pub=p&sig=abc';
 const EVIL = 'https://evil.example/checkout';
 const catalogOutput = {
-  query: {},
+  request: { query: 'x' },
+  response: { products: [{ variants: [{ url: TRUE_LINK }] }] },
   tier: 'token',
-  result: { products: [{ variants: [{ url: TRUE_LINK }] }] },
 };
 const fetchedOutput = {
   products: [{ variants: [{ url: EVIL }] }],
+  response: { products: [{ url: EVIL }] },
   result: { products: [{ url: EVIL }] },
 };
 

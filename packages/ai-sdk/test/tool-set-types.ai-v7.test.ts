@@ -5,7 +5,7 @@ import type {
 } from '@catalogkit/core';
 import type { generateText, InferToolInput, InferToolOutput } from 'ai';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { comparePrices, type PricedOffer } from '../../core/test/support/custom-tools.js';
+import { type ComparePricesOutput, comparePrices } from '../../core/test/support/custom-tools.js';
 import { createCatalogTools } from '../src/index.js';
 
 // Type-level checks (tsc runs over test/ in `pnpm typecheck`): each @ts-expect-error line
@@ -44,7 +44,9 @@ describe('the typed tool set of createCatalogTools', () => {
       include: ['compare_prices'],
     });
     expect(Object.keys(tools)).toEqual(['compare_prices']);
-    expectTypeOf<InferToolOutput<typeof tools.compare_prices>>().toEqualTypeOf<PricedOffer[]>();
+    expectTypeOf<
+      InferToolOutput<typeof tools.compare_prices>
+    >().toEqualTypeOf<ComparePricesOutput>();
   });
 
   it('types generateText tool results by tool name', () => {

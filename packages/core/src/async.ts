@@ -57,7 +57,7 @@ export function unrefTimeout(callback: () => void, ms: number): ReturnType<typeo
 }
 
 /** Limits of {@link runWithinTime}. */
-export interface TimeLimit {
+interface TimeLimit {
   timeoutMs: number;
   /** Ends the task early (the manager or session was closed). */
   closeSignal: AbortSignal;

@@ -1,6 +1,7 @@
+import { ClientConnection } from './client-connection.js';
 import { type CatalogClientOptions, resolveOptions } from './client-options.js';
 import { callRest, type RestRequest, type RestResponse } from './http/rest-call.js';
-import { type RequestOptions, ServiceConnection } from './http/service-connection.js';
+import type { RequestOptions } from './http/service-connection.js';
 import {
   type CatalogSearchOptions,
   type CatalogSearchResponse,
@@ -63,7 +64,7 @@ export interface ConversationsApi {
   create(body?: ConversationCreate, options?: RequestOptions): Promise<Conversation>;
 }
 
-const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+const INSPECT = /* @__PURE__ */ Symbol.for('nodejs.util.inspect.custom');
 
 /**
  * Typed client of the catalog service: website search, collection update, catalog search
@@ -77,7 +78,7 @@ const INSPECT = Symbol.for('nodejs.util.inspect.custom');
  * const { websites } = await client.websites.search({ query: 'nike', limit: 3 });
  */
 export class CatalogClient {
-  readonly #connection: ServiceConnection;
+  readonly #connection: ClientConnection;
   #lastRpcId = 0;
 
   readonly websites: WebsitesApi;
@@ -87,7 +88,7 @@ export class CatalogClient {
 
   /** @throws ConfigurationError when an option (or its environment variable) is invalid. */
   constructor(options: CatalogClientOptions = {}) {
-    const connection = new ServiceConnection(resolveOptions(options));
+    const connection = new ClientConnection(resolveOptions(options));
     this.#connection = connection;
     this.websites = { search: (params, opts) => searchWebsites(connection, params, opts) };
     this.collections = {
@@ -97,6 +98,12 @@ export class CatalogClient {
       search: (catalog, opts) => searchCatalog(connection, () => ++this.#lastRpcId, catalog, opts),
     };
     this.conversations = { create: (body, opts) => createConversation(connection, body, opts) };
+    // util.inspect shows the configuration without the key. Set on the instance: a method
+    // with a computed key (`[INSPECT]()`) would make bundlers keep the class, and everything
+    // it imports, in a page that never uses it.
+    Object.defineProperty(this, INSPECT, {
+      value: () => `CatalogClient ${JSON.stringify(this.toJSON())}`,
+    });
   }
 
   /** Whether an API key was configured (by option or `CATALOG_API_KEY`). */
@@ -126,9 +133,5 @@ export class CatalogClient {
   /** The configuration without the key, for logs and serialisation. */
   toJSON(): Record<string, unknown> {
     return { ...this.#connection.toJSON() };
-  }
-
-  [INSPECT](): string {
-    return `CatalogClient ${JSON.stringify(this.toJSON())}`;
   }
 }

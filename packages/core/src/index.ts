@@ -1,174 +1,85 @@
 /*
- * The public surface of @catalogkit/core: what an application or an adapter author uses.
- * Wire schemas (zod) live at `@catalogkit/core/schemas`; everything else is internal.
+ * The root of @catalogkit/core: what most users need, small enough to learn at once.
+ *
+ * - `CatalogClient`, its options, and the types its methods take and return.
+ * - The agent tools' two entry points: `createCatalogToolList` (the built-ins bound to a
+ *   client) and `defineCatalogTool` (your own tool), with the types that name tools and
+ *   their results.
+ * - The errors the client's calls throw, for `catch` and `Error.is()`.
+ *
+ * Everything else lives in one subpath per area, each with its full list (the root names of
+ * an area are in its subpath too, so one import line per area always works):
+ * - `@catalogkit/core/errors`: every error class, also those of tokens, sessions and tools.
+ * - `@catalogkit/core/tools`: formatters, model error text, the strict-mode check, names.
+ * - `@catalogkit/core/conversations`: token manager, chat session, minter, stores (a
+ *   browser chat imports only this and the client).
+ * - `@catalogkit/core/links`: the buy-link guards (the adapters wrap them per framework).
+ * - `@catalogkit/core/payment`: machine payments (budget, payer, price readers).
+ * - `@catalogkit/core/schemas`: the zod schemas of the wire.
+ *
+ * Rule: a name joins the root only if most applications of core use it; a name only some
+ * use (chat pages, payments, adapters, link guards) stays in its subpath. The root holds at
+ * most 45 run-time names (packages/integration/test/public-surface.test.ts counts them).
  */
-export {
-  type CatalogApi,
-  CatalogClient,
-  type CollectionsApi,
-  type ConversationsApi,
-  type WebsitesApi,
-} from './client.js';
-export type { CatalogClientOptions, McpAuthHeader } from './client-options.js';
-export {
-  type BackoffOptions,
-  type CallOptions,
-  ChatSession,
-  type ChatSessionOptions,
-  type ConversationTokenInfo,
-  ConversationTokenManager,
-  type ConversationTokenManagerOptions,
-  createHttpTokenMinter,
-  createTurnSender,
-  type HttpTokenMinterOptions,
-  type InstantInput,
-  type LockOptions,
-  MemorySessionStore,
-  type MemorySessionStoreOptions,
-  type MintContext,
-  type MintedToken,
-  type ReleaseLock,
-  type RestCaller,
-  type SessionStore,
-  type StoredValue,
-  type TokenMinter,
-  type TurnInput,
-  type TurnSender,
-  type TurnSenderOptions,
-} from './conversations/index.js';
+export { CatalogClient } from './client.js';
+export type { CatalogClientOptions } from './client-options.js';
 export {
   AbortError,
   ApiError,
-  type AuthChallenge,
   AuthenticationError,
   CatalogError,
-  CatalogToolError,
   ConfigurationError,
   ConnectionError,
-  type ErrorDetail,
-  McpError,
   NotFoundError,
   PaymentRequiredError,
   ProtocolError,
   RateLimitError,
-  type RequestIssue,
   RequestValidationError,
-  ResponseTooLargeError,
   ServerError,
-  SessionLockTimeoutError,
   TimeoutError,
-  TokenMintError,
   ValidationError,
 } from './errors/index.js';
-export type { RestAuth, RestRequest, RestResponse } from './http/rest-call.js';
-export type { RetryMode } from './http/retry.js';
+export type { RestRequest, RestResponse } from './http/rest-call.js';
 export type { RequestOptions } from './http/service-connection.js';
-// Buy links between the tool results and the shopper: verify, repair, references.
-export {
-  type BuyLinkCheckOptions,
-  type BuyLinkIssue,
-  type BuyLinkMatch,
-  type BuyLinkMode,
-  BuyLinkReferences,
-  type BuyLinkRepair,
-  type BuyLinkResolution,
-  type BuyLinkSources,
-  type BuyLinkStreamOptions,
-  BuyLinkStreamResolver,
-  type BuyLinkTrustOptions,
-  type BuyLinkVerification,
-  buyLinkReference,
-  collectBuyLinks,
-  type FinalizeBuyLinksOptions,
-  type FinalizedBuyLinks,
-  type FoundUrl,
-  type FoundUrlKind,
-  finalizeBuyLinks,
-  findUrls,
-  type ResolveBuyLinksOptions,
-  repairBuyLinks,
-  resolveBuyLinks,
-  type UnresolvedReference,
-  verifyBuyLinks,
-} from './links/index.js';
 export type { CatalogLogger, LogContext } from './logger.js';
 export type { CatalogSearchOptions, CatalogSearchResponse } from './mcp/catalog-search.js';
-// Machine payments: the `payment` option's hook types, and the budget and decoding helpers
-// an application (or @catalogkit/mppx) builds a payer from.
-export {
-  type BudgetedPayerOptions,
-  createBudgetedPayer,
-  decodePaymentChallenges,
-  describePaymentPrice,
-  formatPaymentAmount,
-  type PayFunction,
-  PaymentBudget,
-  type PaymentChallenge,
-  type PaymentContext,
-  type PaymentDeclineReason,
-  type PaymentLimit,
-  type PaymentOptions,
-  type PaymentReceipt,
-} from './payment/index.js';
-// Types the client's methods take and return, so applications can name them, and the one
-// reader of the commission inside a variant's placement.
-export {
-  type AuthTier,
-  type CatalogMeta,
-  type CatalogQuery,
-  type CatalogSearchResult,
-  type Clause,
-  type Collection,
-  type CollectionUpdate,
-  type Conversation,
-  type ConversationCreate,
-  type CountryCode,
-  commissionPercentage,
-  type NewClause,
-  type Placement,
-  type Price,
-  type Product,
-  type ReplacementClause,
-  type Turn,
-  type ValidationIssue,
-  type Variant,
-  type Website,
-  type WebsiteSearchParams,
-  type WebsiteSearchResponse,
+export type {
+  AuthTier,
+  CatalogMeta,
+  CatalogQuery,
+  CatalogSearchResult,
+  Clause,
+  Collection,
+  CollectionUpdate,
+  Conversation,
+  ConversationCreate,
+  CountryCode,
+  Placement,
+  Price,
+  Product,
+  Turn,
+  ValidationIssue,
+  Variant,
+  Website,
+  WebsiteSearchParams,
+  WebsiteSearchResponse,
 } from './schemas/index.js';
 export {
   type AnyCatalogTool,
   type AnyCatalogToolDefinition,
-  type BoundCatalogTool,
-  CATALOG_TOOL_NAMES,
   type CatalogTool,
-  type CatalogToolClient,
   type CatalogToolContext,
-  type CatalogToolDefaults,
   type CatalogToolDefinition,
   type CatalogToolName,
   type CatalogToolNames,
+  type CatalogToolResult,
   type CatalogToolsOptions,
-  type CatalogViewSettings,
-  catalogViewLegend,
   createCatalogToolList,
   defineCatalogTool,
-  errorTextForModel,
-  type FieldNamer,
-  findStrictModeViolations,
-  formatCatalogResult,
-  formatCollection,
-  formatMinorUnits,
-  formatWebsites,
-  RepeatedUpdateError,
   type SearchCatalogInput,
   type SearchCatalogOutput,
   type SearchWebsitesInput,
   type SearchWebsitesOutput,
-  searchCatalogTool,
-  searchWebsitesTool,
-  TOOL_NAME_PATTERN,
   type UpdateCollectionInput,
   type UpdateCollectionOutput,
-  updateCollectionTool,
 } from './tools/index.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod/v4';
+import type * as z from 'zod/v4/core';
 import { markOutcome, RequestValidationError } from './errors/catalog-error.js';
 import { parseResponse } from './http/response-body.js';
 import { callRest, type RestResponse } from './http/rest-call.js';
@@ -30,7 +30,7 @@ import { checkRequest, validateRequest } from './validation/request.js';
  * with `outcomeUnknown: true`: the change is in place although nothing readable says so, and
  * a caller told "try again" would apply it twice.
  */
-export function parseChangeAnswer<S extends z.ZodType>(
+export function parseChangeAnswer<S extends z.$ZodType>(
   schema: S,
   response: RestResponse,
   operation: string,

@@ -1,12 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  CatalogClient,
-  CatalogToolError,
-  McpError,
-  ProtocolError,
-  RateLimitError,
-} from '../src/index.js';
+import { CatalogToolError, McpError } from '../src/errors/index.js';
+import { CatalogClient, ProtocolError, RateLimitError } from '../src/index.js';
 import {
   catalogPayload,
   rpcIdOf,

@@ -2,16 +2,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
-  AuthenticationError,
-  CatalogClient,
   ChatSession,
   ConversationTokenManager,
   createHttpTokenMinter,
   createTurnSender,
   MemorySessionStore,
-  RequestValidationError,
-  TokenMintError,
-} from '../src/index.js';
+} from '../src/conversations/index.js';
+import { TokenMintError } from '../src/errors/index.js';
+import { AuthenticationError, CatalogClient, RequestValidationError } from '../src/index.js';
 
 const API_KEY = 'ck_test_conversations_secret_0001';
 const MINUTE = 60_000;

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ConfigurationError, MemorySessionStore } from '../src/index.js';
+import { MemorySessionStore } from '../src/conversations/index.js';
+import { ConfigurationError } from '../src/index.js';
 
 beforeEach(() => {
   vi.useFakeTimers({ now: Date.UTC(2025, 0, 1) });

@@ -6,9 +6,9 @@ import {
   ChatSession,
   ConversationTokenManager,
   MemorySessionStore,
-  SessionLockTimeoutError,
-  TimeoutError,
-} from '../src/index.js';
+} from '../src/conversations/index.js';
+import { SessionLockTimeoutError } from '../src/errors/index.js';
+import { TimeoutError } from '../src/index.js';
 
 const LOCK = { leaseMs: 1_000, waitMs: 5_000 };
 
@@ -175,7 +175,7 @@ describe('MemorySessionStore', () => {
 
 describe('refresh timer', () => {
   it('does not keep a Node process alive (unref)', async () => {
-    const entry = fileURLToPath(new URL('../src/index.ts', import.meta.url));
+    const entry = fileURLToPath(new URL('../src/conversations/index.ts', import.meta.url));
     const script = `
       import { ConversationTokenManager } from ${JSON.stringify(entry)};
       const manager = new ConversationTokenManager({

@@ -1,13 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
-  AbortError,
-  ConfigurationError,
   ConversationTokenManager,
   MemorySessionStore,
   type MintedToken,
   type SessionStore,
-  TokenMintError,
-} from '../src/index.js';
+} from '../src/conversations/index.js';
+import { TokenMintError } from '../src/errors/index.js';
+import { AbortError, ConfigurationError } from '../src/index.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

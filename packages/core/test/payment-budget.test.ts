@@ -4,13 +4,13 @@ import { ConfigurationError } from '../src/index.js';
 import {
   createBudgetedPayer,
   decodePaymentChallenges,
-  decodePaymentReceipt,
   describePaymentPrice,
   formatPaymentAmount,
   PaymentBudget,
   type PaymentChallenge,
   type PaymentContext,
 } from '../src/payment/index.js';
+import { decodePaymentReceipt } from '../src/payment/receipt.js';
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 

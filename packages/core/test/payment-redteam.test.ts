@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseWwwAuthenticate } from '../src/http/www-authenticate.js';
 import { CatalogClient, PaymentRequiredError } from '../src/index.js';
 import type { LogContext } from '../src/logger.js';
-import { parseRfc3339 } from '../src/payment/challenge.js';
+import { parseRfc3339, paymentChallengeProblems } from '../src/payment/challenge.js';
 import {
   createBudgetedPayer,
   decodePaymentChallenges,
@@ -13,7 +13,6 @@ import {
   PaymentBudget,
   type PaymentChallenge,
   type PaymentDeclineReason,
-  paymentChallengeProblems,
 } from '../src/payment/index.js';
 import { sendJson, startTestServer, type TestServer } from './support/test-server.js';
 

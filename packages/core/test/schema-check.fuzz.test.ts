@@ -1,22 +1,17 @@
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
+import * as zm from 'zod/v4/mini';
+import { CatalogClient } from '../src/client.js';
 import { CatalogSearchResultSchema, SearchCatalogArgumentsSchema } from '../src/schemas/catalog.js';
-import {
-  CollectionIdSchema,
-  CollectionSchema,
-  CollectionUpdateSchema,
-  ReplacementClauseSchema,
-} from '../src/schemas/collections.js';
-import {
-  ConversationIdSchema,
-  ConversationTokenSchema,
-  TurnSchema,
-} from '../src/schemas/conversations.js';
+import { CollectionSchema, CollectionUpdateSchema } from '../src/schemas/collections.js';
+import { ConversationTokenSchema, TurnSchema } from '../src/schemas/conversations.js';
 import { JsonRpcResponseSchema, ToolCallResultSchema } from '../src/schemas/mcp.js';
-import { WebsiteSearchParamsSchema, WebsiteSearchResponseSchema } from '../src/schemas/websites.js';
-import { SchemaCheckCompiler, schemaCheck } from '../src/validation/schema-check.js';
-import { catalogPayload, toolsCallAnswer } from './support/fixtures.js';
+import { WebsiteSearchResponseSchema } from '../src/schemas/websites.js';
+import { answerCheck } from '../src/validation/schema-check.js';
+import { catalogPayload, rpcIdOf, TEST_KEY, toolsCallAnswer } from './support/fixtures.js';
+import { sendJson, startTestServer } from './support/test-server.js';
 
 const RUNS = Number(process.env.CATALOGKIT_FUZZ_RUNS) || 300;
 
@@ -30,6 +25,13 @@ function pathsOf(value: Json, prefix: (string | number)[] = []): (string | numbe
     for (const [key, item] of Object.entries(value)) paths.push(...pathsOf(item, [...prefix, key]));
   }
   return paths;
+}
+
+interface Change {
+  pathIndex: number;
+  replacement: Json;
+  remove: boolean;
+  added: string | null;
 }
 
 /**
@@ -57,16 +59,9 @@ function mutate(value: Json, path: (string | number)[], change: Change): Json {
   return copy.root;
 }
 
-interface Change {
-  pathIndex: number;
-  replacement: Json;
-  remove: boolean;
-  added: string | null;
-}
-
 /**
  * Valid samples with a few random changes: a field retyped, removed, added, or a value
- * swapped for one near a bound (padded text, a fraction, a number past a limit).
+ * swapped for one zod treats specially (NaN, the infinities, undefined, a nested object).
  */
 function nearValid(sample: Json) {
   const paths = pathsOf(sample);
@@ -74,13 +69,11 @@ function nearValid(sample: Json) {
     pathIndex: fc.nat({ max: paths.length - 1 }),
     replacement: fc.oneof(
       fc.jsonValue({ maxDepth: 2 }),
-      fc.constantFrom(undefined, null, '', 0, -1.5, true, [], {}, '2.0', 'token'),
-      fc.constantFrom(' shoes ', 'a'.repeat(201), 1.5, 21, 2 ** 53, 'us', 'EU', Number.NaN),
-      // Lone surrogates, alone and in open values: requests must refuse them.
-      fc.constantFrom('\uD800', 'x\uDC00y', '👟', { note: '\uDBFF' }, ['\uD83D']),
+      fc.constantFrom(undefined, null, '', 0, -1.5, true, [], {}, '2.0', 'token', 'sse'),
+      fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, { note: 'x' }, ['a']),
     ),
     remove: fc.boolean(),
-    added: fc.option(fc.constantFrom('extra', 'limit', 'query', 'name', 'cursor')),
+    added: fc.option(fc.constantFrom('extra', 'id', 'title', 'products', 'a', 'kind')),
   });
   return fc.array(change, { maxLength: 3 }).map((changes) =>
     changes.reduce<Json>((value, item) => {
@@ -91,7 +84,8 @@ function nearValid(sample: Json) {
   );
 }
 
-const CASES: [string, z.ZodType, Json][] = [
+/** Schemas the check compiles, each with a valid sample: the answers and every construct. */
+const COMPILED: [string, z.core.$ZodType, Json][] = [
   ['CatalogSearchResult', CatalogSearchResultSchema, catalogPayload()],
   ['JsonRpcResponse', JsonRpcResponseSchema, toolsCallAnswer(1)],
   ['ToolCallResult', ToolCallResultSchema, toolsCallAnswer(1).result],
@@ -106,176 +100,155 @@ const CASES: [string, z.ZodType, Json][] = [
     {
       collection_id: 'c',
       name: 'n',
+      description: null,
       clauses: [
         { clause_id: 'k', brand_ids: [], website_ids: [], category_ids: [], product_ids: ['p'] },
       ],
     },
   ],
-  [
-    'ConversationToken',
-    ConversationTokenSchema,
-    { token: 't', token_id: 'i', expires_at: '2030-01-01T00:00:00Z' },
-  ],
   ['Turn', TurnSchema, { turn_id: 't', reply: { role: 'assistant', content: 'hi' } }],
   [
-    'WebsiteSearchParams (request)',
-    WebsiteSearchParamsSchema,
-    { query: 'nike', limit: 5, category_ids: ['shoes'], country: 'GB' },
+    'classic: strict and plain objects, enum, literal, nullable, default, union',
+    z.strictObject({
+      kind: z.enum(['a', 'b']),
+      version: z.literal(2),
+      inner: z.object({ a: z.string(), b: z.number().nullable() }),
+      list: z.array(z.union([z.string(), z.boolean(), z.null()])).default([]),
+    }),
+    { kind: 'a', version: 2, inner: { a: 'x', b: null }, list: ['s', true, null] },
   ],
   [
-    'SearchCatalogArguments (request)',
-    SearchCatalogArgumentsSchema,
-    {
-      meta: { 'ucp-agent': { profile: 'https://agent.example' } },
-      catalog: {
-        query: 'shoes',
-        pagination: { limit: 10, cursor: 'c1' },
-        placements: ['affiliate'],
-      },
-    },
+    'mini: the same constructs',
+    zm.strictObject({
+      kind: zm.enum(['a', 'b']),
+      version: zm.literal(2),
+      inner: zm.object({ a: zm.string(), b: zm.nullable(zm.number()) }),
+      list: zm._default(zm.array(zm.union([zm.string(), zm.boolean(), zm.null()])), []),
+    }),
+    { kind: 'b', version: 2, inner: { a: '', b: 1 }, list: [] },
   ],
-  [
-    'ReplacementClause (request)',
-    ReplacementClauseSchema,
-    { clause_id: 'k', brand_ids: ['b'], website_ids: [], category_ids: [], product_ids: [] },
-  ],
-  ['CollectionId (request)', CollectionIdSchema, 'col_1'],
-  ['ConversationId (request)', ConversationIdSchema, 'conv_1'],
 ];
 
-/** True when no string anywhere in `value` (member names aside) holds a lone surrogate. */
-function wellFormedDeep(value: unknown): boolean {
-  if (typeof value === 'string') return !/[\uD800-\uDFFF]/u.test(value);
-  if (value === null || typeof value !== 'object') return true;
-  return Object.values(value).every(wellFormedDeep);
+/** True when zod succeeds on `value` and returns a value equal to it, in every detail. */
+function zodKeepsAsIs(schema: z.core.$ZodType, value: Json): boolean {
+  const parsed = z.safeParse(schema, value);
+  return parsed.success && isDeepStrictEqual(parsed.data, value);
 }
 
-const COMPILERS = [
-  ['generated code', new SchemaCheckCompiler({ generateCode: true })],
-  ['loops', new SchemaCheckCompiler({ generateCode: false })],
-] as const;
+afterEach(() => {
+  z.config({ jitless: false });
+});
 
-// Request checks: also every string well-formed, in the schema's fields or in open values.
-const REQUEST_COMPILERS = [
-  ['generated code', new SchemaCheckCompiler({ generateCode: true, wellFormedDeep })],
-  ['loops', new SchemaCheckCompiler({ generateCode: false, wellFormedDeep })],
-] as const;
+describe('the answer check is exactly zod with nothing to change', () => {
+  it.each(COMPILED)('%s: compiles and passes the valid sample', (_name, schema, sample) => {
+    const check = answerCheck(schema);
+    expect(check).toBeDefined();
+    expect(check?.(sample)).toBe(true);
+    expect(zodKeepsAsIs(schema, sample)).toBe(true);
+  });
 
-describe.each(COMPILERS)(
-  'the no-copy check (%s) accepts exactly what zod returns unchanged',
-  (_mode, compiler) => {
-    it.each(CASES)(
-      '%s: the check compiles and accepts the valid sample',
-      (_name, schema, sample) => {
-        expect(compiler.checkOf(schema)).toBeDefined();
-        expect(compiler.checkOf(schema)?.(sample)).toBe(true);
-      },
-    );
-
-    it.each(CASES)(
-      '%s: whenever the check passes, zod succeeds with an equal value',
-      (_name, schema, sample) => {
-        const check = compiler.checkOf(schema);
-        fc.assert(
-          fc.property(nearValid(sample), (value) => {
-            if (!check?.(value)) return;
-            const parsed = schema.safeParse(value);
-            expect(parsed.success).toBe(true);
-            expect(parsed.data).toStrictEqual(value);
-          }),
-          { numRuns: RUNS },
-        );
-      },
-    );
-  },
-);
-
-describe.each(REQUEST_COMPILERS)(
-  'the request check (%s) accepts exactly what zod returns unchanged, in well-formed Unicode',
-  (_mode, compiler) => {
-    it.each(CASES)(
-      '%s: whenever the check passes, zod succeeds with an equal value and every string is well-formed',
-      (_name, schema, sample) => {
-        const check = compiler.checkOf(schema);
-        expect(check?.(sample)).toBe(true);
-        fc.assert(
-          fc.property(nearValid(sample), (value) => {
-            const plain = COMPILERS[0][1].checkOf(schema)?.(value) ?? false;
-            // The same verdict as the answer check, but for the lone surrogates.
-            expect(check?.(value)).toBe(plain && wellFormedDeep(value));
-            if (!check?.(value)) return;
-            const parsed = schema.safeParse(value);
-            expect(parsed.success).toBe(true);
-            expect(parsed.data).toStrictEqual(value);
-          }),
-          { numRuns: RUNS },
-        );
-      },
-    );
-  },
-);
-
-describe('the no-copy check', () => {
-  it.each(CASES)('%s: generated code and loops give the same verdict', (_name, schema, sample) => {
-    for (const compilers of [COMPILERS, REQUEST_COMPILERS]) {
-      const [generated, loops] = compilers.map(([, compiler]) => compiler.checkOf(schema));
+  it.each(COMPILED)(
+    '%s: passes a value if and only if zod succeeds and returns it unchanged',
+    (_name, schema, sample) => {
+      const check = answerCheck(schema);
       fc.assert(
         fc.property(nearValid(sample), (value) => {
-          expect(generated?.(value)).toBe(loops?.(value));
+          expect(check?.(value)).toBe(zodKeepsAsIs(schema, value));
         }),
         { numRuns: RUNS },
       );
-    }
+    },
+  );
+
+  it('leaves to zod what it does not reproduce: any check, refinement or transform', () => {
+    // Requests carry rules (lengths, patterns, a refinement): they are always zod's.
+    expect(answerCheck(SearchCatalogArgumentsSchema)).toBeUndefined();
+    expect(answerCheck(CollectionUpdateSchema)).toBeUndefined();
+    expect(answerCheck(ConversationTokenSchema)).toBeUndefined();
+    expect(answerCheck(z.int())).toBeUndefined();
+    expect(answerCheck(z.string().max(1))).toBeUndefined();
+    expect(answerCheck(z.string().email())).toBeUndefined();
+    expect(answerCheck(z.array(z.string()).min(1))).toBeUndefined();
+    expect(answerCheck(z.string().transform((s) => s.length))).toBeUndefined();
+    expect(answerCheck(z.lazy(() => z.string()))).toBeUndefined();
+    expect(answerCheck(z.looseObject({ a: z.string().trim() }))).toBeUndefined();
   });
 
-  it('checks a request in one generated function: rules and strictness inline', () => {
-    const check = REQUEST_COMPILERS[0][1].checkOf(WebsiteSearchParamsSchema)?.toString() ?? '';
-    expect(check).toContain('f.length >= 1 && f.length <= 200 && f.isWellFormed()');
-    expect(check).toContain('Number.isSafeInteger(f) && f >= 1 && f <= 20');
-    expect(check).toMatch(/for \(const key in v\) if \(k\[\d+\]\[key\] !== true\) return false/);
+  it('fills nothing in: a default to apply goes to zod', () => {
+    expect(answerCheck(CatalogSearchResultSchema)?.({})).toBe(false);
+    expect(CatalogSearchResultSchema.parse({})).toEqual({ products: [] });
   });
 
-  it('generates code where zod does (Node allows new Function)', () => {
-    const check = schemaCheck(WebsiteSearchResponseSchema);
-    expect(check?.toString()).toContain('f = v["websites"]');
-  });
-
-  it('uses loops, no generated code, under z.config({ jitless: true }), as zod does', async () => {
-    vi.resetModules();
-    const fresh = await import('zod/v4');
-    fresh.z.config({ jitless: true });
-    try {
-      const { schemaCheck: freshCheck } = await import('../src/validation/schema-check.js');
-      const { WebsiteSearchResponseSchema: schema } = await import('../src/schemas/websites.js');
-      const check = freshCheck(schema);
-      expect(check?.({ websites: [{ id: 'w', url: 'https://x.example' }] })).toBe(true);
-      expect(check?.toString()).not.toContain('f = v[');
-    } finally {
-      fresh.z.config({ jitless: false });
-    }
+  it('writes property names into the code only as JSON string literals', () => {
+    const odd = [
+      '"]; throw new Error("injected"); //',
+      '\u2028',
+      '`$' + '{x}`',
+      'a\\',
+      '__proto__',
+    ];
+    const schema = z.looseObject(Object.fromEntries(odd.map((key) => [key, z.number()])));
+    const check = answerCheck(schema);
+    const value = JSON.parse(JSON.stringify(Object.fromEntries(odd.map((key) => [key, 1]))));
+    expect(check?.(value)).toBe(true);
+    expect(check?.({ ...value, [odd[0] as string]: 'one' })).toBe(false);
   });
 
   it('keeps an own __proto__ member as JSON.parse made it, leaving the prototype alone', () => {
     // zod drops such a member (or, for an object value, makes it the prototype of its copy).
     const parsed = JSON.parse('{"websites": [], "__proto__": {"polluted": true}}');
-    expect(schemaCheck(WebsiteSearchResponseSchema)?.(parsed)).toBe(true);
+    expect(answerCheck(WebsiteSearchResponseSchema)?.(parsed)).toBe(true);
     expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
     expect(Object.hasOwn(parsed, '__proto__')).toBe(true);
   });
 
-  it('leaves to zod what it cannot reproduce: defaults to fill, refinements, strict objects', () => {
-    expect(schemaCheck(CatalogSearchResultSchema)?.({})).toBe(false);
-    expect(CatalogSearchResultSchema.parse({})).toEqual({ products: [] });
-    expect(schemaCheck(z.string().max(1))?.('ab')).toBe(false);
-    expect(schemaCheck(z.int())).toBeUndefined();
-    // A refinement on an object: an empty collection update must reach zod, which refuses it.
-    expect(schemaCheck(CollectionUpdateSchema)).toBeUndefined();
-    expect(schemaCheck(z.array(z.string()).min(1))).toBeUndefined();
-    expect(schemaCheck(z.string().email())).toBeUndefined();
-    expect(schemaCheck(z.string().toLowerCase())?.('Aa')).toBe(false);
-    expect(schemaCheck(z.strictObject({ a: z.string() }))?.({ a: 'x', b: 1 })).toBe(false);
-    expect(schemaCheck(z.object({ a: z.string() }))?.({ a: 'x', b: 1 })).toBe(false);
-    expect(schemaCheck(z.strictObject({}))?.({ b: 1 })).toBe(false);
-    expect(schemaCheck(z.string().transform((s) => s.length))).toBeUndefined();
+  it('generates code (Node allows new Function), one read per declared field', () => {
+    const check = answerCheck(
+      z.looseObject({ id: z.string(), n: z.optional(z.number()), any: z.unknown() }),
+    );
+    expect(check).toBeDefined();
+    // Each field read once, inline; a field any value passes (`unknown`) is not read at all.
+    const source = String(check);
+    expect(source).toContain('f = v["id"]; if (!(typeof f === "string")) return false;');
+    expect(source).toContain('f = v["n"]; if (!((f === undefined || typeof f === "number"');
+    expect(source).not.toContain('v["any"]');
+  });
+});
+
+describe('the switch: z.config({ jitless: true }) turns the answer check off', () => {
+  it('gives no check under jitless, and the check again once it is lifted', () => {
+    expect(answerCheck(CatalogSearchResultSchema)).toBeDefined();
+    z.config({ jitless: true });
+    expect(answerCheck(CatalogSearchResultSchema)).toBeUndefined();
+    z.config({ jitless: false });
+    expect(answerCheck(CatalogSearchResultSchema)).toBeDefined();
+  });
+
+  it('catalog.search answers the same with the check off (zod parses, a copy)', async () => {
+    const payload = catalogPayload();
+    const server = await startTestServer((request, response) =>
+      sendJson(response, 200, toolsCallAnswer(rpcIdOf(request.body), payload), {
+        'x-ucp-auth-tier': 'token',
+      }),
+    );
+    try {
+      const client = new CatalogClient({ apiKey: TEST_KEY, mcpUrl: server.origin });
+      const checked = await client.catalog.search({ query: 'shoes' });
+      z.config({ jitless: true });
+      const parsed = await client.catalog.search({ query: 'shoes' });
+      expect(parsed).toStrictEqual(checked);
+      expect(checked.result).toStrictEqual(payload);
+      // A default zod fills in: the same answer without products reads as no products.
+      const { products: _none, ...withoutProducts } = payload;
+      server.handle((request, response) =>
+        sendJson(response, 200, toolsCallAnswer(rpcIdOf(request.body), withoutProducts), {
+          'x-ucp-auth-tier': 'token',
+        }),
+      );
+      z.config({ jitless: false });
+      expect((await client.catalog.search({ query: 'shoes' })).result.products).toEqual([]);
+    } finally {
+      await server.close();
+    }
   });
 });

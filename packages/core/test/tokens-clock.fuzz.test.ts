@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConversationTokenManager, MemorySessionStore, type MintedToken } from '../src/index.js';
+import {
+  ConversationTokenManager,
+  MemorySessionStore,
+  type MintedToken,
+} from '../src/conversations/index.js';
 
 // `pnpm fuzz` raises the number of runs with CATALOGKIT_FUZZ_RUNS.
 const RUNS = Number(process.env.CATALOGKIT_FUZZ_RUNS) || 200;

@@ -3,8 +3,8 @@ import {
   ConversationTokenManager,
   MemorySessionStore,
   type MintedToken,
-  TokenMintError,
-} from '../src/index.js';
+} from '../src/conversations/index.js';
+import { TokenMintError } from '../src/errors/index.js';
 
 /*
  * Conversation tokens while the local wall clock is wrong or steps (issue 23). Every timer,

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CatalogClient, ConversationTokenManager, createHttpTokenMinter } from '../src/index.js';
+import { ConversationTokenManager, createHttpTokenMinter } from '../src/conversations/index.js';
+import { CatalogClient } from '../src/index.js';
 import { TEST_KEY } from './support/fixtures.js';
 import { type ReceivedRequest, startTestServer, type TestServer } from './support/test-server.js';
 

@@ -30,10 +30,11 @@ const websiteCount = defineCatalogTool({
   inputSchema: z.strictObject({ query: z.string().min(1).describe('Retailer name.') }),
   mutates: false,
   async execute(input, { client, signal }) {
-    const response = await client.websites.search({ query: input.query }, { signal });
-    return { count: response.websites.length };
+    const request = { query: input.query };
+    const found = await client.websites.search(request, { signal });
+    return { request, response: { count: found.websites.length } };
   },
-  toModelOutput: (output) => `${output.count} websites (seen with ${apiKey})`,
+  toModelOutput: (output) => `${output.response.count} websites (seen with ${apiKey})`,
 });
 
 /** A custom tool that changes data, so hosts must ask first. */
@@ -42,8 +43,8 @@ const archive = defineCatalogTool({
   description: () => 'Archives a collection.',
   inputSchema: z.strictObject({ collection_id: z.string().describe('The collection.') }),
   mutates: true,
-  execute: async (input) => ({ archived: input.collection_id }),
-  toModelOutput: (output) => `archived ${output.archived}`,
+  execute: async (input) => ({ request: input, response: { archived: input.collection_id } }),
+  toModelOutput: (output) => `archived ${output.response.archived}`,
 });
 
 describe('custom tools', () => {
@@ -89,7 +90,9 @@ describe('custom tools', () => {
     await expect(tool.execute({ query: '' })).rejects.toThrowError(RequestValidationError);
     expect(requests).toBe(before);
 
-    expect(tool.toModelOutput({ count: 2 })).toBe('2 websites (seen with [redacted])');
+    expect(tool.toModelOutput({ request: { query: 'nike' }, response: { count: 2 } })).toBe(
+      '2 websites (seen with [redacted])',
+    );
     const failure = await tool.execute({ query: 'nike' }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ServerError);
     expect(requests).toBe(before + 1);
@@ -111,9 +114,9 @@ describe('custom tools', () => {
     const clash = { ...archive, name: 'search_catalog' };
     expect(() =>
       createCatalogToolList({ clientOptions: clientOptions(), tools: [clash] }),
-    ).toThrowError(/tools\.0\.name search_catalog is already taken/);
+    ).toThrowError(/tools\.0\.name: search_catalog is already taken/);
     expect(() =>
       createCatalogToolList({ clientOptions: clientOptions(), tools: [archive, archive] }),
-    ).toThrowError(/tools\.1\.name archive_collection is already taken/);
+    ).toThrowError(/tools\.1\.name: archive_collection is already taken/);
   });
 });

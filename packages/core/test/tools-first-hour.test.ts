@@ -64,17 +64,15 @@ describe('counts the model reads', () => {
       ],
     };
     const text = formatCollection({
-      collectionId: 'col_1',
-      update: { name: 'Summer' },
-      collection,
+      request: { collectionId: 'col_1', update: { name: 'Summer' } },
+      response: collection,
     });
     expect(text.split('\n')[0]).toBe(
       'Updated collection "Summer" (collection_id col_1); it has 1 clause.',
     );
     const empty = formatCollection({
-      collectionId: 'col_1',
-      update: { name: 'Summer' },
-      collection: { ...collection, clauses: [] },
+      request: { collectionId: 'col_1', update: { name: 'Summer' } },
+      response: { ...collection, clauses: [] },
     });
     expect(empty.split('\n')[0]).toContain('it has 0 clauses.');
   });
@@ -82,7 +80,9 @@ describe('counts the model reads', () => {
   it('search_catalog: "1 product", "1 of 1 product", "1 of 7 products"', () => {
     const product: Product = { id: 'p', title: 'Trail Runner', variants: [] };
     const head = (result: CatalogSearchResult) =>
-      formatCatalogResult({ query: { query: 'trail' }, result, tier: 'token' }).split('\n')[0];
+      formatCatalogResult({ request: { query: 'trail' }, response: result, tier: 'token' }).split(
+        '\n',
+      )[0];
     expect(head({ products: [product] })).toBe('1 product for "trail".');
     expect(head({ products: [product], pagination: { total_count: 1 } })).toBe(
       '1 of 1 product for "trail".',
@@ -227,9 +227,8 @@ describe('clauses the collection already has', () => {
 
   it('tells the model what was not added, and that nothing was sent', () => {
     const text = formatCollection({
-      collectionId: 'col_1',
-      update: {},
-      collection,
+      request: { collectionId: 'col_1', update: {} },
+      response: collection,
       alreadySelected: [clause({ product_ids: ['a', 'b'] })],
     });
     expect(text.split('\n').slice(0, 3)).toEqual([

@@ -108,7 +108,7 @@ describe('formatMinorUnits', () => {
 });
 
 describe('formatCatalogResult', () => {
-  const text = formatCatalogResult({ query, result: catalogFixture, tier: 'token' });
+  const text = formatCatalogResult({ request: query, response: catalogFixture, tier: 'token' });
 
   it('keeps every buy link byte for byte', () => {
     for (const link of BUY_LINKS) expect(text).toContain(link);
@@ -133,16 +133,19 @@ describe('formatCatalogResult', () => {
     const [trail] = catalogFixture.products;
     const variant = { ...trail!.variants[0]!, url: 'https://go.example/r/web_zappos?sig=1' };
     const result = { products: [{ ...trail!, variants: [variant] }] };
-    const inline = formatCatalogResult({ query, result, tier: 'token' });
+    const inline = formatCatalogResult({ request: query, response: result, tier: 'token' });
     expect(inline).toContain('Zappos | 8% | https://go.example/r/web_zappos?sig=1');
     // In reference mode the model does not read the link, so the id is printed.
-    const reference = formatCatalogResult({ query, result, tier: 'token' }, 'reference');
+    const reference = formatCatalogResult(
+      { request: query, response: result, tier: 'token' },
+      'reference',
+    );
     expect(reference).toContain(`Zappos | web_zappos | 8% | ${buyLinkReference(variant.url)}`);
   });
 
   it('in reference mode prints a reference for each buy link and no link', () => {
     const reference = formatCatalogResult(
-      { query, result: catalogFixture, tier: 'token' },
+      { request: query, response: catalogFixture, tier: 'token' },
       'reference',
     );
     for (const link of BUY_LINKS) {
@@ -173,8 +176,8 @@ describe('formatCatalogResult', () => {
 
   it('says when links are not monetized and commission needs a key', () => {
     const anonymous = formatCatalogResult({
-      query: { ...query, placements: ['affiliate'] },
-      result: catalogFixture,
+      request: { ...query, placements: ['affiliate'] },
+      response: catalogFixture,
       tier: 'anonymous',
     });
     expect(anonymous).toContain('Buy links are not monetized (anonymous tier: no valid API key).');
@@ -182,7 +185,11 @@ describe('formatCatalogResult', () => {
   });
 
   it('says so when nothing matched', () => {
-    const empty = formatCatalogResult({ query, result: { products: [] }, tier: 'token' });
+    const empty = formatCatalogResult({
+      request: query,
+      response: { products: [] },
+      tier: 'token',
+    });
     expect(empty).toBe(
       '0 products for "trail shoes".\nNothing matched; try broader or different words.',
     );
@@ -191,8 +198,8 @@ describe('formatCatalogResult', () => {
   it('falls back to the price range for a product without variants', () => {
     const [product] = catalogFixture.products;
     const noVariants = formatCatalogResult({
-      query,
-      result: { products: [{ ...product!, variants: [], url: 'https://shop.example/p' }] },
+      request: query,
+      response: { products: [{ ...product!, variants: [], url: 'https://shop.example/p' }] },
       tier: 'token',
     });
     expect(noVariants).toContain(
@@ -249,9 +256,8 @@ describe('formatWebsites', () => {
 describe('formatCollection', () => {
   it('lists the collection and every clause with its non-empty selectors', () => {
     const text = formatCollection({
-      collectionId: 'col_summer',
-      update: { name: 'Summer' },
-      collection: {
+      request: { collectionId: 'col_summer', update: { name: 'Summer' } },
+      response: {
         collection_id: 'col_summer',
         name: 'Summer',
         description: 'Beach things',

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +22,8 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const clientOptions = () => ({ apiKey: 'sk_test_options_key', baseUrl, mcpUrl: baseUrl });
+
+const bad = (options: unknown) => options as CatalogToolsOptions;
 
 function expectConfigurationError(options: CatalogToolsOptions, message: RegExp): void {
   expect(() => createCatalogToolList(options)).toThrowError(ConfigurationError);
@@ -76,7 +79,6 @@ describe('createCatalogToolList', () => {
   });
 
   it('throws a ConfigurationError naming each bad option', () => {
-    const bad = (options: unknown) => options as CatalogToolsOptions;
     expectConfigurationError(
       bad({ include: ['search_catalog', 'buy_now'] }),
       /include\.1: must be one of/,
@@ -107,13 +109,51 @@ describe('createCatalogToolList', () => {
     );
     expectConfigurationError(
       { clientOptions: clientOptions(), rename: (name) => `shop.${name}` },
-      /rename gave "shop.search_catalog"/,
+      /rename: gave "shop.search_catalog" for search_catalog/,
     );
     expectConfigurationError(
       { clientOptions: clientOptions(), rename: () => 'same' },
-      /the name same to two tools/,
+      /rename: gave the name same to two tools/,
     );
     expectConfigurationError({ clientOptions: { ...clientOptions(), timeoutMs: -1 } }, /timeoutMs/);
+  });
+
+  it('names every bad option at once, in the words of each setting', () => {
+    const several = {
+      include: ['search_catalog', 'buy_now'],
+      defaults: { limit: 0, placements: ['', 'a\uD800'] },
+      strict: 'yes',
+    } as unknown as CatalogToolsOptions;
+    expect(() => createCatalogToolList(several)).toThrowError(
+      'Invalid catalog tools options: defaults.placements.0: must not be empty; defaults.placements.1: must be well-formed Unicode; defaults.limit: must be at least 1; strict: must be true or false',
+    );
+    // What needs every field (the tool names, the rename hook) is read once they are right.
+    expectConfigurationError(
+      bad({ include: ['buy_now'], exclude: ['sell_now'] }),
+      /include\.0: must be one of search_catalog, search_websites, update_collection; exclude\.0: must be one of/,
+    );
+    expectConfigurationError(bad(null), /^Invalid catalog tools options: must be an object$/);
+    expectConfigurationError(bad({ defaults: 5 }), /: defaults: must be an object$/);
+  });
+
+  it('calls the rename hook once per tool, when the tools are made', () => {
+    const seen: string[] = [];
+    const tools = createCatalogToolList({
+      clientOptions: clientOptions(),
+      rename: (name) => {
+        seen.push(name);
+        return `shop_${name}`;
+      },
+    });
+    expect(seen).toEqual(['search_catalog', 'search_websites', 'update_collection']);
+    expect(tools.map((tool) => tool.name)).toEqual(seen.map((name) => `shop_${name}`));
+  });
+
+  it('checks options with a zod schema of its own, not the request-schema compiler', () => {
+    // The options are not a request: the generated-code checker of requests is for the wire.
+    const source = readFileSync(new URL('../src/tools/options.ts', import.meta.url), 'utf8');
+    expect(source).not.toMatch(/validation\/(request|schema-check)/);
+    expect(source).toMatch(/z\.strictObject\(/);
   });
 
   it('validates a direct call’s input before anything is sent', async () => {

@@ -117,7 +117,7 @@ describe('update_collection when the change may have been applied', () => {
     const repeat = await modelText(update, { ...rename('Once'), description: null });
     expect(repeat).toMatch(/^This exact update had just been applied, so it was not sent again/);
     const output = await update.execute(rename('Once') as never);
-    expect(output).toMatchObject({ alreadyApplied: true, collection: collection() });
+    expect(output).toMatchObject({ alreadyApplied: true, response: collection() });
     expect(applied).toBe(before + 1);
   });
 

@@ -66,8 +66,8 @@ describe('what a tool returns to the application', () => {
         placements: null,
       });
       expect(hasKey(found)).toBe(false);
-      expect(found.result.products[0]?.title).toBe('Trail shoe for [redacted]');
-      expect(found.result.products[0]?.variants[0]?.url).toBe(TRICKY_BUY_LINK);
+      expect(found.response.products[0]?.title).toBe('Trail shoe for [redacted]');
+      expect(found.response.products[0]?.variants[0]?.url).toBe(TRICKY_BUY_LINK);
 
       const sites = await websites.execute({
         query: 'shoes',
@@ -100,10 +100,10 @@ describe('what a tool returns to the application', () => {
       inputSchema: z.object({ q: z.string() }).strict(),
       mutates: false,
       execute: async (input) => ({
-        said: `${input.q} ${TEST_KEY.toUpperCase()}`,
-        list: [TEST_KEY],
+        request: input,
+        response: { said: `${input.q} ${TEST_KEY.toUpperCase()}`, list: [TEST_KEY] },
       }),
-      toModelOutput: (output) => output.said,
+      toModelOutput: (output) => output.response.said,
     });
     const [tool] = createCatalogToolList({
       clientOptions: {
@@ -115,7 +115,10 @@ describe('what a tool returns to the application', () => {
       tools: [leaky],
     });
     const output = await tool?.execute({ q: 'hello' } as never);
-    expect(output).toEqual({ said: 'hello [redacted]', list: ['[redacted]'] });
+    expect(output).toEqual({
+      request: { q: 'hello' },
+      response: { said: 'hello [redacted]', list: ['[redacted]'] },
+    });
   });
 });
 

@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createHttpTokenMinter } from '../src/conversations/index.js';
 import {
   CatalogClient,
   type CatalogError,
-  createHttpTokenMinter,
   ProtocolError,
   RequestValidationError,
 } from '../src/index.js';

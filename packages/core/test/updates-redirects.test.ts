@@ -1,9 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createHttpTokenMinter } from '../src/conversations/index.js';
 import { CallScope } from '../src/http/call-scope.js';
 import { send } from '../src/http/transport.js';
-import { CatalogClient, createHttpTokenMinter, ProtocolError } from '../src/index.js';
+import { CatalogClient, ProtocolError } from '../src/index.js';
 import { RepeatedUpdateError, UpdateMemory } from '../src/tools/built-in/update-memory.js';
 import { type AnyCatalogTool, createCatalogToolList } from '../src/tools/index.js';
 import { TEST_KEY } from './support/fixtures.js';

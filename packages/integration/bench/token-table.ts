@@ -1,4 +1,5 @@
-import { type BuyLinkMode, createCatalogToolList, resolveBuyLinks } from '@catalogkit/core';
+import { createCatalogToolList } from '@catalogkit/core';
+import { type BuyLinkMode, resolveBuyLinks } from '@catalogkit/core/links';
 import type { RunningEmulator } from '@catalogkit/emulator';
 import { countTokens } from 'gpt-tokenizer';
 import { buyLinksOf, rawCatalogSearch } from './raw-catalog-search.js';
@@ -106,7 +107,7 @@ async function measure(
     query,
     tier: apiKey ? 'token' : 'anonymous',
     placements,
-    products: output.result.products.length,
+    products: output.response.products.length,
     buyLinks: links.length,
     rawTokens,
     modelTokens,

@@ -1,10 +1,9 @@
+import { AuthenticationError, CatalogClient } from '@catalogkit/core';
 import {
-  AuthenticationError,
-  CatalogClient,
   ConversationTokenManager,
   createHttpTokenMinter,
   createTurnSender,
-} from '@catalogkit/core';
+} from '@catalogkit/core/conversations';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 

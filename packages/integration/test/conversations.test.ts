@@ -1,12 +1,10 @@
+import { AuthenticationError, CatalogClient, RequestValidationError } from '@catalogkit/core';
 import {
-  AuthenticationError,
-  CatalogClient,
   ChatSession,
   createHttpTokenMinter,
   createTurnSender,
   MemorySessionStore,
-  RequestValidationError,
-} from '@catalogkit/core';
+} from '@catalogkit/core/conversations';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 

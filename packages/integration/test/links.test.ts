@@ -1,12 +1,11 @@
+import { createCatalogToolList, type SearchCatalogOutput } from '@catalogkit/core';
 import {
   buyLinkReference,
-  createCatalogToolList,
   finalizeBuyLinks,
   repairBuyLinks,
   resolveBuyLinks,
-  type SearchCatalogOutput,
   verifyBuyLinks,
-} from '@catalogkit/core';
+} from '@catalogkit/core/links';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -43,7 +42,7 @@ async function search(
 }
 
 const linksOf = (output: SearchCatalogOutput) =>
-  output.result.products.flatMap((product) => product.variants.map((variant) => variant.url ?? ''));
+  output.response.products.flatMap((product) => product.variants.map((variant) => variant.url ?? ''));
 
 describe('buy links of real search results (emulator over HTTP)', () => {
   it('reference mode: the model reads one reference per offer and no link; each resolves to its link', async () => {
@@ -97,7 +96,7 @@ describe('buy links of real search results (emulator over HTTP)', () => {
 
   it('leaves anonymous-tier retailer home pages of the catalog result alone', async () => {
     const { output } = await search(undefined, 'inline');
-    const home = output.result.products[0]?.variants[0]?.seller?.links?.[0]?.url as string;
+    const home = output.response.products[0]?.variants[0]?.seller?.links?.[0]?.url as string;
     expect(home).toMatch(/^https:\/\//);
     const final = finalizeBuyLinks(`Shop at ${home} or ${linksOf(output)[0]}`, [
       { toolName: 'search_catalog', output },

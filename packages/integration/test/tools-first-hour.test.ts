@@ -78,7 +78,7 @@ describe('update_collection: adding the same products again', () => {
       cursor: null,
       placements: null,
     } as never)) as SearchCatalogOutput;
-    const productIds = found.result.products.map((product) => product.id).slice(0, 2);
+    const productIds = found.response.products.map((product) => product.id).slice(0, 2);
     expect(productIds).toHaveLength(2);
     const add = (ids: string[]) => ({
       ...noChange,
@@ -89,7 +89,7 @@ describe('update_collection: adding the same products again', () => {
     const first = (await updateCollection.execute(
       add(productIds) as never,
     )) as UpdateCollectionOutput;
-    const count = first.collection.clauses?.length ?? 0;
+    const count = first.response.clauses?.length ?? 0;
     const patches = emulator.stats.count(PATCH);
 
     // The same products, in another order: nothing is sent, the model is told why.
@@ -97,7 +97,7 @@ describe('update_collection: adding the same products again', () => {
       add([...productIds].reverse()) as never,
     )) as UpdateCollectionOutput;
     expect(emulator.stats.count(PATCH)).toBe(patches);
-    expect(again.collection.clauses).toHaveLength(count);
+    expect(again.response.clauses).toHaveLength(count);
     expect(again.alreadySelected).toEqual([
       { brand_ids: [], website_ids: [], category_ids: [], product_ids: [...productIds].reverse() },
     ]);
@@ -109,15 +109,15 @@ describe('update_collection: adding the same products again', () => {
     expect(text).toContain(`it has ${count} clauses.`);
 
     // One known product and one new: only the new one is added.
-    const newId = found.result.products[2]?.id ?? 'prod_other';
+    const newId = found.response.products[2]?.id ?? 'prod_other';
     const mixed = (await updateCollection.execute(
       add([productIds[0] ?? '', newId]) as never,
     )) as UpdateCollectionOutput;
     expect(emulator.stats.count(PATCH)).toBe(patches + 1);
-    expect(mixed.update.add_clauses).toEqual([
+    expect(mixed.request.update.add_clauses).toEqual([
       { brand_ids: [], website_ids: [], category_ids: [], product_ids: [newId] },
     ]);
-    expect(mixed.collection.clauses).toHaveLength(count + 1);
+    expect(mixed.response.clauses).toHaveLength(count + 1);
     expect(updateCollection.toModelOutput(mixed as never)).toContain(
       `it already selected product_ids ${productIds[0]}, so that was not added again.`,
     );
@@ -183,7 +183,7 @@ describe('update_collection: never drops an add the collection no longer selects
 
   async function addAndFindClause(update: AnyCatalogTool, productId: string): Promise<string> {
     const added = (await update.execute(addProduct(productId) as never)) as UpdateCollectionOutput;
-    const clause = added.collection.clauses?.find((c) => c.product_ids.includes(productId));
+    const clause = added.response.clauses?.find((c) => c.product_ids.includes(productId));
     expect(clause).toBeDefined();
     return clause?.clause_id ?? '';
   }

@@ -84,14 +84,14 @@ describe('search_catalog against the emulator', () => {
     for (const link of links) expect(text).toContain(link);
     // The application gets the full parsed result: same links, unknown fields kept.
     const full = output as SearchCatalogOutput;
-    expect(buyLinksOf(full.result)).toEqual(links);
+    expect(buyLinksOf(full.response)).toEqual(links);
     expect(full.tier).toBe('token');
-    expect(full.query.placements).toEqual(['affiliate']);
-    expect(full.result.products[0]?.variants[0]?.placement).toBeDefined();
+    expect(full.request.placements).toEqual(['affiliate']);
+    expect(full.response.products[0]?.variants[0]?.placement).toBeDefined();
     expect(text).toMatch(/ \| \d+(\.\d+)?% \| https:/);
     // Each offer's line carries its retailer's website id, which clauses select by: as a cell,
     // or inside the buy link printed on it (then the view does not print it twice).
-    for (const variant of full.result.products.flatMap((product) => product.variants)) {
+    for (const variant of full.response.products.flatMap((product) => product.variants)) {
       const websiteId = (variant.metadata as { website_id?: string } | undefined)?.website_id;
       const line = text.split('\n').find((candidate) => candidate.includes(variant.url ?? '?'));
       expect(websiteId).toMatch(/^web_/);
@@ -120,13 +120,13 @@ describe('search_catalog against the emulator', () => {
       ...catalogInput,
       limit: null,
     } as never)) as SearchCatalogOutput;
-    expect(byDefault.query.pagination?.limit).toBe(3);
-    expect(byDefault.result.products).toHaveLength(3);
+    expect(byDefault.request.pagination?.limit).toBe(3);
+    expect(byDefault.response.products).toHaveLength(3);
     const given = (await searchCatalog.execute({
       ...catalogInput,
       limit: 2,
     } as never)) as SearchCatalogOutput;
-    expect(given.result.products).toHaveLength(2);
+    expect(given.response.products).toHaveLength(2);
   });
 
   it('pages with the cursor it printed', async () => {
@@ -139,8 +139,8 @@ describe('search_catalog against the emulator', () => {
       limit: 2,
       cursor,
     } as never)) as SearchCatalogOutput;
-    const firstIds = (output as SearchCatalogOutput).result.products.map((product) => product.id);
-    expect(next.result.products.map((product) => product.id)).not.toEqual(firstIds);
+    const firstIds = (output as SearchCatalogOutput).response.products.map((product) => product.id);
+    expect(next.response.products.map((product) => product.id)).not.toEqual(firstIds);
   });
 
   it('names the field when the query is empty, before sending', async () => {
@@ -231,7 +231,7 @@ describe('update_collection against the emulator', () => {
     const { searchCatalog, searchWebsites, updateCollection } = toolsFor(emulator.keys.valid);
     const products = (await searchCatalog.execute(catalogInput as never)) as SearchCatalogOutput;
     const websites = (await searchWebsites.execute(websitesInput as never)) as SearchWebsitesOutput;
-    const productId = products.result.products[0]!.id;
+    const productId = products.response.products[0]!.id;
     const websiteId = websites.response.websites[0]!.id;
     const clause = {
       brand_ids: [],
@@ -245,8 +245,8 @@ describe('update_collection against the emulator', () => {
       add_clauses: [clause],
     });
     const full = output as UpdateCollectionOutput;
-    expect(full.update).toEqual({ add_clauses: [clause] });
-    const added = full.collection.clauses?.at(-1);
+    expect(full.request).toEqual({ collectionId: 'col_summer', update: { add_clauses: [clause] } });
+    const added = full.response.clauses?.at(-1);
     expect(added).toMatchObject(clause);
     expect(text).toContain(
       `- clause_id ${added?.clause_id} | website_ids ${websiteId} | product_ids ${productId}`,

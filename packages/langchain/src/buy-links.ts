@@ -7,7 +7,7 @@ import {
   type FinalizedBuyLinks,
   finalizeBuyLinks,
   type UnresolvedReference,
-} from '@catalogkit/core';
+} from '@catalogkit/core/links';
 import { AIMessage, AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
 
 /** Options of the LangChain buy link helpers. */

@@ -2,6 +2,7 @@ import {
   type AnyCatalogToolDefinition,
   CatalogError,
   type CatalogTool,
+  type CatalogToolResult,
   type CatalogToolsOptions,
   createCatalogToolList,
   type SearchCatalogOutput,
@@ -17,10 +18,14 @@ import type {
   ToolNameOf,
 } from './catalog-tool-types.js';
 
+// The tools differ in input and output types; each execute validates its own input.
+type ErasedTool = CatalogTool<unknown, CatalogToolResult, string>;
+
 /**
- * The artifact of a catalog tool's ToolMessage: the full result of the call, or the
- * failure. The model only sees the compact `content`. (Your own tools' artifacts are their
- * `execute` results.)
+ * The artifact of a catalog tool's ToolMessage: the full result of the call, in the one
+ * shape of every tool (`{ request, response }`, what was asked and what came back, plus
+ * `tier` for `search_catalog`), or the failure. The model only sees the compact `content`.
+ * (Your own tools' artifacts are their `execute` results, in the same shape.)
  */
 export type CatalogToolArtifact =
   | SearchCatalogOutput
@@ -44,7 +49,7 @@ type RunContext = Pick<ToolRunnableConfig, 'signal'> & { toolCall?: { id?: strin
  * passes on as it is; invoked with plain input, there is no message to mark, so the text.
  */
 function failureOutput(
-  catalogTool: CatalogTool<unknown, unknown, string>,
+  catalogTool: ErasedTool,
   text: string,
   error: CatalogError,
   toolCallId: string | undefined,
@@ -63,7 +68,7 @@ function failureOutput(
 }
 
 async function runTool(
-  catalogTool: CatalogTool<unknown, unknown, string>,
+  catalogTool: ErasedTool,
   input: unknown,
   config: RunContext | undefined,
 ): Promise<ContentAndArtifact> {
@@ -110,10 +115,10 @@ function configOf(configArg: CallArgs[1]): ToolRunnableConfig {
  * Schema the model sees is the same.
  */
 class CatalogStructuredTool extends DynamicStructuredTool<z.ZodObject> {
-  readonly #catalogTool: CatalogTool<unknown, unknown, string>;
+  readonly #catalogTool: ErasedTool;
 
   constructor(
-    catalogTool: CatalogTool<unknown, unknown, string>,
+    catalogTool: ErasedTool,
     fields: ConstructorParameters<typeof DynamicStructuredTool<z.ZodObject>>[0],
   ) {
     super(fields);
@@ -134,7 +139,7 @@ class CatalogStructuredTool extends DynamicStructuredTool<z.ZodObject> {
 
 /** Runs a call LangChain would refuse through core, which refuses it with the model's text. */
 async function answerInvalidCall(
-  catalogTool: CatalogTool<unknown, unknown, string>,
+  catalogTool: ErasedTool,
   input: unknown,
   config: RunContext & { toolCall: { id?: string } },
 ): Promise<ToolMessage> {
@@ -150,9 +155,7 @@ async function answerInvalidCall(
   });
 }
 
-function toLangChainTool(
-  catalogTool: CatalogTool<unknown, unknown, string>,
-): DynamicStructuredTool {
+function toLangChainTool(catalogTool: ErasedTool): DynamicStructuredTool {
   const fields = {
     name: catalogTool.name,
     description: catalogTool.description,

@@ -1,17 +1,15 @@
-// What an application needs to add its own tool, read results and narrow a failure's
-// `cause` without a direct dependency on @catalogkit/core.
+// Every error class of @catalogkit/core/errors (the list is checked against that entry by
+// packages/integration/test/public-surface.test.ts), so an application narrows a failure
+// artifact's `error` without a direct dependency on @catalogkit/core; and what it needs to add
+// its own tool and read results.
 export {
   AbortError,
   ApiError,
   AuthenticationError,
   CatalogError,
-  type CatalogToolContext,
-  type CatalogToolDefinition,
   CatalogToolError,
-  type CatalogToolNames,
   ConfigurationError,
   ConnectionError,
-  defineCatalogTool,
   McpError,
   NotFoundError,
   PaymentRequiredError,
@@ -20,16 +18,25 @@ export {
   RepeatedUpdateError,
   RequestValidationError,
   ResponseTooLargeError,
+  ServerError,
+  SessionLockTimeoutError,
+  TimeoutError,
+  TokenMintError,
+  ValidationError,
+} from '@catalogkit/core/errors';
+export {
+  type CatalogToolContext,
+  type CatalogToolDefinition,
+  type CatalogToolNames,
+  type CatalogToolResult,
+  defineCatalogTool,
   type SearchCatalogInput,
   type SearchCatalogOutput,
   type SearchWebsitesInput,
   type SearchWebsitesOutput,
-  ServerError,
-  TimeoutError,
   type UpdateCollectionInput,
   type UpdateCollectionOutput,
-  ValidationError,
-} from '@catalogkit/core';
+} from '@catalogkit/core/tools';
 export {
   type BuyLinkMessageOptions,
   type FinalizedAIMessage,

@@ -95,9 +95,9 @@ describe('an agent loop (LangGraph ToolNode) with a scripted chat model', () => 
     );
     expect(toolMessages.map((message) => message.tool_call_id)).toEqual(['t1', 't2', 't3']);
     const [searched, updated, missing] = toolMessages;
-    const firstProduct = (searched!.artifact as SearchCatalogOutput).result.products[0]!.id;
+    const firstProduct = (searched!.artifact as SearchCatalogOutput).response.products[0]!.id;
     expect(
-      (updated!.artifact as UpdateCollectionOutput).collection.clauses?.at(-1)?.product_ids,
+      (updated!.artifact as UpdateCollectionOutput).response.clauses?.at(-1)?.product_ids,
     ).toEqual([firstProduct]);
     expect(toolMessages.map((message) => message.status)).toEqual(['success', 'success', 'error']);
     expect(missing!.content).toBe(

@@ -1,4 +1,5 @@
-import { buyLinkReference, type SearchCatalogOutput } from '@catalogkit/core';
+import type { SearchCatalogOutput } from '@catalogkit/core';
+import { buyLinkReference } from '@catalogkit/core/links';
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
 import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import {
@@ -104,7 +105,7 @@ function agentWith(model: ShopperModel) {
 
 function linksIn(messages: BaseMessage[]): string[] {
   const search = messages.find((message): message is ToolMessage => message instanceof ToolMessage);
-  return (search!.artifact as SearchCatalogOutput).result.products.flatMap((product) =>
+  return (search!.artifact as SearchCatalogOutput).response.products.flatMap((product) =>
     product.variants.map((variant) => variant.url ?? ''),
   );
 }

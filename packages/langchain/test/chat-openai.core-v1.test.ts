@@ -1,17 +1,17 @@
 import type { SearchCatalogOutput, SearchWebsitesOutput } from '@catalogkit/core';
+import {
+  declaredTools,
+  openAiResultsSeen,
+  type ScriptedCall,
+  type ScriptedTurn,
+  startOpenAiStandIn as startOpenAiChatStandIn,
+} from '@catalogkit/testing';
 import { type AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { RunnableLambda } from '@langchain/core/runnables';
 import type { DynamicStructuredTool } from '@langchain/core/tools';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { ChatOpenAI } from '@langchain/openai';
 import { describe, expect, it } from 'vitest';
-import {
-  declaredTools,
-  openAiResultsSeen,
-  type ScriptedCall,
-  type ScriptedTurn,
-  startOpenAiChatStandIn,
-} from '../../integration/test/provider-stand-ins/index.js';
 import { createCatalogTools, isCatalogToolFailure } from '../src/index.js';
 import { clientOptions, useEmulator } from './support/langchain-tools-suite.js';
 
@@ -91,15 +91,15 @@ describe('ChatOpenAI (@langchain/openai) against a stand-in of the OpenAI API', 
         'Error: Invalid arguments: limit: must be a whole number from 1 to 20, or null for the default (5). Fix these fields and call the tool again.',
       );
       // The application gets the full results as artifacts.
-      expect((shoes!.artifact as SearchCatalogOutput).result.products.length).toBeGreaterThan(0);
-      expect((trail!.artifact as SearchCatalogOutput).query.pagination?.limit).toBe(2);
+      expect((shoes!.artifact as SearchCatalogOutput).response.products.length).toBeGreaterThan(0);
+      expect((trail!.artifact as SearchCatalogOutput).request.pagination?.limit).toBe(2);
       expect((websites!.artifact as SearchWebsitesOutput).request.country).toBe('GB');
       expect(isCatalogToolFailure(missing!.artifact)).toBe(true);
       // The model read the compact views and the error text, and never the key.
       const seen = openAiResultsSeen(standIn.requests[1]);
       expect(seen.map((result) => result.text)).toEqual(toolMessages.map((m) => m.content));
       expect(seen[0]?.text).toContain(
-        (shoes!.artifact as SearchCatalogOutput).result.products[0]!.variants[0]!.url,
+        (shoes!.artifact as SearchCatalogOutput).response.products[0]!.variants[0]!.url,
       );
       expect(seen[3]?.text).toMatch(/^Error: Not found/);
       expect(JSON.stringify(standIn.requests.map((r) => r.body))).not.toContain(

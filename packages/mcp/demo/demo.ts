@@ -33,9 +33,10 @@ try {
   });
   const [first] = search.content as { type: 'text'; text: string }[];
   process.stdout.write(`\n→ search_catalog: content (what the model reads)\n${first?.text}\n`);
-  const full = search.structuredContent as { tier: string; result: { products: unknown[] } };
+  // The one shape of every tool's result: what was asked, what came back, and the tier.
+  const full = search.structuredContent as { tier: string; response: { products: unknown[] } };
   process.stdout.write(
-    `→ structuredContent: tier ${full.tier}, ${full.result.products.length} products in full\n`,
+    `→ structuredContent: tier ${full.tier}, ${full.response.products.length} products in full\n`,
   );
 
   const refused = await client.callTool({

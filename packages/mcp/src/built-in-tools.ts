@@ -1,25 +1,28 @@
-import { CATALOG_TOOL_NAMES, type CatalogToolName } from '@catalogkit/core';
 import {
   AuthTierSchema,
   CatalogQuerySchema,
   CatalogSearchResultSchema,
   CollectionSchema,
   CollectionUpdateSchema,
+  NewClauseSchema,
   WebsiteSearchParamsSchema,
   WebsiteSearchResponseSchema,
 } from '@catalogkit/core/schemas';
+import { CATALOG_TOOL_NAMES, type CatalogToolName } from '@catalogkit/core/tools';
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod/v4';
 import { withOptionalFields } from './json-schema.js';
 
 /**
- * The shape of each built-in's `structuredContent`: the full result the tool returns, built
- * from the wire schemas it was parsed with (responses stay open to unknown fields).
+ * The shape of each built-in's `structuredContent`: the one shape of every tool's result,
+ * `{ request, response }` (what was asked, what came back, plus `tier` for
+ * `search_catalog`), built from the wire schemas each part was checked or parsed with
+ * (responses stay open to unknown fields).
  */
 const OUTPUT_SCHEMAS: Readonly<Record<CatalogToolName, z.ZodType>> = {
   search_catalog: z.object({
-    query: CatalogQuerySchema,
-    result: CatalogSearchResultSchema,
+    request: CatalogQuerySchema,
+    response: CatalogSearchResultSchema,
     tier: AuthTierSchema,
   }),
   search_websites: z.object({
@@ -27,9 +30,11 @@ const OUTPUT_SCHEMAS: Readonly<Record<CatalogToolName, z.ZodType>> = {
     response: WebsiteSearchResponseSchema,
   }),
   update_collection: z.object({
-    collectionId: z.string(),
-    update: CollectionUpdateSchema,
-    collection: CollectionSchema,
+    request: z.object({ collectionId: z.string(), update: CollectionUpdateSchema }),
+    response: CollectionSchema,
+    // Told only when they hold (see UpdateCollectionOutput).
+    alreadyApplied: z.optional(z.literal(true)),
+    alreadySelected: z.optional(z.array(NewClauseSchema)),
   }),
 };
 

@@ -1,4 +1,4 @@
-import { CATALOG_TOOL_NAMES, type CatalogToolName } from '@catalogkit/core';
+import { CATALOG_TOOL_NAMES, type CatalogToolName } from '@catalogkit/core/tools';
 import type { ConfirmChanges } from './confirm.js';
 
 /** What the command line asks for: run the server with options, or print and exit. */

@@ -1,4 +1,9 @@
-import { type CatalogTool, ConfigurationError, type UpdateCollectionInput } from '@catalogkit/core';
+import {
+  type CatalogTool,
+  type CatalogToolResult,
+  ConfigurationError,
+  type UpdateCollectionInput,
+} from '@catalogkit/core';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
@@ -16,7 +21,7 @@ const CONFIRM_CHANGES: readonly ConfirmChanges[] = ['elicit', 'annotations-only'
 /** A person may take a while to answer; the SDK's own default (60 s) is for machines. */
 const CONFIRM_TIMEOUT_MS = 10 * 60_000;
 
-type ErasedTool = CatalogTool<unknown, unknown, string>;
+type ErasedTool = CatalogTool<unknown, CatalogToolResult, string>;
 
 /** Checks the `confirmChanges` option (at run time too, for callers without the types). */
 export function confirmChangesOf(value: unknown): ConfirmChanges {

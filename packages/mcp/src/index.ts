@@ -5,6 +5,7 @@ export {
   type CatalogToolContext,
   type CatalogToolDefinition,
   type CatalogToolNames,
+  type CatalogToolResult,
   defineCatalogTool,
   type SearchCatalogOutput,
   type SearchWebsitesOutput,

@@ -2,6 +2,7 @@ import {
   type AnyCatalogToolDefinition,
   CatalogClient,
   type CatalogTool,
+  type CatalogToolResult,
   type CatalogToolsOptions,
   ConfigurationError,
   createCatalogToolList,
@@ -60,7 +61,7 @@ export interface PreparedTools {
   validator: AjvJsonSchemaValidator;
 }
 
-type ErasedTool = CatalogTool<unknown, unknown, string>;
+type ErasedTool = CatalogTool<unknown, CatalogToolResult, string>;
 
 function toMcpTool(catalogTool: ErasedTool): Tool {
   const outputSchema = outputSchemaOf(catalogTool.originalName);
@@ -137,10 +138,6 @@ export function prepareTools(options: CatalogMcpServerOptions): PreparedTools {
   };
 }
 
-function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 // Tool calls started and not yet settled, across every server of this module: the tests
 // read it to prove that no call outlives its request. Counting servers is not enough: a
 // server can be closed while a call it no longer tracks runs on (two requests of one batch
@@ -190,9 +187,9 @@ async function settleTool(
     const content: CallToolResult['content'] = [
       { type: 'text', text: catalogTool.toModelOutput(output) },
     ];
-    // MCP's structuredContent is a JSON object: a tool of yours that returns, say, an array
-    // gives the host its text alone.
-    return isJsonObject(output) ? { content, structuredContent: redact(output) } : { content };
+    // Every tool's result is the one shape, `{ request, response, tier? }`, a JSON object as
+    // MCP's structuredContent must be: the host gets what every other adapter hands on.
+    return { content, structuredContent: { ...redact(output) } };
   } catch (error) {
     const text = catalogTool.errorToModelOutput(error);
     // Not the model's to handle (bad configuration, cancellation, a bug): a protocol error
@@ -260,8 +257,9 @@ function confirmerFor(
 
 /**
  * An MCP server (official SDK) offering the catalog tools: each call answers with the
- * compact text the model reads as `content` and the full result as `structuredContent`
- * (described by the tool's `outputSchema`); failures the model can act on come back as
+ * compact text the model reads as `content` and the full result as `structuredContent`, in
+ * the one shape of every tool, `{ request, response, tier? }` (described by the built-ins'
+ * `outputSchema`); failures the model can act on come back as
  * `isError` results with a short text. Connect it to any transport, e.g.
  * `StdioServerTransport`.
  *

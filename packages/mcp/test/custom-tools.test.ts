@@ -10,8 +10,8 @@ import { createCatalogMcpHandler } from '../src/index.js';
 import { connectHttpClient, mountInHono } from './support/http-host.js';
 import { textOf } from './support/inputs.js';
 
-// The custom tools every adapter's tests use: compare_prices (read-only, its result an array,
-// so no structuredContent), archive_collection (changes data, its result an object).
+// The custom tools every adapter's tests use: compare_prices (read-only), archive_collection
+// (changes data). Both return the one shape, { request, response }, as structuredContent.
 
 let emulator: RunningEmulator;
 
@@ -53,7 +53,10 @@ describe('your own tools (the tools option) on the MCP server', () => {
         arguments: { query: 'rain jacket', limit: 3 },
       });
       expect(offers.isError).toBeFalsy();
-      expect(offers.structuredContent).toBeUndefined();
+      const offered = offers.structuredContent as { request: unknown; response: unknown[] };
+      expect(Object.keys(offered)).toEqual(['request', 'response']);
+      expect(offered.request).toEqual({ query: 'rain jacket', pagination: { limit: 3 } });
+      expect(offered.response.length).toBeGreaterThan(1);
       const lines = textOf(offers).split('\n');
       expect(lines.length).toBeGreaterThan(1);
       // The tool's own view, buy links as sent.
@@ -64,9 +67,9 @@ describe('your own tools (the tools option) on the MCP server', () => {
         arguments: { collection_id: 'col_summer' },
       });
       expect(textOf(archived)).toBe('Archived col_summer');
-      expect(archived.structuredContent).toMatchObject({
-        collection_id: 'col_summer',
-        name: 'Archived',
+      expect(archived.structuredContent).toStrictEqual({
+        request: { collectionId: 'col_summer', update: { name: 'Archived' } },
+        response: emulator.state.collections.get('col_summer'),
       });
       expect(emulator.state.collections.get('col_summer')?.name).toBe('Archived');
 

@@ -15,8 +15,8 @@ const pinProduct = defineCatalogTool({
   description: () => 'Pin a product for the shopper.',
   inputSchema: z.strictObject({ product_id: z.string(), note: z.string().nullable() }),
   mutates: false,
-  execute: async (input) => input,
-  toModelOutput: (output) => `Pinned ${output.product_id}`,
+  execute: async (input) => ({ request: input, response: { pinned: input.product_id } }),
+  toModelOutput: (output) => `Pinned ${output.response.pinned}`,
 });
 
 beforeAll(async () => {
@@ -155,7 +155,7 @@ describe('list arguments as the MCP Inspector CLI sends them', () => {
       });
       expect(catalog.isError).toBeFalsy();
       expect(catalog.structuredContent).toMatchObject({
-        query: { placements: ['affiliate'], pagination: { limit: 2 } },
+        request: { placements: ['affiliate'], pagination: { limit: 2 } },
       });
       const before = emulator.state.collections.get('col_gifts')?.clauses.length ?? 0;
       const added = await client.callTool({

@@ -1,7 +1,9 @@
-import { CatalogClient, findStrictModeViolations } from '@catalogkit/core';
+import { CatalogClient } from '@catalogkit/core';
+import { findStrictModeViolations } from '@catalogkit/core/tools';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectOneShape, SHAPE_INPUTS } from '../../core/test/support/one-shape.js';
 import { type CatalogMcpHandlerOptions, createCatalogMcpHandler } from '../src/index.js';
 import { connectHttpClient, type MountedHandler, mountInHono } from './support/http-host.js';
 import { searchCatalog, searchWebsites, textOf, updateCollection } from './support/inputs.js';
@@ -60,7 +62,10 @@ describe('createCatalogMcpHandler mounted in Hono, with the SDK client over Stre
       }
       expect(tool.outputSchema?.type).toBe('object');
     }
-    expect(catalog?.outputSchema?.required).toEqual(['query', 'result', 'tier']);
+    // The one shape of every tool's result: what was asked, what came back (and the tier).
+    expect(catalog?.outputSchema?.required).toEqual(['request', 'response', 'tier']);
+    expect(websites?.outputSchema?.required).toEqual(['request', 'response']);
+    expect(update?.outputSchema?.required).toEqual(['request', 'response']);
   });
 
   it('answers with compact text as content and the full result as structuredContent', async () => {
@@ -71,18 +76,48 @@ describe('createCatalogMcpHandler mounted in Hono, with the SDK client over Stre
     expect(result.isError).toBeFalsy();
     const output = result.structuredContent as {
       tier: string;
-      query: { placements?: string[] };
-      result: { products: { id: string; variants: { url: string }[] }[] };
+      request: { placements?: string[] };
+      response: { products: { id: string; variants: { url: string }[] }[] };
     };
     expect(output.tier).toBe('token');
-    expect(output.query.placements).toEqual(['affiliate']);
-    expect(output.result.products).toHaveLength(3);
+    expect(output.request.placements).toEqual(['affiliate']);
+    expect(output.response.products).toHaveLength(3);
     const text = textOf(result);
     // Buy links byte for byte, in a view much smaller than the full result.
-    for (const variant of output.result.products.flatMap((product) => product.variants)) {
+    for (const variant of output.response.products.flatMap((product) => product.variants)) {
       expect(text).toContain(variant.url);
     }
-    expect(text.length).toBeLessThan(JSON.stringify(output.result).length / 2);
+    expect(text.length).toBeLessThan(JSON.stringify(output.response).length / 2);
+  });
+
+  it('gives every tool’s structuredContent the one output shape, { request, response, tier? }', async () => {
+    // An emulator and a handler of their own: no defaults, and an update nobody else counts.
+    const own = await startEmulator({ port: 0 });
+    const clientOptions = { apiKey: own.keys.valid, baseUrl: own.baseUrl, mcpUrl: own.mcpUrl };
+    const host = await mountInHono(createCatalogMcpHandler({ clientOptions }));
+    const { client: shapeClient } = await connectHttpClient(host.url);
+    try {
+      // Listed first, so the SDK client checks each structuredContent against its outputSchema.
+      await shapeClient.listTools();
+      const structured = async (name: keyof typeof SHAPE_INPUTS) => {
+        const result = await shapeClient.callTool({ name, arguments: SHAPE_INPUTS[name] });
+        expect(result.isError).toBeFalsy();
+        return result.structuredContent;
+      };
+      await expectOneShape(
+        {
+          search_catalog: await structured('search_catalog'),
+          search_websites: await structured('search_websites'),
+          update_collection: await structured('update_collection'),
+        },
+        new CatalogClient(clientOptions),
+        own.state.collections.get('col_summer'),
+      );
+    } finally {
+      await shapeClient.close();
+      await host.close();
+      await own.close();
+    }
   });
 
   it('updates the collection with ids the searches gave', async () => {
@@ -115,7 +150,10 @@ describe('createCatalogMcpHandler mounted in Hono, with the SDK client over Stre
     const added = emulator.state.collections.get('col_summer')?.clauses.at(-1);
     expect(added).toMatchObject({ product_ids: [productId], website_ids: [websiteId] });
     expect(textOf(updated)).toContain(`clause_id ${added?.clause_id}`);
-    expect(updated.structuredContent).toMatchObject({ collectionId: 'col_summer' });
+    expect(updated.structuredContent).toMatchObject({
+      request: { collectionId: 'col_summer' },
+      response: { collection_id: 'col_summer' },
+    });
   });
 
   it('returns the model-facing error texts as isError results', async () => {

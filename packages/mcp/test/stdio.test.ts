@@ -39,7 +39,7 @@ describe('the stdio bin (npx @catalogkit/mcp)', () => {
         arguments: searchCatalog('trail running shoes', { placements: ['affiliate'] }),
       });
       expect(catalog.structuredContent).toMatchObject({ tier: 'token' });
-      const products = (catalog.structuredContent as { result: { products: unknown[] } }).result
+      const products = (catalog.structuredContent as { response: { products: unknown[] } }).response
         .products;
       expect(products).toHaveLength(3);
       expect(textOf(catalog)).toMatch(/^3 of \d+ products for "trail running shoes"/);

@@ -1,4 +1,5 @@
-import { CatalogClient, formatPaymentAmount, PaymentRequiredError } from '@catalogkit/core';
+import { CatalogClient, PaymentRequiredError } from '@catalogkit/core';
+import { formatPaymentAmount } from '@catalogkit/core/payment';
 import { startEmulator } from '@catalogkit/emulator';
 import { mppxPayment } from '@catalogkit/mppx';
 import { Credential, Method, z } from 'mppx';

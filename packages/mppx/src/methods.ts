@@ -1,4 +1,4 @@
-import type { PaymentChallenge } from '@catalogkit/core';
+import type { PaymentChallenge } from '@catalogkit/core/payment';
 import type { Challenge, Method } from 'mppx';
 
 /** mppx client payment methods, as `Mppx.create({ methods })` takes them (tuples allowed). */

@@ -6,7 +6,7 @@ import {
   type PaymentContext,
   type PaymentLimit,
   type PaymentOptions,
-} from '@catalogkit/core';
+} from '@catalogkit/core/payment';
 import { flattenMethods, type MppxMethods, methodFor, toMppxChallenge } from './methods.js';
 
 /** Options of {@link mppxPayment}. */

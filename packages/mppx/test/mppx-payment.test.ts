@@ -1,11 +1,10 @@
+import { CatalogClient, PaymentRequiredError } from '@catalogkit/core';
 import {
-  CatalogClient,
   formatPaymentAmount,
   PaymentBudget,
   type PaymentChallenge,
   type PaymentReceipt,
-  PaymentRequiredError,
-} from '@catalogkit/core';
+} from '@catalogkit/core/payment';
 import type { RunningEmulator } from '@catalogkit/emulator';
 import { Challenge } from 'mppx';
 import { describe, expect, it } from 'vitest';

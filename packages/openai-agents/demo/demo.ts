@@ -3,6 +3,8 @@
  * offline. The tools, HTTP calls, approval and results are real; the model is a scripted
  * stand-in unless OPENAI_API_KEY is set (then it is gpt-4.1-mini).
  */
+
+import type { UpdateCollectionOutput } from '@catalogkit/core';
 import { startEmulator } from '@catalogkit/emulator';
 import { Agent, run, setTracingDisabled } from '@openai/agents';
 import { catalogToolOutputOf, createCatalogTools } from '../src/index.js';
@@ -64,12 +66,14 @@ try {
     result = await run(agent, result.state);
   }
   for (const item of result.newItems) {
-    const output = catalogToolOutputOf(item);
-    if (output && 'collection' in output) {
-      // The application's view: the full result, not the model's text.
-      process.stdout.write(
-        `← update_collection: ${output.collection.clauses?.length} clauses now\n`,
-      );
+    const output = catalogToolOutputOf<UpdateCollectionOutput>(item);
+    if (
+      output &&
+      item.rawItem.type === 'function_call_result' &&
+      item.rawItem.name === 'update_collection'
+    ) {
+      // The application's view: the full result ({ request, response }), not the model's text.
+      process.stdout.write(`← update_collection: ${output.response.clauses?.length} clauses now\n`);
     }
   }
   process.stdout.write(`\nAnswer: ${result.finalOutput}\n`);

@@ -3,7 +3,7 @@ import {
   type FinalizeBuyLinksOptions,
   type FinalizedBuyLinks,
   finalizeBuyLinks,
-} from '@catalogkit/core';
+} from '@catalogkit/core/links';
 import type { RunItem } from '@openai/agents';
 import { catalogToolOutputOf } from './create-catalog-tools.js';
 
@@ -28,7 +28,7 @@ export function toolOutputsOf(
   result: Pick<RunResultLike, 'newItems'>,
 ): Array<{ toolName: string; output: unknown }> {
   return result.newItems.flatMap((item) => {
-    const output = catalogToolOutputOf<unknown>(item);
+    const output = catalogToolOutputOf(item);
     return output === undefined ? [] : [{ toolName: toolNameOf(item), output }];
   });
 }

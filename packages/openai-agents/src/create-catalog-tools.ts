@@ -1,6 +1,7 @@
 import {
   type AnyCatalogToolDefinition,
   type CatalogTool,
+  type CatalogToolResult,
   type CatalogToolsOptions,
   createCatalogToolList,
   type SearchCatalogOutput,
@@ -30,7 +31,11 @@ export interface OpenAIAgentsCatalogToolsOptions
   strict?: boolean;
 }
 
-/** The full result of a catalog tool call, as the application gets it. */
+/**
+ * The full result of a built-in catalog tool call, as the application gets it: the one shape
+ * of every tool, `{ request, response }` (what was asked, what came back), plus `tier` for
+ * `search_catalog`.
+ */
 export type CatalogToolOutput = SearchCatalogOutput | SearchWebsitesOutput | UpdateCollectionOutput;
 
 const RESULT_KEY = 'catalogkit';
@@ -48,20 +53,22 @@ export type CatalogFunctionTool = FunctionTool<
 
 /**
  * The full result of a catalog tool call from a run's `tool_call_output_item` (the model
- * read the compact text in `item.output`), or `undefined` for other items and failed calls.
- * For a tool of yours it is what its `execute` returned: name its type,
- * e.g. `catalogToolOutputOf<PricedOffer[]>(item)`.
+ * read the compact text in `item.output`), or `undefined` for other items and failed calls:
+ * `{ request, response, tier? }`, the same object the tool's `execute` returned. For a tool
+ * of yours name its type, e.g. `catalogToolOutputOf<CatalogToolResult<Query, Offer[]>>(item)`.
  *
  * @example
  * const results = result.newItems.map(catalogToolOutputOf).filter((output) => output !== undefined);
  */
-export function catalogToolOutputOf<Output = CatalogToolOutput>(item: RunItem): Output | undefined {
+export function catalogToolOutputOf<Output extends CatalogToolResult = CatalogToolOutput>(
+  item: RunItem,
+): Output | undefined {
   if (item.type !== 'tool_call_output_item') return undefined;
   return item.customData?.[RESULT_KEY] as Output | undefined;
 }
 
 // The tools differ in input and output types; each execute validates its own input.
-type ErasedTool = CatalogTool<unknown, unknown, string>;
+type ErasedTool = CatalogTool<unknown, CatalogToolResult, string>;
 
 /**
  * The input schema as plain JSON Schema (strict: every field required, no extra fields):
@@ -86,8 +93,8 @@ interface CallDetails {
 
 function toAgentsTool(catalogTool: ErasedTool, settings: AdapterSettings): CatalogFunctionTool {
   // The SDK gives the model what `execute` returns; the full result waits here, by call id,
-  // until it is attached to the run item as custom data.
-  const pending = new Map<string, unknown>();
+  // until it is attached to the run item as custom data (the same object, not a copy).
+  const pending = new Map<string, CatalogToolResult>();
   const common = {
     name: catalogTool.name,
     description: catalogTool.description,

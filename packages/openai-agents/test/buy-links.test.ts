@@ -32,7 +32,7 @@ function shopperWriting(
 function firstLink(outputs: Array<{ toolName: string; output: unknown }>): string {
   expect(outputs[0]?.toolName).toBe('search_catalog');
   const search = outputs[0]?.output as SearchCatalogOutput;
-  const url = search.result.products[0]?.variants[0]?.url;
+  const url = search.response.products[0]?.variants[0]?.url;
   if (!url) throw new Error('no buy link in the search result');
   return url;
 }

@@ -3,10 +3,10 @@ import { Agent, run } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
 import {
   archiveCollection,
+  type ComparePricesOutput,
   comparePrices,
   looseTool,
   offersView,
-  type PricedOffer,
 } from '../../core/test/support/custom-tools.js';
 import { ScriptedModel, toolOutputsSeen } from '../demo/scripted-model.js';
 import { catalogToolOutputOf, createCatalogTools } from '../src/index.js';
@@ -32,14 +32,18 @@ describe('your own tools (the tools option) in the Agents SDK run loop', () => {
     const agent = new Agent({ name: 'Shopper', instructions: 'Help.', model, tools });
 
     const first = await run(agent, 'Cheapest rain jacket, then archive my Summer collection');
-    const offers = first.newItems
-      .map((item) => catalogToolOutputOf<PricedOffer[]>(item))
+    const output = first.newItems
+      .map((item) => catalogToolOutputOf<ComparePricesOutput>(item))
       .find(Boolean);
-    const amounts = offers?.map((offer) => offer.price.amount) ?? [];
+    if (!output) throw new Error('no compare_prices result');
+    // The one shape for your own tools too: what was asked, what came back.
+    expect(Object.keys(output)).toEqual(['request', 'response']);
+    expect(output.request).toEqual({ query: 'rain jacket', pagination: { limit: 3 } });
+    const amounts = output.response.map((offer) => offer.price.amount);
     expect(amounts.length).toBeGreaterThan(1);
     expect(amounts).toEqual([...amounts].sort((a, b) => a - b));
     // The model read the tool's own view of that very result.
-    expect(toolOutputsSeen(model.requests[1]).get('call_0_0')).toBe(offersView(offers ?? []));
+    expect(toolOutputsSeen(model.requests[1]).get('call_0_0')).toBe(offersView(output));
 
     // archive_collection changes data: it waits for the user.
     expect(first.interruptions.map((item) => item.name)).toEqual(['archive_collection']);

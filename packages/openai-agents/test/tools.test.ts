@@ -1,14 +1,16 @@
 import {
+  CatalogClient,
   ConfigurationError,
   defineCatalogTool,
-  findStrictModeViolations,
   type SearchCatalogOutput,
   type UpdateCollectionOutput,
 } from '@catalogkit/core';
+import { findStrictModeViolations } from '@catalogkit/core/tools';
 import { startEmulator } from '@catalogkit/emulator';
 import { Agent, RunState, run, ToolCallError } from '@openai/agents';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { expectOneShape, SHAPE_INPUTS } from '../../core/test/support/one-shape.js';
 import {
   searchCatalog,
   searchWebsites,
@@ -70,19 +72,46 @@ describe('createCatalogTools in the Agents SDK run loop', () => {
     expect(outputs).toHaveLength(2);
     const catalog = outputs[0] as SearchCatalogOutput;
     expect(catalog.tier).toBe('token');
-    expect(catalog.query.placements).toEqual(['affiliate']);
-    expect(catalog.result.products).toHaveLength(3);
+    expect(catalog.request.placements).toEqual(['affiliate']);
+    expect(catalog.response.products).toHaveLength(3);
 
     // What the model read: compact text with every buy link byte for byte.
     const seen = toolOutputsSeen(model.requests[1]).get('call_0_0') ?? '';
-    for (const variant of catalog.result.products.flatMap((product) => product.variants)) {
+    for (const variant of catalog.response.products.flatMap((product) => product.variants)) {
       expect(seen).toContain(variant.url);
     }
-    expect(seen.length).toBeLessThan(JSON.stringify(catalog.result).length / 2);
+    expect(seen.length).toBeLessThan(JSON.stringify(catalog.response).length / 2);
     expect(toolOutputsSeen(model.requests[2]).get('call_1_0')).toMatch(
       /^2 websites for "outdoor" \(commission rates for GB\)\./,
     );
     expect(JSON.stringify(model.requests)).not.toContain(emulator().keys.valid);
+  });
+
+  it('hands the application the one output shape, { request, response, tier? }, as custom data', async () => {
+    // An emulator of its own: the update must not count in the other tests' collection.
+    const own = await startEmulator({ port: 0 });
+    try {
+      const tools = createCatalogTools({ clientOptions: clientOptions(own), needsApproval: false });
+      const { agent } = shopper(
+        [
+          () => [{ name: 'search_catalog', input: SHAPE_INPUTS.search_catalog }],
+          () => [{ name: 'search_websites', input: SHAPE_INPUTS.search_websites }],
+          () => [{ name: 'update_collection', input: SHAPE_INPUTS.update_collection }],
+        ],
+        tools,
+      );
+      const result = await run(agent, 'Trail shoes, outdoor retailers, rename my collection');
+      const [catalog, websites, update] = result.newItems
+        .map(catalogToolOutputOf)
+        .filter((output) => output !== undefined);
+      await expectOneShape(
+        { search_catalog: catalog, search_websites: websites, update_collection: update },
+        new CatalogClient(clientOptions(own)),
+        own.state.collections.get('col_summer'),
+      );
+    } finally {
+      await own.close();
+    }
   });
 
   it('tells the model what failed through the error function, naming the field', async () => {
@@ -197,7 +226,7 @@ describe('approval of update_collection', () => {
     const output = resumed.newItems
       .map(catalogToolOutputOf)
       .find(Boolean) as UpdateCollectionOutput;
-    expect(output.collection.name).toBe('Beach');
+    expect(output.response.name).toBe('Beach');
   });
 
   it('applies nothing when the user refuses, and the model is told', async () => {

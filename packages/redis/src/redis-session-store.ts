@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import {
-  ConfigurationError,
-  type LockOptions,
-  type ReleaseLock,
-  SessionLockTimeoutError,
-  type SessionStore,
-  type StoredValue,
-} from '@catalogkit/core';
+import { ConfigurationError } from '@catalogkit/core';
+import type {
+  LockOptions,
+  ReleaseLock,
+  SessionStore,
+  StoredValue,
+} from '@catalogkit/core/conversations';
+import { SessionLockTimeoutError } from '@catalogkit/core/errors';
 import type { Cluster, Redis } from 'ioredis';
 
 /** Options of {@link RedisSessionStore}. */

@@ -6,7 +6,9 @@
  */
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
+import { builtJavaScript } from './page-budgets.js';
 import { cleanEnv, run, startBackground } from './run.js';
+import type { BundleSize } from './size.js';
 
 /** How one example copy went. */
 export interface ExampleResult {
@@ -15,6 +17,8 @@ export interface ExampleResult {
   seconds: number;
   /** The step that failed and the end of its output. */
   error?: string;
+  /** The JavaScript its page ships, for an example with a page (the web chat). */
+  page?: BundleSize;
 }
 
 /** Where the examples come from and where their copies go. */
@@ -47,6 +51,8 @@ interface ExampleSpec {
   /** Keep the example's own package.json scripts and tsconfig (a whole-folder copy). */
   wholeFolder?: boolean;
   scenario(dir: string, env: NodeJS.ProcessEnv): Promise<void>;
+  /** What its built page ships, measured after the build (size-budget.json `pages`). */
+  measure?(dir: string): BundleSize;
 }
 
 const TOOLING = { typescript: '5.9.3', '@types/node': '24.19.2' };
@@ -144,6 +150,7 @@ function specs(repo: string, templates: string): ExampleSpec[] {
       extra: {},
       wholeFolder: true,
       scenario: webChatScenario,
+      measure: (dir) => builtJavaScript(join(dir, 'dist', 'assets')),
     },
     {
       name: 'packages/mppx/examples',
@@ -202,15 +209,17 @@ async function checkCopy(spec: ExampleSpec, context: ExampleContext): Promise<Ex
   const dir = join(context.root, spec.name.replace(/[^a-z0-9]+/g, '-'));
   const options = { cwd: dir, env: copyEnv(), timeoutMs: 600_000 };
   let stage = 'copy';
+  let page: BundleSize | undefined;
   try {
     writeCopy(dir, spec, context);
     stage = 'npm install';
     await run('npm', ['install'], options);
     stage = 'npm run build';
     await run('npm', ['run', 'build'], options);
+    page = spec.measure?.(dir);
     stage = 'scenario';
     await spec.scenario(dir, context.env);
-    return { name: spec.name, ok: true, seconds: (performance.now() - started) / 1000 };
+    return { name: spec.name, ok: true, seconds: (performance.now() - started) / 1000, page };
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     return {
@@ -218,6 +227,7 @@ async function checkCopy(spec: ExampleSpec, context: ExampleContext): Promise<Ex
       ok: false,
       seconds: (performance.now() - started) / 1000,
       error: `${stage}: ${detail}`,
+      page,
     };
   }
 }

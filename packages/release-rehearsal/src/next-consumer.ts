@@ -53,7 +53,7 @@ function writeNextProject(dir: string, spec: ConsumerSpec, context: ConsumerCont
 interface UiChunk {
   type?: string;
   toolName?: string;
-  output?: { tier?: string; result?: { products?: unknown[] } };
+  output?: { tier?: string; response?: { products?: unknown[] } };
   delta?: string;
 }
 
@@ -65,7 +65,8 @@ function checkStream(body: string): void {
     .map((line) => JSON.parse(line.slice('data: '.length)) as UiChunk);
   const output = chunks.find((c) => c.type === 'tool-output-available')?.output;
   if (output?.tier !== 'token') throw new Error(`no token-tier search output in:\n${body}`);
-  if (output.result?.products?.length !== 2) throw new Error('the search did not give 2 products');
+  if (output.response?.products?.length !== 2)
+    throw new Error('the search did not give 2 products');
   const text = chunks.map((c) => (c.type === 'text-delta' ? (c.delta ?? '') : '')).join('');
   if (text !== 'Done.') throw new Error(`the answer after the tool call is "${text}"`);
 }

@@ -4,9 +4,11 @@
  * with `pnpm publish -r` to a Verdaccio on loopback, lints every tarball (publint, attw),
  * measures bundle sizes against size-budget.json, then installs the packages from that
  * registry into fresh projects and runs one tool call in each against the emulator, itself
- * started with `npx @catalogkit/emulator` from the same registry; copies every example out of the
- * repository, installs it with npm from that registry, builds it and runs one scenario
- * (src/example-copies.ts). Exits non-zero on any failure.
+ * started with `npx @catalogkit/emulator` from the same registry; measures the pages of
+ * size-budget.json `pages` from the published packages, zod included (src/page-budgets.ts);
+ * copies every example out of the repository, installs it with npm from that registry, builds
+ * it (the web chat's page measured too) and runs one scenario (src/example-copies.ts). Exits
+ * non-zero on any failure.
  *
  * `--keep` leaves the temporary folder in place for inspection; `--head` rehearses the last
  * commit instead of the working tree (uncommitted and untracked files left out); `--source DIR`
@@ -22,10 +24,11 @@ import { type ConsumerResult, runConsumer } from './consumer-project.js';
 import { type ConsumerInputs, consumerSpecs, majorsOf } from './consumers.js';
 import { checkExampleCopies, type ExampleResult } from './example-copies.js';
 import { runNextConsumer } from './next-consumer.js';
+import { type MeasuredPage, measurePages, overPageBudget, WEB_CHAT_PAGE } from './page-budgets.js';
 import { freePort, startRegistry } from './registry.js';
 import { cleanEnv, inPool, run } from './run.js';
 import { type Service, startEmulatorFromRegistry, startRedis } from './services.js';
-import { measure, readBudgets, type SizeReport } from './size.js';
+import { measure, readBudgets, readPageBudgets, type SizeReport } from './size.js';
 import { checkTarball, type TarballCheck } from './tarball-checks.js';
 import { runViteConsumer } from './vite-consumer.js';
 import { copyWorkspace, publicPackages, readManifest, repoRoot } from './workspace.js';
@@ -155,8 +158,23 @@ async function main(): Promise<void> {
       return emulator;
     });
     const lookingUp = step('look up the peer versions to try', () => peerVersions(repo, published));
-    pending.push(checking, starting, lookingUp);
-    const [checks, emulator, inputs] = await Promise.all([checking, starting, lookingUp]);
+    const pagesDir = join(work, 'page-sizes');
+    mkdirSync(pagesDir);
+    const measuringPages = step('page sizes from the published packages, zod included', () =>
+      measurePages({
+        dir: pagesDir,
+        registryUrl: registry.url,
+        coreVersion: published['@catalogkit/core'] ?? '',
+        zodVersion: readManifest(join(repo, 'packages', 'core')).devDependencies?.zod ?? '',
+      }),
+    );
+    pending.push(checking, starting, lookingUp, measuringPages);
+    const [checks, emulator, inputs, pages] = await Promise.all([
+      checking,
+      starting,
+      lookingUp,
+      measuringPages,
+    ]);
     const redis = await step('redis-server', () => startRedis(join(work, 'redis'), freePort));
     if (redis.service) services.push(redis.service);
 
@@ -198,6 +216,11 @@ async function main(): Promise<void> {
 
     failed = report(checks, sizes, consumers, published);
     failed = reportExamples(examples) || failed;
+    const webChat = examples.find((example) => example.name === 'examples/web-chat')?.page;
+    failed =
+      reportPages(webChat ? [...pages, { name: WEB_CHAT_PAGE, ...webChat }] : pages) || failed;
+    if (!webChat) print(`\n${WEB_CHAT_PAGE}: not measured (its copy did not build): FAILED`);
+    failed ||= !webChat;
   } catch (error) {
     failed = true;
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
@@ -217,6 +240,26 @@ async function main(): Promise<void> {
     `\nrehearsal ${failed ? 'FAILED' : 'passed'} in ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
   process.exitCode = failed ? 1 : 0;
+}
+
+/** Prints the pages against their budgets; true when one is past its budget or has none. */
+function reportPages(pages: MeasuredPage[]): boolean {
+  const budgets = readPageBudgets(join(here, 'size-budget.json'));
+  const rows = pages.map((page) => ({ ...page, budget: budgets[page.name] }));
+  print(
+    `\n${table(
+      ['page (published packages, everything bundled)', 'min', 'min+gz', 'budget (min+gz)'],
+      rows.map((page) => [
+        page.name,
+        kB(page.minified),
+        kB(page.gzipped),
+        page.budget === undefined
+          ? 'none set: FAILED'
+          : `${kB(page.budget)} ${overPageBudget(page) ? 'OVER' : 'ok'}`,
+      ]),
+    )}`,
+  );
+  return rows.some(overPageBudget);
 }
 
 /** Prints how each example copy went; true when one failed. */

@@ -20,6 +20,43 @@ export function readBudgets(file: string): Record<string, number> {
   return parsed.budgets;
 }
 
+/** Budgets in bytes (min+gz) of whole pages, everything they pull in: size-budget.json `pages`. */
+export function readPageBudgets(file: string): Record<string, number> {
+  const parsed = JSON.parse(readFileSync(file, 'utf8')) as { pages: Record<string, number> };
+  return parsed.pages;
+}
+
+/** Bytes of a bundle as shipped: minified, and gzipped at level 9. */
+export interface BundleSize {
+  minified: number;
+  gzipped: number;
+}
+
+/** The size of `code`, gzipped as a server would at its best level. */
+export function sizeOf(code: Uint8Array): BundleSize {
+  return { minified: code.byteLength, gzipped: gzipSync(code, { level: 9 }).byteLength };
+}
+
+/**
+ * What a page that runs `entry` (module source, e.g. `export { X } from 'pkg'`, resolved from
+ * `resolveDir`) ships: bundled for a browser as an application bundler would, minified, with
+ * EVERY dependency inside (zod included), unused code shaken out. What is exported from the
+ * entry counts as used.
+ */
+export async function measurePage(entry: string, resolveDir: string): Promise<BundleSize> {
+  const result = await build({
+    stdin: { contents: entry, resolveDir, loader: 'js' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+  });
+  return sizeOf(result.outputFiles[0]?.contents ?? new Uint8Array());
+}
+
 /**
  * Bundles the built ESM entry of the package in `dir` the way an application bundler would,
  * minified, with its dependencies and peers (zod, the frameworks, other @catalogkit packages)
@@ -45,11 +82,9 @@ export async function measure(
     external: [...external, ...builtinModules, 'node:*'],
     logLevel: 'silent',
   });
-  const code = result.outputFiles[0]?.contents ?? new Uint8Array();
   return {
     name: manifest.name,
-    minified: code.byteLength,
-    gzipped: gzipSync(code, { level: 9 }).byteLength,
+    ...sizeOf(result.outputFiles[0]?.contents ?? new Uint8Array()),
     budget,
   };
 }

@@ -7,7 +7,7 @@ interface VariantView {
 }
 interface SearchOutput {
   tier: string;
-  result: { products: { id: string; variants: VariantView[] }[] };
+  response: { products: { id: string; variants: VariantView[] }[] };
 }
 
 /**
@@ -15,10 +15,10 @@ interface SearchOutput {
  * model read compact text that names the first product and carries its buy link unchanged.
  */
 export function checkSearch(output: unknown, modelText: string, limit: number): string {
-  const { tier, result } = output as SearchOutput;
+  const { tier, response } = output as SearchOutput;
   assert.equal(tier, 'token', 'the valid key gives the token tier');
-  assert.equal(result.products.length, limit, 'the application gets every product');
-  const [first] = result.products;
+  assert.equal(response.products.length, limit, 'the application gets every product');
+  const [first] = response.products;
   assert.ok(first && modelText.includes(first.id), 'the model reads the product id');
   const link = first.variants.find((variant) => variant.url)?.url;
   assert.ok(link && modelText.includes(link), 'the model reads the buy link byte for byte');

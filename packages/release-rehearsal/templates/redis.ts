@@ -1,12 +1,11 @@
 // The Redis token store with the application's own ioredis (a peer dependency): the README's
 // chat session against the emulator's conversation endpoints, then one tool call.
+import { CatalogClient, createCatalogToolList } from '@catalogkit/core';
 import {
-  CatalogClient,
   ChatSession,
-  createCatalogToolList,
   createHttpTokenMinter,
   createTurnSender,
-} from '@catalogkit/core';
+} from '@catalogkit/core/conversations';
 import { RedisSessionStore } from '@catalogkit/redis';
 import { Redis } from 'ioredis';
 import { checkSearch, emulatorEnv } from './check.js';

@@ -13,12 +13,12 @@ export function collectionAfterUpdate(
 ): Extract<AgentEvent, { type: 'collection-after' }> | undefined {
   const parsed = CollectionToolOutputSchema.safeParse(updateOutputs.at(-1));
   if (!parsed.success) return undefined;
-  const fromState = connection.readCollection?.(parsed.data.collection.collection_id);
+  const fromState = connection.readCollection?.(parsed.data.response.collection_id);
   return fromState
     ? { type: 'collection-after', collection: fromState, source: 'emulator state' }
     : {
         type: 'collection-after',
-        collection: parsed.data.collection,
+        collection: parsed.data.response,
         source: 'update_collection result',
       };
 }

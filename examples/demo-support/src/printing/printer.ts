@@ -1,12 +1,6 @@
-import {
-  type Clause,
-  type Collection,
-  commissionPercentage,
-  formatMinorUnits,
-  type Product,
-  type Variant,
-  type Website,
-} from '@catalogkit/core';
+import type { Clause, Collection, Product, Variant, Website } from '@catalogkit/core';
+import { commissionPercentage } from '@catalogkit/core/schemas';
+import { formatMinorUnits } from '@catalogkit/core/tools';
 import { createColors } from 'picocolors';
 import type { AgentEvent } from './events.js';
 import {
@@ -76,12 +70,12 @@ function tierLine(c: Colors, tier: string): string {
   return `${INDENT}auth tier: ${c.bold(c.magenta(tier))} ${c.dim(`(${meaning})`)}`;
 }
 
-function catalogLines(c: Colors, { query, result, tier }: CatalogToolOutput): string[] {
-  const about = query ? ` for "${query.query}"` : '';
+function catalogLines(c: Colors, { request, response, tier }: CatalogToolOutput): string[] {
+  const about = request ? ` for "${request.query}"` : '';
   return [
     tierLine(c, tier),
-    `${INDENT}${plural(result.products.length, 'product')}${about}:`,
-    ...result.products.flatMap((product) => productLines(c, product)),
+    `${INDENT}${plural(response.products.length, 'product')}${about}:`,
+    ...response.products.flatMap((product) => productLines(c, product)),
   ];
 }
 
@@ -124,7 +118,7 @@ function toolResultLines(c: Colors, output: unknown): string[] {
     case 'websites':
       return websitesLines(c, read.output);
     case 'collection':
-      return collectionLines(c, (read.output as CollectionToolOutput).collection);
+      return collectionLines(c, (read.output as CollectionToolOutput).response);
     default:
       return [`${INDENT}${JSON.stringify(read.output)}`];
   }

@@ -7,14 +7,16 @@ import {
 import { z } from 'zod/v4';
 
 /**
- * The application-side results of the catalog tools (what `execute` returns), read
- * leniently: the printer shows whatever matches and ignores the rest.
+ * The application-side results of the catalog tools (what `execute` returns), in the one
+ * shape of every tool, `{ request, response, tier? }`, read leniently: the printer shows
+ * whatever matches and ignores the rest. Which tool gave a result shows in its `response`
+ * (and the catalog search's `tier`), so renamed tools print as well.
  */
 
 /** `search_catalog`: the query as sent, the parsed result and the auth tier. */
 export const CatalogToolOutputSchema = z.looseObject({
-  query: z.looseObject({ query: z.string() }).optional(),
-  result: CatalogSearchResultSchema,
+  request: z.looseObject({ query: z.string() }).optional(),
+  response: CatalogSearchResultSchema,
   tier: AuthTierSchema,
 });
 export type CatalogToolOutput = z.infer<typeof CatalogToolOutputSchema>;
@@ -27,7 +29,7 @@ export const WebsitesToolOutputSchema = z.looseObject({
 export type WebsitesToolOutput = z.infer<typeof WebsitesToolOutputSchema>;
 
 /** `update_collection`: the collection after the change. */
-export const CollectionToolOutputSchema = z.looseObject({ collection: CollectionSchema });
+export const CollectionToolOutputSchema = z.looseObject({ response: CollectionSchema });
 export type CollectionToolOutput = z.infer<typeof CollectionToolOutputSchema>;
 
 /** The output of a catalog tool, tagged by what it turned out to be. */

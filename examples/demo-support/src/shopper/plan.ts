@@ -1,4 +1,4 @@
-import { formatMinorUnits } from '@catalogkit/core';
+import { formatMinorUnits } from '@catalogkit/core/tools';
 import { readOffers } from './model-view.js';
 import {
   affordableOffers,

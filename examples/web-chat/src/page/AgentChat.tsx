@@ -21,7 +21,7 @@ function productTitles(messages: ShopMessage[]): Map<string, string> {
   const titles = new Map<string, string>();
   for (const part of messages.flatMap((message) => message.parts)) {
     if (part.type !== 'tool-search_catalog' || part.state !== 'output-available') continue;
-    for (const product of part.output.result.products) titles.set(product.id, product.title);
+    for (const product of part.output.response.products) titles.set(product.id, product.title);
   }
   return titles;
 }

@@ -70,7 +70,7 @@ export function CollectionChange(props: {
     case 'output-available':
       return (
         <div className="approval done">
-          <p className="approval-title">Saved to “{part.output.collection.name ?? target}”</p>
+          <p className="approval-title">Saved to “{part.output.response.name ?? target}”</p>
           <p>Added {items}</p>
         </div>
       );

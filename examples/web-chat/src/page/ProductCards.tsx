@@ -1,9 +1,6 @@
-import {
-  commissionPercentage,
-  formatMinorUnits,
-  type Product,
-  type SearchCatalogOutput,
-} from '@catalogkit/core';
+import type { Product, SearchCatalogOutput } from '@catalogkit/core';
+import { commissionPercentage } from '@catalogkit/core/schemas';
+import { formatMinorUnits } from '@catalogkit/core/tools';
 import { usePageConfig } from './page-config.js';
 import { imageOf, inStock, offerOf, shopperOrder } from './shop-view.js';
 
@@ -74,7 +71,7 @@ function ProductCard({ product, showCommission }: { product: Product; showCommis
 /** The products of one catalog search, as cards: in-stock first, out-of-stock last. */
 export function ProductCards({ output }: { output: SearchCatalogOutput }) {
   const { showCommission } = usePageConfig();
-  const { products } = output.result;
+  const { products } = output.response;
   if (products.length === 0) return <p className="tool-note">No products matched.</p>;
   return (
     <div className="product-grid">

@@ -1,9 +1,5 @@
-import {
-  AuthenticationError,
-  type ChatSession,
-  ConnectionError,
-  TimeoutError,
-} from '@catalogkit/core';
+import { AuthenticationError, ConnectionError, TimeoutError } from '@catalogkit/core';
+import type { ChatSession } from '@catalogkit/core/conversations';
 import { useEffect, useRef, useState } from 'react';
 import { Composer } from './Composer.js';
 import { createServiceSession, TokenEndpointError } from './service-session.js';

@@ -1,10 +1,10 @@
+import { CatalogClient } from '@catalogkit/core';
 import {
-  CatalogClient,
   ChatSession,
   createTurnSender,
   type MintedToken,
   type TurnSender,
-} from '@catalogkit/core';
+} from '@catalogkit/core/conversations';
 
 /** What `POST /api/conversation-token` answers. */
 interface TokenAnswer {

@@ -56,8 +56,8 @@ export function collectionNames(
   const names = new Map(known.map((collection) => [collection.id, collection.name]));
   for (const part of messages.flatMap((message) => message.parts)) {
     if (part.type !== 'tool-update_collection' || part.state !== 'output-available') continue;
-    const { collectionId, collection } = part.output;
-    if (collection.name) names.set(collectionId, collection.name);
+    const { request, response } = part.output;
+    if (response.name) names.set(request.collectionId, response.name);
   }
   return names;
 }

@@ -1,4 +1,5 @@
-import { buyLinkReference, type SearchCatalogOutput } from '@catalogkit/core';
+import type { SearchCatalogOutput } from '@catalogkit/core';
+import { buyLinkReference } from '@catalogkit/core/links';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import type { ToolSet } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,7 +48,7 @@ export interface BuyLinksHarness {
 const referencesIn = (view: string) => [...view.matchAll(/\[\[buy:\d+\]\]/g)].map((m) => m[0]);
 
 function linksOf(output: unknown): string[] {
-  return (output as SearchCatalogOutput).result.products.flatMap((product) =>
+  return (output as SearchCatalogOutput).response.products.flatMap((product) =>
     product.variants.map((variant) => variant.url ?? ''),
   );
 }

@@ -1,20 +1,22 @@
 import {
+  CatalogClient,
   ConfigurationError,
-  findStrictModeViolations,
   RateLimitError,
   type SearchCatalogOutput,
   type SearchWebsitesOutput,
   type UpdateCollectionOutput,
 } from '@catalogkit/core';
+import { findStrictModeViolations } from '@catalogkit/core/tools';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   archiveCollection,
+  type ComparePricesOutput,
   comparePrices,
   looseTool,
   offersView,
-  type PricedOffer,
 } from '../../../core/test/support/custom-tools.js';
+import { expectOneShape, SHAPE_INPUTS } from '../../../core/test/support/one-shape.js';
 import { CatalogToolCallError, createCatalogTools } from '../../src/index.js';
 import { type AiSdkHarness, type GenerateOutcome, toolOutputsSeen } from './harness.js';
 
@@ -125,14 +127,14 @@ export function describeCatalogTools(harness: AiSdkHarness): void {
       // Step 1: full result for the app, compact text for the model, buy links byte for byte.
       const catalog = catalogStep!.toolResults[0]!.output as SearchCatalogOutput;
       expect(catalog.tier).toBe('token');
-      expect(catalog.result.products).toHaveLength(3);
+      expect(catalog.response.products).toHaveLength(3);
       const catalogSeen = toolOutputsSeen(calls[1]).get('call_0_0');
       expect(catalogSeen?.type).toBe('text');
-      for (const variant of catalog.result.products.flatMap((product) => product.variants)) {
+      for (const variant of catalog.response.products.flatMap((product) => product.variants)) {
         expect(catalogSeen?.value).toContain(variant.url);
       }
       expect(String(catalogSeen?.value).length).toBeLessThan(
-        JSON.stringify(catalog.result).length / 2,
+        JSON.stringify(catalog.response).length / 2,
       );
 
       // Step 2: both invalid calls reach the model as errors naming the field.
@@ -152,8 +154,8 @@ export function describeCatalogTools(harness: AiSdkHarness): void {
       const websites = websitesStep!.toolResults[0]!.output as SearchWebsitesOutput;
       expect(websites.request).toEqual({ query: 'outdoor', limit: 2, country: 'GB' });
       const update = updateStep!.toolResults[0]!.output as UpdateCollectionOutput;
-      const added = update.collection.clauses?.at(-1);
-      expect(added?.product_ids).toEqual([catalog.result.products[0]!.id]);
+      const added = update.response.clauses?.at(-1);
+      expect(added?.product_ids).toEqual([catalog.response.products[0]!.id]);
       expect(added?.website_ids).toEqual([websites.response.websites[0]!.id]);
       expect(toolOutputsSeen(calls[4]).get('call_3_0')?.value).toContain(
         `clause_id ${added?.clause_id}`,
@@ -170,6 +172,37 @@ export function describeCatalogTools(harness: AiSdkHarness): void {
       // The key reached neither the model nor the tool set.
       expect(JSON.stringify(calls)).not.toContain(emulator.keys.valid);
       expect(JSON.stringify(tools)).not.toContain(emulator.keys.valid);
+    });
+
+    it('hands the application the one output shape, { request, response, tier? }, for every tool', async () => {
+      const tools = createCatalogTools({
+        clientOptions: clientOptions(emulator.keys.valid),
+        needsApproval: false,
+      });
+      const outcome = await harness.generate({
+        tools,
+        messages: userSays('Trail shoes, outdoor retailers, and rename my Summer collection.'),
+        steps: [
+          () => [{ toolName: 'search_catalog', input: SHAPE_INPUTS.search_catalog }],
+          () => [{ toolName: 'search_websites', input: SHAPE_INPUTS.search_websites }],
+          () => [{ toolName: 'update_collection', input: SHAPE_INPUTS.update_collection }],
+        ],
+      });
+      const [catalog, websites, update] = outcome.result.steps.map(
+        (step) => step.toolResults[0]?.output,
+      );
+      await expectOneShape(
+        { search_catalog: catalog, search_websites: websites, update_collection: update },
+        new CatalogClient(clientOptions(emulator.keys.valid)),
+        emulator.state.collections.get('col_summer'),
+      );
+      // The model read the view of that same object (toModelOutput reads the shape).
+      const seen = String(toolOutputsSeen(outcome.calls[1]).get('call_0_0')?.value);
+      expect(seen).toMatch(/^2 of \d+ products for "trail running shoes"\./);
+      const { response } = catalog as SearchCatalogOutput;
+      for (const variant of response.products.flatMap((product) => product.variants)) {
+        expect(seen).toContain(variant.url);
+      }
     });
 
     it('tells the model when the daily rate limit resets (429); the app gets the RateLimitError', async () => {
@@ -276,12 +309,16 @@ export function describeCatalogTools(harness: AiSdkHarness): void {
       });
 
       // The application gets the full offers, cheapest first; the model reads the view.
-      const offers = outcome.result.steps[0]?.toolResults[0]?.output as PricedOffer[];
+      const output = outcome.result.steps[0]?.toolResults[0]?.output as ComparePricesOutput;
+      // The one shape for custom tools too: what was asked, what came back.
+      expect(Object.keys(output)).toEqual(['request', 'response']);
+      expect(output.request).toEqual({ query: 'rain jacket', pagination: { limit: 3 } });
+      const offers = output.response;
       expect(offers.length).toBeGreaterThan(1);
       const amounts = offers.map((offer) => offer.price.amount);
       expect(amounts).toEqual([...amounts].sort((a, b) => a - b));
       const seen = toolOutputsSeen(outcome.calls[1]).get('call_0_0');
-      expect(seen).toEqual({ type: 'text', value: offersView(offers) });
+      expect(seen).toEqual({ type: 'text', value: offersView(output) });
       for (const offer of offers) expect(seen?.value).toContain(offer.url);
 
       // The tool that changes data waits for approval: nothing ran, nothing changed.

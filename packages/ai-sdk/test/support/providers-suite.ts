@@ -1,8 +1,5 @@
 import type { SearchCatalogOutput, SearchWebsitesOutput } from '@catalogkit/core';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
-import type { ToolSet } from 'ai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod/v4';
 import {
   anthropicResultsSeen,
   declarations,
@@ -18,8 +15,11 @@ import {
   type ScriptedTurn,
   startAnthropicStandIn,
   startGoogleStandIn,
-  startOpenAiChatStandIn,
-} from '../../../integration/test/provider-stand-ins/index.js';
+  startOpenAiStandIn as startOpenAiChatStandIn,
+} from '@catalogkit/testing';
+import type { ToolSet } from 'ai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod/v4';
 import { createCatalogTools } from '../../src/index.js';
 
 /** The provider packages of one major of `ai`, each making a model that calls `baseURL`. */
@@ -148,7 +148,7 @@ export function describeProviders(harness: ProviderHarness): void {
             first?.toolResults.find((toolResult) => toolResult.toolName === name)?.output;
           const catalog = outputOf('search_catalog') as SearchCatalogOutput;
           const websites = outputOf('search_websites') as SearchWebsitesOutput;
-          expect(catalog.result.products.length).toBeGreaterThan(0);
+          expect(catalog.response.products.length).toBeGreaterThan(0);
           expect(websites.request.country).toBe('GB');
           expect(websites.response.websites.length).toBeGreaterThan(0);
 
@@ -156,7 +156,7 @@ export function describeProviders(harness: ProviderHarness): void {
           const seen = testCase.resultsSeen(standIn.requests[1]);
           expect(seen).toHaveLength(2);
           expect(seen.every((result) => !result.isError)).toBe(true);
-          const firstUrl = catalog.result.products[0]?.variants[0]?.url;
+          const firstUrl = catalog.response.products[0]?.variants[0]?.url;
           expect(firstUrl).toMatch(/^https:\/\//);
           const catalogText = seen.map((result) => result.text).join('\n');
           expect(catalogText).toContain(JSON.stringify(firstUrl).slice(1, -1));

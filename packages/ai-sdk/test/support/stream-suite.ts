@@ -1,11 +1,11 @@
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
-import type { ToolSet } from 'ai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   openAiResultsSeen,
   type ScriptedTurn,
-  startOpenAiChatStandIn,
-} from '../../../integration/test/provider-stand-ins/index.js';
+  startOpenAiStandIn as startOpenAiChatStandIn,
+} from '@catalogkit/testing';
+import type { ToolSet } from 'ai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCatalogTools, type SearchCatalogOutput } from '../../src/index.js';
 
 /** What one `streamText` run gave, read the same way on AI SDK 6 and 7. */
@@ -72,7 +72,7 @@ export function describeStreaming(harness: StreamHarness): void {
         expect(outcome.textDeltas.join('')).toBe(turns[1]);
         const [search] = outcome.toolResults;
         expect(search?.toolName).toBe('search_catalog');
-        const products = (search!.output as SearchCatalogOutput).result.products;
+        const products = (search!.output as SearchCatalogOutput).response.products;
         expect(products.length).toBeGreaterThan(0);
         const [seen] = openAiResultsSeen(standIn.requests[1]);
         expect(seen?.text).toContain(products[0]!.variants[0]!.url);

@@ -13,11 +13,7 @@ export interface BackoffOptions {
  * Exponential backoff with "equal jitter": half the delay is fixed so retries stay spaced,
  * half is random so many clients that failed together do not retry together.
  */
-export function backoffDelayMs(
-  failures: number,
-  options: BackoffOptions,
-  random: () => number,
-): number {
+function backoffDelayMs(failures: number, options: BackoffOptions, random: () => number): number {
   const initial = options.initialMs ?? 1_000;
   const max = options.maxMs ?? 30_000;
   const ceiling = Math.min(max, initial * 2 ** Math.max(0, failures - 1));
@@ -25,7 +21,7 @@ export function backoffDelayMs(
 }
 
 /** What {@link MintFailures} needs: the backoff settings, jitter and the local clock. */
-export interface MintFailuresOptions {
+interface MintFailuresOptions {
   backoff: BackoffOptions;
   random: () => number;
   /** Monotonic clock (ms) that times the backoff, so a wall-clock step neither skips nor stretches it. */

@@ -1,3 +1,11 @@
+/*
+ * `@catalogkit/core/conversations`: chats with the service's own assistant. The token
+ * manager (one short-lived conversation token per chat, refreshed near expiry), the chat
+ * session (create once, mint, send a turn only on shopper input), the HTTP minter and turn
+ * sender, and the session stores. Importing this entry pulls in neither the tools nor the
+ * buy-link guards. Their errors (TokenMintError, SessionLockTimeoutError) are at
+ * `@catalogkit/core/errors`.
+ */
 export type { BackoffOptions } from './backoff.js';
 export {
   createHttpTokenMinter,

@@ -19,7 +19,7 @@ class UnusableMintResult extends Error {
 }
 
 /** What one fetch of a token needs besides the manager's options. */
-export interface TokenRequest {
+interface TokenRequest {
   /** A token the service refused (401): not accepted from the store again. */
   refused: string | undefined;
   /** Runs before waiting for the lock (the backoff after failed mints). */
@@ -104,7 +104,7 @@ export interface HeldToken {
 }
 
 /** When a mint started and ended, on both clocks. */
-export interface MintTimes {
+interface MintTimes {
   /** Monotonic time before the mint call. */
   sentAt: number;
   /** Monotonic time after it answered. */
@@ -222,12 +222,12 @@ function latestServerTime(serverDateMs: number): number {
  * The margin is capped at half the token's life: with a margin longer than the life, every
  * call would mint (one mint per message), which the usage rules forbid.
  */
-export function refreshMoment(expiresAt: number, lifetimeMs: number, marginMs: number): number {
+function refreshMoment(expiresAt: number, lifetimeMs: number, marginMs: number): number {
   return expiresAt - Math.min(marginMs, lifetimeMs / 2);
 }
 
 /** Encodes a held token for a store; the TTL carries the expiry, so no clock is stored. */
-export function encodeStoredToken(held: HeldToken): string {
+function encodeStoredToken(held: HeldToken): string {
   return JSON.stringify({ token: held.token, lifetimeMs: held.lifetimeMs });
 }
 
@@ -235,7 +235,7 @@ export function encodeStoredToken(held: HeldToken): string {
  * Decodes a stored token read with `ttlMs` of life left. Returns undefined for anything
  * that is not a token record (then a fresh one is minted).
  */
-export function decodeStoredToken(
+function decodeStoredToken(
   value: string,
   ttlMs: number | undefined,
   now: number,
@@ -285,7 +285,7 @@ function asUtcWhenNoOffset(value: string): string {
  * Converts an application-supplied instant to epoch milliseconds, or returns a message
  * naming `field` that says what is wrong with it.
  */
-export function parseInstant(
+function parseInstant(
   value: InstantInput | undefined,
   field: string,
 ): { ms: number } | { problem: string } {

@@ -1,3 +1,12 @@
+/*
+ * `@catalogkit/core/errors`: every error class catalogkit throws, and the types of their
+ * fields. Every class extends `CatalogError` (a stable `code`, `outcomeUnknown`, and a static
+ * `is` that also recognises an error from another copy of the package). The root entry
+ * re-exports the ones the client's calls throw; the adapters re-export this whole list.
+ */
+
+// Thrown by the update_collection tool; its class moves into errors/ with issue 25's store work.
+export { RepeatedUpdateError } from '../tools/built-in/update-memory.js';
 export {
   ApiError,
   type ApiErrorInit,

@@ -36,13 +36,16 @@ function readFailure(error: unknown, response: Response, scope: CallScope): Erro
   );
 }
 
+// Module-level values here (and elsewhere in http/) are marked pure, so that a bundler drops
+// them from a page that imports nothing of this module: `sideEffects: false` must be true.
+
 /**
  * The reason given when the client stops reading an answer. Without one, Node's fetch builds
  * a DOMException, whose stack trace cost more than the rest of an SSE call's own work.
  */
-const STOPPED_READING = new Error('catalogkit stopped reading the answer');
+const STOPPED_READING = /* @__PURE__ */ new Error('catalogkit stopped reading the answer');
 
-const decoder = new TextDecoder();
+const decoder = /* @__PURE__ */ new TextDecoder();
 
 /**
  * Reads a response body chunk by chunk, counting bytes after decoding (so a gzip bomb

@@ -14,10 +14,13 @@ export interface BodyLimits {
   maxSseLineBytes: number;
 }
 
-/** 10 MiB per answer; 4 MiB per event-stream line (a 100-product answer is about 0.1 MiB). */
+/**
+ * 10 MiB per answer; 4 MiB per event-stream line (a 100-product answer is about 0.1 MiB).
+ * Written as plain numbers: a bundler keeps arithmetic in a module-level object.
+ */
 export const DEFAULT_BODY_LIMITS: BodyLimits = {
-  maxResponseBytes: 10 * 1024 * 1024,
-  maxSseLineBytes: 4 * 1024 * 1024,
+  maxResponseBytes: 10_485_760,
+  maxSseLineBytes: 4_194_304,
 };
 
 /**
@@ -104,6 +107,11 @@ export interface CallSettings {
   limits?: BodyLimits;
   /** A call that changes data: its errors say whether the change may have been applied. */
   mutates?: boolean;
+  /**
+   * A last look at the error that ends the call, before it is thrown (the client's
+   * connection adds what http/ cannot know, such as why a 402's challenges went unpaid).
+   */
+  onFailure?: (error: unknown) => void;
 }
 
 /**
@@ -115,7 +123,7 @@ export async function runCall<T>(
   retry: RetryContext,
   attempt: (scope: CallScope) => Promise<T>,
 ): Promise<T> {
-  const { operation, timeoutMs, signal, limits, mutates } = settings;
+  const { operation, timeoutMs, signal, limits, mutates, onFailure } = settings;
   const scope = new CallScope(operation, timeoutMs, signal, limits, mutates === true);
   let waitedMs = 0;
   try {
@@ -133,6 +141,7 @@ export async function runCall<T>(
     // Whatever fetch or a body read threw after an abort, report why it was aborted.
     const error = scope.failure ?? caught;
     if (mutates) markOutcome(error, scope.mayHaveArrived);
+    onFailure?.(error);
     throw error;
   } finally {
     scope.dispose();

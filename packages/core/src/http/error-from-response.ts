@@ -9,7 +9,6 @@ import {
   ServerError,
   ValidationError,
 } from '../errors/api-errors.js';
-import { paymentChallengeProblems } from '../payment/challenge.js';
 import {
   ErrorResponseSchema,
   type ValidationIssue,
@@ -18,7 +17,7 @@ import {
 import type { Redactor } from './redact.js';
 import { headerRecord, snippet } from './response-body.js';
 import { parseRetryAfter } from './retry-after.js';
-import { parseWwwAuthenticate } from './www-authenticate.js';
+import { parseWwwAuthenticate, redactChallenges } from './www-authenticate.js';
 
 /** What is known about the call that got the error answer. */
 export interface ErrorContext {
@@ -79,15 +78,13 @@ function byStatus(init: ApiErrorInit, response: Response, context: ErrorContext)
     });
   }
   if (status === 402) {
-    const challenges = context.redact(
-      parseWwwAuthenticate(response.headers.get('www-authenticate')),
-    );
-    // A challenge left unpaid because it is malformed (an `expires` that is no date) is
-    // named, so the refusal is not mistaken for a declined payment.
-    const problems = paymentChallengeProblems(challenges);
-    const message =
-      problems.length === 0 ? init.message : `${init.message} (${problems.join('; ')})`;
-    return new PaymentRequiredError({ ...init, message, challenges });
+    // Why a `Payment` challenge could not be paid is added by the connection (payment/
+    // lives above http/): see nameUnpayableChallenges.
+    const offered = parseWwwAuthenticate(response.headers.get('www-authenticate'));
+    return new PaymentRequiredError({
+      ...init,
+      challenges: redactChallenges(offered, context.redact),
+    });
   }
   if (status === 404) return new NotFoundError(init);
   if (status === 422)

@@ -81,7 +81,7 @@ class Builder {
   }
 }
 
-const UTF16 = new TextDecoder('utf-16le');
+const UTF16 = /* @__PURE__ */ new TextDecoder('utf-16le');
 
 /** UTF-16 units as a string (lone surrogates become U+FFFD, one unit each). */
 function unitsToString(units: Uint16Array): string {

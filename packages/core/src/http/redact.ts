@@ -159,11 +159,19 @@ function indexPattern(probes: Map<string, Place[]>, pattern: string): void {
   }
 }
 
-/** The HTML named references of each character (HTML5 names for ASCII punctuation). */
-const HTML_NAMED = new Map<string, string[]>();
-for (const [name, char] of Object.entries(NAMED_REFERENCES)) {
-  HTML_NAMED.set(char, [...(HTML_NAMED.get(char) ?? []), name]);
+function namesByChar(): Map<string, string[]> {
+  const names = new Map<string, string[]>();
+  for (const [name, char] of Object.entries(NAMED_REFERENCES)) {
+    names.set(char, [...(names.get(char) ?? []), name]);
+  }
+  return names;
 }
+
+/**
+ * The HTML named references of each character (HTML5 names for ASCII punctuation). Built by
+ * a call marked pure, not a module-level loop, so a bundler can drop it when unused.
+ */
+const HTML_NAMED = /* @__PURE__ */ namesByChar();
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
@@ -442,7 +450,7 @@ export function createRedactor(...secrets: (string | undefined)[]): Redactor {
  * was sent, and the most kept at once: many paid calls may overlap, and an answer read
  * minutes later may echo one. Matching stays linear whatever their number.
  */
-const CREDENTIAL_WINDOW_MS = 30 * 60_000;
+const CREDENTIAL_WINDOW_MS = 1_800_000; // 30 minutes (a literal: a bundler keeps arithmetic)
 const MAX_CREDENTIALS = 256;
 /** How many bearer tokens' redactors are kept built (a session's token lasts many turns). */
 const CACHED_TOKENS = 8;
@@ -532,7 +540,7 @@ export function markAnswer<T>(answer: T, redact: Redactor | undefined): T {
 
 /**
  * The own redactors of the answers in `value`: `value` itself and its direct members (a
- * tool's output holds the client's answer, `{ query, result }`).
+ * tool's output holds the client's answer, `{ request, response }`).
  */
 export function answerRedactorsIn(value: unknown): Redactor[] {
   if (value === null || typeof value !== 'object') return [];

@@ -1,6 +1,7 @@
-import type { z } from 'zod/v4';
+import type * as z from 'zod/v4/core';
+import { safeParse } from 'zod/v4/core';
 import { ProtocolError } from '../errors/transport-errors.js';
-import { schemaCheck } from '../validation/schema-check.js';
+import { describeIssue, issuePath } from '../validation/request.js';
 import type { Redactor } from './redact.js';
 
 const SNIPPET_LENGTH = 120;
@@ -56,19 +57,18 @@ export function headerRecord(headers: Headers, redact: Redactor): Record<string,
 
 /**
  * Parses a response leniently (unknown fields kept, strings untouched); an answer missing
- * a required field is a ProtocolError naming it.
+ * a required field is a ProtocolError naming it. Any zod 4 schema, classic or mini; the
+ * messages are core's own, since zod mini loads no locale.
  */
-export function parseResponse<S extends z.ZodType>(
+export function parseResponse<S extends z.$ZodType>(
   schema: S,
   data: unknown,
   operation: string,
 ): z.output<S> {
-  // Fast path: a valid answer is returned as parsed from JSON, not copied by zod.
-  if (schemaCheck(schema)?.(data)) return data as z.output<S>;
-  const parsed = schema.safeParse(data);
+  const parsed = safeParse(schema, data);
   if (parsed.success) return parsed.data;
   const fields = parsed.error.issues
-    .map((issue) => `${issue.path.map(String).join('.') || '(body)'}: ${issue.message}`)
+    .map((issue) => `${issuePath(issue) || '(body)'}: ${describeIssue(issue)}`)
     .join('; ');
   throw new ProtocolError(`${operation}: the answer does not match the contract: ${fields}`);
 }

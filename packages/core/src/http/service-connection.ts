@@ -1,11 +1,8 @@
-import type { ResolvedOptions } from '../client-options.js';
-import { ENV_VARS } from '../client-options.js';
-import { ConfigurationError } from '../errors/catalog-error.js';
-import { PaymentStep } from '../payment/paid-request.js';
-import { type CallScope, runCall } from './call-scope.js';
-import { credentialToken, type Redactor, SentSecrets } from './redact.js';
+import type { CatalogLogger } from '../logger.js';
+import type { CallScope } from './call-scope.js';
+import type { Redactor } from './redact.js';
 import type { RetryMode } from './retry.js';
-import { type OutgoingRequest, send } from './transport.js';
+import type { OutgoingRequest } from './transport.js';
 
 /** Per-call options every method accepts. */
 export interface RequestOptions {
@@ -15,211 +12,41 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
-const INSPECT = Symbol.for('nodejs.util.inspect.custom');
-
 /**
- * Everything the operations share: addresses, credentials, fetch, retries. The key lives
- * only in a `#private` field, so it cannot leak through JSON.stringify, util.inspect or
- * enumeration, and goes only into headers of requests to the configured origins.
+ * What the calls (REST here, MCP in `mcp/`) need of the connection they are sent on:
+ * addresses, credential headers, the send step and the call loop, and the redactors of
+ * what comes back. Declared here so that http/ depends on nothing above it; the client's
+ * `ClientConnection` (`client-connection.ts`) implements it, with the key, the options
+ * and the payment step.
  */
-export class ServiceConnection {
-  readonly #apiKey: string | undefined;
-  readonly #options: Omit<ResolvedOptions, 'apiKey'>;
-  /** The key and the payment credentials this connection sent: secrets for the redactor. */
-  readonly #secrets: SentSecrets;
-  /**
-   * Replaces the key, and the latest payment credentials sent, with `[redacted]` in
-   * anything the service echoes back, in every form the redactor knows.
-   */
+export interface ServiceConnection {
+  /** Whether an API key is configured (decides a 401's reason on the MCP endpoint). */
+  readonly hasApiKey: boolean;
+  /** The options the calls read. */
+  readonly options: { readonly logger: CatalogLogger | undefined };
+  /** Replaces every secret this connection sent with `[redacted]`. */
   readonly redact: Redactor;
-  /** Pays 402 challenges when the `payment` option is set. */
-  readonly #payment: PaymentStep | undefined;
-  /** The payment credential each paid call sent, for that call's own errors. */
-  readonly #callCredentials = new WeakMap<CallScope, string>();
-
-  constructor(options: ResolvedOptions) {
-    const { apiKey, ...rest } = options;
-    this.#apiKey = apiKey;
-    this.#options = rest;
-    this.#secrets = new SentSecrets(apiKey);
-    this.redact = this.#secrets.redact;
-    this.#payment =
-      rest.payment &&
-      new PaymentStep(rest.payment, {
-        isApiKeyBearer: (value) => apiKey !== undefined && value === `Bearer ${apiKey}`,
-        logger: rest.logger,
-        redact: this.redact,
-        credentialSent: (scope, credential) => {
-          this.#secrets.add(credential);
-          this.#callCredentials.set(scope, credentialToken(credential));
-        },
-      });
-  }
-
-  /**
-   * The redactor of one call's answer: the connection's secrets, the payment credential
-   * this call sent (if it paid), and `token` (a bearer token it carries).
-   */
-  redactFor(scope: CallScope, token?: string): Redactor {
-    return this.#secrets.with(token, this.#callCredentials.get(scope));
-  }
-
-  /**
-   * The redactor of a paid call's answer (its own credential among the secrets); undefined
-   * when the call did not pay. Tools redact what they make of the answer with it.
-   */
-  paidRedactor(scope: CallScope): Redactor | undefined {
-    const credential = this.#callCredentials.get(scope);
-    return credential === undefined ? undefined : this.#secrets.with(credential);
-  }
-
-  get hasApiKey(): boolean {
-    return this.#apiKey !== undefined;
-  }
-
-  get options(): Omit<ResolvedOptions, 'apiKey'> {
-    return this.#options;
-  }
-
-  // Built on first use and then shared by every call: the request headers.
-  #mcpHeaders: Record<string, string> | undefined;
-  #apiKeyHeaders: Record<string, string> | undefined;
-  #apiKeyJsonHeaders: Record<string, string> | undefined;
-
-  /**
-   * `${baseUrl}${path}` (`path` may carry a query); a ConfigurationError naming the option
-   * and variable if unset. The base URL has no query or fragment (the options refuse one),
-   * so a path starting with "/" stays on its origin without parsing a URL per call. Without
-   * that "/", a path like "@evil.example/x" would move the request (and the key) elsewhere.
-   */
-  restUrl(path: string, operation: string): string {
-    const { baseUrl } = this.#options;
-    if (baseUrl === undefined) {
-      throw new ConfigurationError(
-        `${operation} needs the REST base URL: pass the baseUrl option or set ${ENV_VARS.baseUrl}`,
-      );
-    }
-    if (!path.startsWith('/')) {
-      throw new ConfigurationError(
-        `${operation}: path must start with "/" and stay on the base URL`,
-      );
-    }
-    return `${baseUrl}${path}`;
-  }
-
-  /** `${mcpUrl}/mcp`; a ConfigurationError naming the option and variable if unset. */
-  mcpEndpoint(operation: string): string {
-    const { mcpUrl } = this.#options;
-    if (mcpUrl === undefined) {
-      throw new ConfigurationError(
-        `${operation} needs the MCP URL: pass the mcpUrl option or set ${ENV_VARS.mcpUrl}`,
-      );
-    }
-    return `${mcpUrl}/mcp`;
-  }
-
-  /** `x-api-key` for REST; a ConfigurationError (nothing sent) without a key. */
-  #restCredential(operation: string): Record<string, string> {
-    if (this.#apiKey === undefined) {
-      throw new ConfigurationError(
-        `${operation} needs an API key: pass the apiKey option or set ${ENV_VARS.apiKey}`,
-      );
-    }
-    return { 'x-api-key': this.#apiKey };
-  }
-
-  /**
-   * The headers of a REST call with the API key, accepting JSON (and sending it, with
-   * `withBody`): the same for every call, so built once each and frozen. A
-   * ConfigurationError (nothing sent) without a key.
-   */
-  apiKeyHeaders(operation: string, withBody: boolean): Record<string, string> {
-    const cached = withBody ? this.#apiKeyJsonHeaders : this.#apiKeyHeaders;
-    if (cached) return cached;
-    const body: Record<string, string> = withBody ? { 'content-type': 'application/json' } : {};
-    const headers = Object.freeze(
-      this.headers({ accept: 'application/json', ...body, ...this.#restCredential(operation) }),
-    );
-    if (withBody) this.#apiKeyJsonHeaders = headers;
-    else this.#apiKeyHeaders = headers;
-    return headers;
-  }
-
-  /** The headers of a JSON-RPC POST to the MCP endpoint, credential included; built once. */
-  mcpHeaders(): Record<string, string> {
-    this.#mcpHeaders ??= Object.freeze(
-      this.headers({
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        ...this.#mcpCredential(),
-      }),
-    );
-    return this.#mcpHeaders;
-  }
-
-  /** The MCP credential header in the configured style, or none (anonymous tier). */
-  #mcpCredential(): Record<string, string> {
-    if (this.#apiKey === undefined) return {};
-    return this.#options.mcpAuthHeader === 'bearer'
-      ? { authorization: `Bearer ${this.#apiKey}` }
-      : { 'x-api-key': this.#apiKey };
-  }
-
-  /** Caller headers first, so the client's own headers win. */
-  headers(own: Record<string, string>): Record<string, string> {
-    return { ...this.#options.headers, ...own };
-  }
-
+  /** The redactor of one call's answer, `token` (a bearer token it carries) included. */
+  redactFor(scope: CallScope, token?: string): Redactor;
+  /** The redactor of a paid call's answer; undefined when the call did not pay. */
+  paidRedactor(scope: CallScope): Redactor | undefined;
+  /** `${baseUrl}${path}`; throws a ConfigurationError (nothing sent) when it cannot be built. */
+  restUrl(path: string, operation: string): string;
+  /** `${mcpUrl}/mcp`; throws a ConfigurationError when the MCP URL is unset. */
+  mcpEndpoint(operation: string): string;
+  /** The headers of a REST call with the API key (and a JSON body, with `withBody`). */
+  apiKeyHeaders(operation: string, withBody: boolean): Record<string, string>;
+  /** The headers of a JSON-RPC POST to the MCP endpoint, credential included. */
+  mcpHeaders(): Record<string, string>;
+  /** `own` over the caller's extra headers. */
+  headers(own: Record<string, string>): Record<string, string>;
   /** Runs one call: its scope (timeout, signal) and its retries. */
   run<T>(
     operation: string,
     mode: RetryMode,
     requestOptions: RequestOptions | undefined,
     attempt: (scope: CallScope) => Promise<T>,
-  ): Promise<T> {
-    const timeoutMs = requestOptions?.timeoutMs ?? this.#options.timeoutMs;
-    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-      return Promise.reject(
-        new ConfigurationError(`${operation}: timeoutMs must be a positive number of milliseconds`),
-      );
-    }
-    const { retry: policy, logger, limits } = this.#options;
-    const settings = {
-      operation,
-      timeoutMs,
-      signal: requestOptions?.signal,
-      limits,
-      // A call that must not be repeated is one that changes data.
-      mutates: mode === 'once',
-    };
-    return runCall(settings, { policy, mode, logger }, attempt);
-  }
-
-  /** Sends one HTTP request (same-origin redirects only); a 402 may be paid and resent once. */
-  send(request: OutgoingRequest, scope: CallScope): Promise<Response> {
-    const sent = send(this.#options.fetch, request, scope);
-    const payment = this.#payment;
-    if (payment === undefined) return sent;
-    return sent.then((response) =>
-      payment.settle(response, request, scope, (paid) => send(this.#options.fetch, paid, scope)),
-    );
-  }
-
-  /** What JSON.stringify shows: the configuration without the key. */
-  toJSON(): Record<string, unknown> {
-    const { baseUrl, mcpUrl, timeoutMs, mcpAuthHeader, retry } = this.#options;
-    return {
-      baseUrl,
-      mcpUrl,
-      timeoutMs,
-      maxRetries: retry.maxRetries,
-      maxRetryDelayMs: retry.maxRetryDelayMs,
-      mcpAuthHeader,
-      apiKey: this.hasApiKey ? '[redacted]' : undefined,
-    };
-  }
-
-  [INSPECT](): string {
-    return `ServiceConnection ${JSON.stringify(this.toJSON())}`;
-  }
+  ): Promise<T>;
+  /** Sends one HTTP request within `scope` (redirects, and a paid resend, included). */
+  send(request: OutgoingRequest, scope: CallScope): Promise<Response>;
 }

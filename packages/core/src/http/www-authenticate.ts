@@ -97,6 +97,24 @@ export function repeatedChallengeParams(challenge: AuthChallenge): readonly stri
   return repeatedParams.get(challenge) ?? [];
 }
 
+/**
+ * `redact(challenges)`, each copy still reporting the parameters its original repeated:
+ * a redactor copies what it changes, and a repeated parameter must keep making a
+ * challenge unpayable (and be named) after redaction too.
+ */
+export function redactChallenges(
+  challenges: readonly AuthChallenge[],
+  redact: <T>(value: T) => T,
+): AuthChallenge[] {
+  const redacted = redact([...challenges]);
+  challenges.forEach((original, index) => {
+    const repeated = repeatedParams.get(original);
+    const copy = redacted[index];
+    if (repeated !== undefined && copy !== undefined) repeatedParams.set(copy, repeated);
+  });
+  return redacted;
+}
+
 function readChallenge(cursor: Cursor, scheme: string): AuthChallenge {
   const challenge: AuthChallenge = { scheme, params: {} };
   if (cursor.peek() !== ' ' && cursor.peek() !== '\t') return challenge;

@@ -2,8 +2,8 @@ import { isRecord } from '../is-record.js';
 import type { Product } from '../schemas/index.js';
 
 /**
- * Where buy links may come from: tool results, each labelled with the name of the tool
- * that gave it, as frameworks record them and as they survive JSON (AI SDK
+ * Where buy links may come from: tool results (`{ request, response, tier }` for
+ * `search_catalog`), each labelled with the name of the tool that gave it, as frameworks record them and as they survive JSON (AI SDK
  * `steps[].toolResults` and `tool-result` parts, `{ toolName: message.name, output:
  * message.artifact }` for a LangChain ToolMessage). Only results of the catalog search tool
  * (`search_catalog`, or the names in `catalogToolNames`) are trusted; any other tool's
@@ -28,10 +28,17 @@ export function trustedToolNames(options: BuyLinkTrustOptions = {}): ReadonlySet
   return new Set(options.catalogToolNames ?? [CATALOG_SEARCH_TOOL]);
 }
 
+/** A catalog result: an object with a `products` list. */
+function asCatalogResult(value: unknown): Record<string, unknown> | undefined {
+  return isRecord(value) && Array.isArray(value.products) ? value : undefined;
+}
+
 /**
  * The catalog result (`{ products }`) of a source from a trusted tool: its output's
- * `result` (a `search_catalog` output), or the output itself when it is a bare result.
- * An AI SDK model-message output (`{ type: 'json', value }`) is unwrapped.
+ * `response` (a `search_catalog` output, `{ request, response, tier }`), or the output
+ * itself when it is a bare result. Outputs stored before the one output shape kept the
+ * result under `result`, and are still read. An AI SDK model-message output
+ * (`{ type: 'json', value }`) is unwrapped.
  */
 export function catalogResultOf(
   source: unknown,
@@ -42,8 +49,9 @@ export function catalogResultOf(
   let output = source.output;
   if (isRecord(output) && output.type === 'json' && 'value' in output) output = output.value;
   if (!isRecord(output)) return undefined;
-  if (isRecord(output.result) && Array.isArray(output.result.products)) return output.result;
-  return Array.isArray(output.products) ? output : undefined;
+  return (
+    asCatalogResult(output.response) ?? asCatalogResult(output.result) ?? asCatalogResult(output)
+  );
 }
 
 /**

@@ -48,7 +48,7 @@ const TRAILING = new Set(['.', ',', ';', ':', '!', '?', "'", '"', '*', '_', '~']
  * than any buy link; a longer value is reported cut, and never allowed (see
  * {@link isOpaqueHtml}).
  */
-export const MAX_ATTRIBUTE_VALUE = 4096;
+const MAX_ATTRIBUTE_VALUE = 4096;
 
 /** Schemes a renderer links in running text without `//` (and those that run script). */
 const BARE_SCHEMES = new Set([
@@ -68,9 +68,24 @@ const BARE_SCHEMES = new Set([
   'ftp',
 ]);
 /** Top-level domains a linkifier links without a path (`shop.com`); any two letters too. */
-const COMMON_TLDS = new Set(
-  'com net org info biz shop store online site app dev io xyz top club store'.split(' '),
-);
+// A literal array, not a split string: bundlers can prove it pure and drop it when unused.
+const COMMON_TLDS = new Set([
+  'com',
+  'net',
+  'org',
+  'info',
+  'biz',
+  'shop',
+  'store',
+  'online',
+  'site',
+  'app',
+  'dev',
+  'io',
+  'xyz',
+  'top',
+  'club',
+]);
 const AUTHORITY = /^[\\/]{2}[^\\/\s]/;
 const INNER_AUTHORITY = /:[\\/]{2}/;
 /** `www.` anywhere in a word: renderers link it after punctuation too (`See:www.x.test`). */

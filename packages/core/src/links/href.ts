@@ -58,7 +58,8 @@ const NAMED: Readonly<Record<string, string>> = {
   VerticalLine: '|',
 };
 
-const ASCII_PUNCTUATION = new Set('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~');
+// Marked pure: bundlers cannot tell that a Set built from a string has no side effect.
+const ASCII_PUNCTUATION = /* @__PURE__ */ new Set('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~');
 
 function codePointText(code: number): string {
   // Zero, surrogates and values past Unicode become U+FFFD, as HTML decodes them.
@@ -97,7 +98,7 @@ function namedReference(text: string, at: number): { text: string; end: number }
 }
 
 /** The character reference starting at `at` (an `&`), if any. */
-export function referenceAt(text: string, at: number): { text: string; end: number } | undefined {
+function referenceAt(text: string, at: number): { text: string; end: number } | undefined {
   return text[at + 1] === '#' ? numericReference(text, at) : namedReference(text, at);
 }
 

@@ -1,8 +1,14 @@
+/*
+ * `@catalogkit/core/links`: the guards between tool results and the shopper. Buy links are
+ * checked against the links the catalog tools returned (`verifyBuyLinks`), repaired
+ * (`repairBuyLinks`), written by the model as short references and resolved back
+ * (`buyLinkReference`, `resolveBuyLinks`, `BuyLinkStreamResolver` for streams), or all of it
+ * at once (`finalizeBuyLinks`). The adapters wrap these for their frameworks' results.
+ */
 export {
   type BuyLinkSources,
   type BuyLinkTrustOptions,
   collectBuyLinks,
-  productBuyLinks,
 } from './buy-links.js';
 export {
   type FinalizeBuyLinksOptions,

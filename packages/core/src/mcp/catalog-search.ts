@@ -6,8 +6,8 @@ import { markAnswer, type Redactor } from '../http/redact.js';
 import { mediaType, parseJsonText, snippet } from '../http/response-body.js';
 import type { RequestOptions, ServiceConnection } from '../http/service-connection.js';
 import {
+  AUTH_TIERS,
   type AuthTier,
-  AuthTierSchema,
   type CatalogMeta,
   type CatalogQuery,
   type CatalogSearchResult,
@@ -38,7 +38,7 @@ export interface CatalogSearchResponse {
 
 function readTier(response: Response, connection: ServiceConnection): AuthTier {
   const header = response.headers.get('x-ucp-auth-tier')?.trim().toLowerCase();
-  const tier = AuthTierSchema.options.find((known) => known === header);
+  const tier = AUTH_TIERS.find((known) => known === header);
   if (tier !== undefined) return tier;
   // The contract promises the header; without it, claim nothing better than anonymous.
   // The value is the server's text: redacted (any case) and cut short before it is logged.

@@ -6,7 +6,6 @@ import { headerRecord } from '../http/response-body.js';
 import { retryAfterFromSeconds } from '../http/retry-after.js';
 import { isRecord } from '../is-record.js';
 import { type JsonRpcError, type JsonRpcResponse, JsonRpcResponseSchema } from '../schemas/mcp.js';
-import { schemaCheck } from '../validation/schema-check.js';
 
 /** JSON-RPC code this service uses for rate limits, with `data.retry_after` in seconds. */
 export const RATE_LIMIT_RPC_CODE = -32000;
@@ -85,9 +84,8 @@ export function rpcResult(
   return envelope.result;
 }
 
-/** The message as a JSON-RPC response, or undefined; a valid one is used as is, not copied. */
+/** The message as a JSON-RPC response, or undefined. */
 function asRpcResponse(message: Record<string, unknown>): JsonRpcResponse | undefined {
-  if (schemaCheck(JsonRpcResponseSchema)?.(message)) return message as JsonRpcResponse;
   const parsed = JsonRpcResponseSchema.safeParse(message);
   return parsed.success ? parsed.data : undefined;
 }

@@ -4,6 +4,7 @@ import type { Redactor } from '../http/redact.js';
 import { parseResponse } from '../http/response-body.js';
 import { type CatalogSearchResult, CatalogSearchResultSchema } from '../schemas/catalog.js';
 import { type ToolCallResult, ToolCallResultSchema } from '../schemas/mcp.js';
+import { answerCheck } from '../validation/schema-check.js';
 
 const OPERATION = 'catalog.search';
 
@@ -38,12 +39,16 @@ function structuredPayload(tool: ToolCallResult): unknown {
 
 /**
  * The catalog result of a `tools/call` result: a CatalogToolError for `isError`, else
- * `structuredContent` parsed leniently (unknown fields kept, buy links untouched).
+ * `structuredContent` parsed leniently (unknown fields kept, buy links untouched). A result
+ * that already is what zod would return (the usual answer) is used as JSON.parse made it:
+ * the answer check (validation/schema-check.ts) spares zod's copy of every product.
  */
 export function toCatalogResult(result: unknown, redact: Redactor): CatalogSearchResult {
   const tool = parseResponse(ToolCallResultSchema, result, OPERATION);
   if (tool.isError) {
     throw new CatalogToolError(redact(toolMessages(tool)), redact(tool.content ?? []));
   }
-  return parseResponse(CatalogSearchResultSchema, structuredPayload(tool), OPERATION);
+  const payload = structuredPayload(tool);
+  if (answerCheck(CatalogSearchResultSchema)?.(payload)) return payload as CatalogSearchResult;
+  return parseResponse(CatalogSearchResultSchema, payload, OPERATION);
 }

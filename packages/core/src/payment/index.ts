@@ -1,9 +1,9 @@
-export {
-  describePaymentPrice,
-  formatPaymentAmount,
-  type PaymentAmount,
-  paymentAmount,
-} from './amount.js';
+/*
+ * `@catalogkit/core/payment`: machine payments of 402 `Payment` challenges. The client's
+ * `payment` option and its hook types, a per-currency budget, a payer that keeps within it
+ * (what `@catalogkit/mppx` builds on), and the readers of a challenge's price.
+ */
+export { describePaymentPrice, formatPaymentAmount } from './amount.js';
 export {
   type BudgetRefusal,
   PaymentBudget,
@@ -15,11 +15,6 @@ export {
   createBudgetedPayer,
   type PaymentDeclineReason,
 } from './budgeted-payer.js';
-export {
-  decodePaymentChallenge,
-  decodePaymentChallenges,
-  type PaymentChallenge,
-  paymentChallengeProblems,
-} from './challenge.js';
-export { decodePaymentReceipt, type PaymentReceipt } from './receipt.js';
+export { decodePaymentChallenges, type PaymentChallenge } from './challenge.js';
+export type { PaymentReceipt } from './receipt.js';
 export type { PayFunction, PaymentContext, PaymentOptions } from './types.js';

@@ -1,9 +1,6 @@
 import { abortable } from '../async.js';
-import type { AuthChallenge } from '../errors/api-errors.js';
+import { type AuthChallenge, PaymentRequiredError } from '../errors/api-errors.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
-import type { CallScope } from '../http/call-scope.js';
-import type { Redactor } from '../http/redact.js';
-import type { OutgoingRequest } from '../http/transport.js';
 import { parseWwwAuthenticate } from '../http/www-authenticate.js';
 import type { CatalogLogger } from '../logger.js';
 import {
@@ -17,15 +14,41 @@ import type { PaymentContext, PaymentOptions } from './types.js';
 // Operations that change nothing although they POST (the MCP search is a JSON-RPC POST).
 const READ_ONLY_OPERATIONS = new Set(['websites.search', 'catalog.search']);
 
+/**
+ * What the payment step reads of a call (http/'s CallScope fits): declared here, so that
+ * payment/ needs nothing of http/ but the header parser.
+ */
+export interface PaymentCall {
+  /** Operation name, e.g. `websites.search`. */
+  readonly operation: string;
+  /** Aborts with the call (its deadline or the caller's signal). */
+  readonly signal: AbortSignal;
+  /** The TimeoutError or AbortError that ended the call, if one did. */
+  readonly failure: Error | undefined;
+}
+
+/** A request the payment step can resend with a credential (http/'s OutgoingRequest fits). */
+export interface PayableRequest {
+  readonly method: 'GET' | 'POST' | 'PATCH';
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** One HTTP exchange: the step the payment step wraps. */
+export type SendStep<R extends PayableRequest, C extends PaymentCall> = (
+  request: R,
+  call: C,
+) => Promise<Response>;
+
 /** What the payment step needs from the connection, beyond the options. */
-export interface PaymentDeps {
+export interface PaymentDeps<C extends PaymentCall> {
   /** Whether an `authorization` value is the client's own API key sent as a bearer token. */
   isApiKeyBearer(value: string): boolean;
   logger: CatalogLogger | undefined;
   /** The connection's redactor, for log lines. */
-  redact: Redactor;
+  redact: (text: string) => string;
   /** Told each credential as it is handed to fetch: from then on it is a secret. */
-  credentialSent(scope: CallScope, credential: string): void;
+  credentialSent(call: C, credential: string): void;
 }
 
 /** The errors of calls that ended while the pay hook still had not answered. */
@@ -41,10 +64,23 @@ export function endedInPaymentStep(error: unknown): boolean {
 }
 
 /**
+ * Adds to a PaymentRequiredError's message why each `Payment` challenge that could not be
+ * paid was left out (an `expires` that is no date, a repeated parameter), so the refusal
+ * is not mistaken for a declined payment; leaves any other error alone. The connection
+ * applies it to the error that ends each call: the 402 is mapped in http/, which knows
+ * nothing of payments.
+ */
+export function nameUnpayableChallenges(error: unknown): void {
+  if (!(error instanceof PaymentRequiredError)) return;
+  const problems = paymentChallengeProblems(error.challenges);
+  if (problems.length > 0) error.message = `${error.message} (${problems.join('; ')})`;
+}
+
+/**
  * The call's own TimeoutError or AbortError, its message extended to say the call ended in
  * the payment step: the deadline and the caller's signal bound the hook like any wait.
  */
-function paymentStepFailure(scope: CallScope): Error {
+function paymentStepFailure(scope: PaymentCall): Error {
   const failure: Error = scope.failure ?? new Error(`${scope.operation} was aborted`);
   if (!endedWhilePaying.has(failure)) {
     endedWhilePaying.add(failure);
@@ -53,7 +89,7 @@ function paymentStepFailure(scope: CallScope): Error {
   return failure;
 }
 
-function contextOf(request: OutgoingRequest, scope: CallScope): PaymentContext {
+function contextOf(request: PayableRequest, scope: PaymentCall): PaymentContext {
   const { origin, pathname, search } = new URL(request.url);
   const url = `${origin}${pathname}${search}`;
   const mutates = request.method !== 'GET' && !READ_ONLY_OPERATIONS.has(scope.operation);
@@ -64,12 +100,13 @@ function contextOf(request: OutgoingRequest, scope: CallScope): PaymentContext {
  * The request again with the payment credential in `Authorization`. The API key stays:
  * sent as a bearer token (MCP), it moves to `x-api-key`, which the service also accepts.
  */
-function withCredential(
-  request: OutgoingRequest,
+function withCredential<R extends PayableRequest>(
+  request: R,
   credential: string,
-  deps: PaymentDeps,
-): OutgoingRequest {
-  const { authorization, ...headers } = request.headers;
+  deps: Pick<PaymentDeps<PaymentCall>, 'isApiKeyBearer'>,
+): R {
+  const { authorization, ...rest } = request.headers;
+  const headers: Record<string, string> = { ...rest };
   if (authorization !== undefined && deps.isApiKeyBearer(authorization)) {
     headers['x-api-key'] = authorization.replace(/^bearer\s+/i, '');
   }
@@ -103,24 +140,35 @@ function checkCredential(value: unknown, operation: string): asserts value is st
  * data-changing call is its first and only application. Declined, or refused again: the
  * 402 stands and becomes the usual PaymentRequiredError.
  */
-export class PaymentStep {
+export class PaymentStep<C extends PaymentCall> {
   readonly #options: PaymentOptions;
-  readonly #deps: PaymentDeps;
-  readonly #askedCalls = new WeakSet<CallScope>();
+  readonly #deps: PaymentDeps<C>;
+  readonly #askedCalls = new WeakSet<C>();
 
-  constructor(options: PaymentOptions, deps: PaymentDeps) {
+  constructor(options: PaymentOptions, deps: PaymentDeps<C>) {
     this.#options = options;
     this.#deps = deps;
   }
 
-  /** The answer to hand on: `response` itself, or the answer to the paid resend. */
-  async settle(
+  /**
+   * `send` with this step around it: a 402 it can pay is resent once through `send` itself
+   * (so a paid resend is never paid again); any other answer is handed on as it came.
+   */
+  wrap<R extends PayableRequest>(send: SendStep<R, C>): SendStep<R, C> {
+    return (request, call) =>
+      send(request, call).then((response) =>
+        response.status === 402 ? this.#settle(response, request, call, send) : response,
+      );
+  }
+
+  /** The answer to hand on: the 402 itself, or the answer to the paid resend. */
+  async #settle<R extends PayableRequest>(
     response: Response,
-    request: OutgoingRequest,
-    scope: CallScope,
-    resend: (request: OutgoingRequest) => Promise<Response>,
+    request: R,
+    scope: C,
+    send: SendStep<R, C>,
   ): Promise<Response> {
-    if (response.status !== 402 || this.#askedCalls.has(scope)) return response;
+    if (this.#askedCalls.has(scope)) return response;
     const offered = parseWwwAuthenticate(response.headers.get('www-authenticate'));
     const challenges = decodePaymentChallenges(offered);
     this.#reportRefused(offered, scope);
@@ -134,13 +182,14 @@ export class PaymentStep {
     // A credential that arrives after the deadline is not sent: the call has ended.
     if (scope.signal.aborted) throw paymentStepFailure(scope);
     this.#deps.credentialSent(scope, credential);
-    const answer = await resend(withCredential(request, credential, this.#deps));
+    const paid = withCredential(request, credential, this.#deps);
+    const answer = await send(paid, scope);
     this.#reportReceipt(answer, context);
     return answer;
   }
 
   /** Logs the malformed challenges left out (the 402 error names them when none is left). */
-  #reportRefused(offered: readonly AuthChallenge[], scope: CallScope): void {
+  #reportRefused(offered: readonly AuthChallenge[], scope: PaymentCall): void {
     const problems = paymentChallengeProblems(offered);
     if (problems.length === 0) return;
     this.#deps.logger?.warn?.(`${scope.operation}: payment challenges left unpaid`, {
@@ -150,7 +199,7 @@ export class PaymentStep {
   }
 
   /** Whether a credential can be sent beside the request's own `Authorization`, if any. */
-  #canCarry(request: OutgoingRequest, scope: CallScope): boolean {
+  #canCarry(request: PayableRequest, scope: PaymentCall): boolean {
     const { authorization } = request.headers;
     if (authorization === undefined || this.#deps.isApiKeyBearer(authorization)) return true;
     this.#deps.logger?.warn?.(
@@ -169,7 +218,7 @@ export class PaymentStep {
     challenges: PaymentChallenge[],
     context: PaymentContext,
     response: Response,
-    scope: CallScope,
+    scope: PaymentCall,
   ): Promise<string | undefined> {
     try {
       const asked = new Promise<string | undefined>((resolve) =>

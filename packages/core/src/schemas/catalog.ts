@@ -1,6 +1,7 @@
-import { z } from 'zod/v4';
+import * as z from 'zod/v4/mini';
 import { isRecord } from '../is-record.js';
 import type { Closed } from './closed.js';
+import { described, schema } from './define.js';
 
 /** The name of the catalog search tool on the MCP endpoint. */
 export const SEARCH_CATALOG_TOOL = 'search_catalog';
@@ -13,39 +14,46 @@ export const AFFILIATE_PLACEMENT = 'affiliate';
 // ---------------------------------------------------------------------------------------
 
 /** `catalog.pagination`. The contract does not show bounds; UCP sets none (default 10). */
-export const CatalogPaginationSchema = z.strictObject({
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .describe('Maximum number of products to return (servers may clamp it).'),
-  cursor: z.string().optional().describe('Cursor from a previous page, to get the next one.'),
-});
+export const CatalogPaginationSchema = /* @__PURE__ */ schema(() =>
+  z.strictObject({
+    limit: described(
+      z.number().check(z.int(), z.minimum(1)),
+      'Maximum number of products to return (servers may clamp it).',
+    ),
+    cursor: described(z.optional(z.string()), 'Cursor from a previous page, to get the next one.'),
+  }),
+);
 
 /** The `catalog` argument of `search_catalog`. */
-export const CatalogQuerySchema = z.strictObject({
-  query: z
-    .string()
-    .trim()
-    .min(1)
-    .describe('What the shopper is looking for, in plain words (e.g. "trail running shoes").'),
-  pagination: CatalogPaginationSchema.optional(),
-  placements: z
-    .array(z.string().min(1))
-    .optional()
-    .describe('Use ["affiliate"] to get commission data on each variant (only with a valid key).'),
-});
+export const CatalogQuerySchema = /* @__PURE__ */ schema(() =>
+  z.strictObject({
+    query: described(
+      z.string().check(z.trim(), z.minLength(1)),
+      'What the shopper is looking for, in plain words (e.g. "trail running shoes").',
+    ),
+    pagination: z.optional(CatalogPaginationSchema),
+    placements: described(
+      z.optional(z.array(z.string().check(z.minLength(1)))),
+      'Use ["affiliate"] to get commission data on each variant (only with a valid key).',
+    ),
+  }),
+);
+/** A catalog search as the client sends it: the query, optional pagination and placements. */
 export type CatalogQuery = z.infer<typeof CatalogQuerySchema>;
 
 /** `meta` may be null (this service accepts null) or carry UCP agent metadata. */
-export const CatalogMetaSchema = z.looseObject({}).nullable();
+export const CatalogMetaSchema = /* @__PURE__ */ schema(() => z.nullable(z.looseObject({})));
+/** The `meta` argument of `search_catalog`: null, or UCP agent metadata. */
 export type CatalogMeta = z.infer<typeof CatalogMetaSchema>;
 
 /** The `arguments` of a `tools/call` to `search_catalog`. */
-export const SearchCatalogArgumentsSchema = z.strictObject({
-  meta: CatalogMetaSchema,
-  catalog: CatalogQuerySchema,
-});
+export const SearchCatalogArgumentsSchema = /* @__PURE__ */ schema(() =>
+  z.strictObject({
+    meta: CatalogMetaSchema,
+    catalog: CatalogQuerySchema,
+  }),
+);
+/** The `arguments` of a `tools/call` to `search_catalog`: `{ meta, catalog }`. */
 export type SearchCatalogArguments = z.infer<typeof SearchCatalogArgumentsSchema>;
 
 // ---------------------------------------------------------------------------------------
@@ -54,26 +62,39 @@ export type SearchCatalogArguments = z.infer<typeof SearchCatalogArgumentsSchema
 // ---------------------------------------------------------------------------------------
 
 /** A price in minor units (`{ amount: 1999, currency: "USD" }` is $19.99). */
-export const PriceSchema = z.looseObject({
-  amount: z.number(),
-  currency: z.string(),
-});
+export const PriceSchema = /* @__PURE__ */ schema(() =>
+  z.looseObject({
+    amount: z.number(),
+    currency: z.string(),
+  }),
+);
+/** A price in minor units with its currency. */
 export type Price = Closed<z.infer<typeof PriceSchema>>;
 
-export const DescriptionSchema = z.looseObject({
-  plain: z.string().optional(),
-  html: z.string().optional(),
-  markdown: z.string().optional(),
-});
+/** An optional text field of an answer. */
+const optionalString = () => z.optional(z.string());
 
-export const MediaSchema = z.looseObject({
-  type: z.string().optional(),
-  url: z.string(),
-  alt_text: z.string().optional(),
-});
+/** A product or variant description in one or more formats (plain, HTML, Markdown). */
+export const DescriptionSchema = /* @__PURE__ */ schema(() =>
+  z.looseObject({
+    plain: optionalString(),
+    html: optionalString(),
+    markdown: optionalString(),
+  }),
+);
+
+/** An image or other medium of a product or variant: its URL, type and alt text. */
+export const MediaSchema = /* @__PURE__ */ schema(() =>
+  z.looseObject({
+    type: optionalString(),
+    url: z.string(),
+    alt_text: optionalString(),
+  }),
+);
 
 /** Commission data on a variant. Not part of UCP and not public: kept as an open object. */
-export const PlacementSchema = z.looseObject({});
+export const PlacementSchema = /* @__PURE__ */ schema(() => z.looseObject({}));
+/** Commission data on a variant (an open object; read it with `commissionPercentage`). */
 export type Placement = Closed<z.infer<typeof PlacementSchema>>;
 
 /**
@@ -99,82 +120,113 @@ export function commissionPercentage(
   return typeof value === 'number' || typeof value === 'string' ? value : undefined;
 }
 
-export const VariantSchema = z.looseObject({
-  id: z.string(),
-  title: z.string().optional(),
-  description: z.union([DescriptionSchema, z.string()]).optional(),
-  price: PriceSchema.optional(),
-  /** The buy link. Monetized with a valid key. Never rewritten. */
-  url: z.string().optional(),
-  list_price: PriceSchema.optional(),
-  availability: z
-    .looseObject({ available: z.boolean().optional(), status: z.string().optional() })
-    .optional(),
-  options: z
-    .array(z.looseObject({ name: z.string().optional(), label: z.string().optional() }))
-    .optional(),
-  media: z.array(MediaSchema).optional(),
-  seller: z
-    .looseObject({
-      name: z.string().optional(),
-      links: z.array(z.looseObject({})).optional(),
-    })
-    .optional(),
-  sku: z.string().optional(),
-  barcodes: z.array(z.looseObject({})).optional(),
-  placement: PlacementSchema.optional(),
-  /**
-   * Not in UCP, but a service may send it (the emulator puts the retailer's `website_id`
-   * there). Any type is kept as sent, so read it with a check.
-   */
-  metadata: z.unknown().optional(),
-});
+/**
+ * A variant of a product: id, buy link (`url`, never rewritten), price, availability,
+ * placement and more; unknown fields kept.
+ */
+export const VariantSchema = /* @__PURE__ */ schema(() =>
+  z.looseObject({
+    id: z.string(),
+    title: optionalString(),
+    description: z.optional(z.union([DescriptionSchema, z.string()])),
+    price: z.optional(PriceSchema),
+    /** The buy link. Monetized with a valid key. Never rewritten. */
+    url: optionalString(),
+    list_price: z.optional(PriceSchema),
+    availability: z.optional(
+      z.looseObject({ available: z.optional(z.boolean()), status: optionalString() }),
+    ),
+    options: z.optional(
+      z.array(z.looseObject({ name: optionalString(), label: optionalString() })),
+    ),
+    media: z.optional(z.array(MediaSchema)),
+    seller: z.optional(
+      z.looseObject({
+        name: optionalString(),
+        links: z.optional(z.array(z.looseObject({}))),
+      }),
+    ),
+    sku: optionalString(),
+    barcodes: z.optional(z.array(z.looseObject({}))),
+    placement: z.optional(PlacementSchema),
+    /**
+     * Not in UCP, but a service may send it (the emulator puts the retailer's `website_id`
+     * there). Any type is kept as sent, so read it with a check.
+     */
+    metadata: z.optional(z.unknown()),
+  }),
+);
+/** A purchasable variant of a product: its buy link (`url`), price, availability and placement. */
 export type Variant = Closed<z.infer<typeof VariantSchema>>;
 
-export const ProductSchema = z.looseObject({
-  id: z.string(),
-  title: z.string(),
-  description: z.union([DescriptionSchema, z.string()]).optional(),
-  price_range: z.looseObject({ min: PriceSchema, max: PriceSchema }).optional(),
-  variants: z.array(VariantSchema),
-  url: z.string().optional(),
-  handle: z.string().optional(),
-  categories: z
-    .array(z.looseObject({ value: z.string(), taxonomy: z.string().optional() }))
-    .optional(),
-  media: z.array(MediaSchema).optional(),
-  options: z.array(z.looseObject({})).optional(),
-  rating: z
-    .looseObject({ value: z.number(), scale_max: z.number(), count: z.number().optional() })
-    .optional(),
-  tags: z.array(z.string()).optional(),
-  metadata: z.looseObject({}).optional(),
-});
+/**
+ * A product of a catalog answer: id, title, variants (each with its buy link) and optional
+ * details; unknown fields kept.
+ */
+export const ProductSchema = /* @__PURE__ */ schema(() =>
+  z.looseObject({
+    id: z.string(),
+    title: z.string(),
+    description: z.optional(z.union([DescriptionSchema, z.string()])),
+    price_range: z.optional(z.looseObject({ min: PriceSchema, max: PriceSchema })),
+    variants: z.array(VariantSchema),
+    url: optionalString(),
+    handle: optionalString(),
+    categories: z.optional(
+      z.array(z.looseObject({ value: z.string(), taxonomy: optionalString() })),
+    ),
+    media: z.optional(z.array(MediaSchema)),
+    options: z.optional(z.array(z.looseObject({}))),
+    rating: z.optional(
+      z.looseObject({ value: z.number(), scale_max: z.number(), count: z.optional(z.number()) }),
+    ),
+    tags: z.optional(z.array(z.string())),
+    metadata: z.optional(z.looseObject({})),
+  }),
+);
+/** A product of a catalog answer, with its variants. */
 export type Product = Closed<z.infer<typeof ProductSchema>>;
 
-export const CatalogMessageSchema = z.looseObject({
-  type: z.string(),
-  code: z.string().optional(),
-  content: z.string(),
-  severity: z.string().optional(),
-});
+/** One of `messages[]` in a catalog answer: a type, a text, optionally a code and a severity. */
+export const CatalogMessageSchema = /* @__PURE__ */ schema(() =>
+  z.looseObject({
+    type: z.string(),
+    code: optionalString(),
+    content: z.string(),
+    severity: optionalString(),
+  }),
+);
+/** A message of a catalog answer (`messages[]`), e.g. a warning about the query. */
 export type CatalogMessage = Closed<z.infer<typeof CatalogMessageSchema>>;
 
-export const CatalogPageInfoSchema = z.looseObject({
-  cursor: z.string().optional(),
-  has_next_page: z.boolean().optional(),
-  total_count: z.number().optional(),
-});
+/** `pagination` of a catalog answer: the cursor of the next page, whether there is one, a total. */
+export const CatalogPageInfoSchema = /* @__PURE__ */ schema(() =>
+  z.looseObject({
+    cursor: optionalString(),
+    has_next_page: z.optional(z.boolean()),
+    total_count: z.optional(z.number()),
+  }),
+);
 
 /** `structuredContent` of a `search_catalog` result. */
-export const CatalogSearchResultSchema = z.looseObject({
-  ucp: z.looseObject({}).optional(),
-  products: z.array(ProductSchema).default([]),
-  pagination: CatalogPageInfoSchema.optional(),
-  messages: z.array(CatalogMessageSchema).optional(),
-});
+export const CatalogSearchResultSchema = /* @__PURE__ */ schema(() =>
+  z.looseObject({
+    ucp: z.optional(z.looseObject({})),
+    products: z._default(z.array(ProductSchema), []),
+    pagination: z.optional(CatalogPageInfoSchema),
+    messages: z.optional(z.array(CatalogMessageSchema)),
+  }),
+);
+/**
+ * A parsed catalog answer: products (variants with buy links), pagination, messages;
+ * unknown fields kept at run time.
+ */
 export type CatalogSearchResult = Closed<z.infer<typeof CatalogSearchResultSchema>>;
 
 /** The `x-ucp-auth-tier` values. */
-export const AuthTierSchema = z.enum(['token', 'anonymous']);
+export const AUTH_TIERS = ['token', 'anonymous'] as const;
+
+/** The `x-ucp-auth-tier` header: {@link AUTH_TIERS}. */
+export const AuthTierSchema = /* @__PURE__ */ schema(() => z.enum(AUTH_TIERS));
+/** The tier the service applied to a catalog search: `token` (a valid key) or `anonymous`. */
 export type AuthTier = z.infer<typeof AuthTierSchema>;

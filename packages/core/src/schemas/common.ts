@@ -1,5 +1,6 @@
-import { z } from 'zod/v4';
+import * as z from 'zod/v4/mini';
 import type { Closed } from './closed.js';
+import { described, schema } from './define.js';
 
 /**
  * Countries to which commission rates are scoped: ISO 3166-1 alpha-2 codes plus the
@@ -28,24 +29,31 @@ export const COUNTRY_CODES = [
 ] as const;
 
 /** The contract's `CountryCode` enumeration. */
-export const CountryCodeSchema = z
-  .enum(COUNTRY_CODES)
-  .describe('Country code (ISO 3166-1 alpha-2, or EU for the pan-region).');
+export const CountryCodeSchema = /* @__PURE__ */ schema(() =>
+  described(z.enum(COUNTRY_CODES), 'Country code (ISO 3166-1 alpha-2, or EU for the pan-region).'),
+);
+/** A country of the contract (ISO 3166-1 alpha-2, or `EU`). */
 export type CountryCode = z.infer<typeof CountryCodeSchema>;
 
 /** One item of a 422 `detail` array. Extra members are kept. */
-export const ValidationIssueSchema = z.looseObject({
-  loc: z.array(z.union([z.string(), z.number()])),
-  msg: z.string(),
-  type: z.string(),
-});
+export const ValidationIssueSchema = /* @__PURE__ */ schema(() =>
+  z.looseObject({
+    loc: z.array(z.union([z.string(), z.number()])),
+    msg: z.string(),
+    type: z.string(),
+  }),
+);
+/** One issue of a 422 answer: where (`loc`), what (`msg`) and its kind (`type`). */
 export type ValidationIssue = Closed<z.infer<typeof ValidationIssueSchema>>;
 
 /**
  * The contract's `ErrorResponse`: `detail` is a string, or (422) an array of objects with
  * free-form members (usually `{ loc, msg, type }`).
  */
-export const ErrorResponseSchema = z.looseObject({
-  detail: z.union([z.string(), z.array(z.looseObject({}))]),
-});
+export const ErrorResponseSchema = /* @__PURE__ */ schema(() =>
+  z.looseObject({
+    detail: z.union([z.string(), z.array(z.looseObject({}))]),
+  }),
+);
+/** An error body of the service: `detail` as text, or (422) a list of issues. */
 export type ErrorResponse = Closed<z.infer<typeof ErrorResponseSchema>>;

@@ -1,15 +1,19 @@
-import { z } from 'zod/v4';
+import * as z from 'zod/v4/mini';
+import { hasText, MESSAGE_WITHOUT_TEXT } from '../validation/text.js';
 import type { Closed } from './closed.js';
+import { described, schema } from './define.js';
 
 /**
  * Body of `POST /v1/conversations`. The contract does not show its shape, so any JSON
  * object is accepted and sent as given.
  */
-export const ConversationCreateSchema = z.looseObject({});
+export const ConversationCreateSchema = /* @__PURE__ */ schema(() => z.looseObject({}));
+/** The body of `POST /v1/conversations`: any JSON object. */
 export type ConversationCreate = z.infer<typeof ConversationCreateSchema>;
 
 /** Response of `POST /v1/conversations`: an open object (the shape is not shown). */
-export const ConversationSchema = z.looseObject({});
+export const ConversationSchema = /* @__PURE__ */ schema(() => z.looseObject({}));
+/** A conversation as `POST /v1/conversations` answers it (an open object). */
 export type Conversation = Closed<z.infer<typeof ConversationSchema>>;
 
 /*
@@ -20,38 +24,51 @@ export type Conversation = Closed<z.infer<typeof ConversationSchema>>;
  */
 
 /** Body of `POST /v1/conversations/{conversation_id}/tokens`. */
-export const TokenMintRequestSchema = z.strictObject({
-  ttl_seconds: z
-    .int()
-    .min(60)
-    .max(7200)
-    .optional()
-    .describe('Token lifetime in seconds, 60 to 7200 (the service default is 1800).'),
-});
+export const TokenMintRequestSchema = /* @__PURE__ */ schema(() =>
+  z.strictObject({
+    ttl_seconds: described(
+      z.optional(z.int().check(z.minimum(60), z.maximum(7200))),
+      'Token lifetime in seconds, 60 to 7200 (the service default is 1800).',
+    ),
+  }),
+);
+/** The body of a token mint: the lifetime asked for, if any. */
 export type TokenMintRequest = z.infer<typeof TokenMintRequestSchema>;
 
 /** Answer of the mint endpoint: `{ token, token_id, expires_at }`. */
-export const ConversationTokenSchema = z.looseObject({
-  token: z.string().min(1),
-  token_id: z.string().optional(),
-  expires_at: z.string().min(1),
-});
+export const ConversationTokenSchema = /* @__PURE__ */ schema(() =>
+  z.looseObject({
+    token: z.string().check(z.minLength(1)),
+    token_id: z.optional(z.string()),
+    expires_at: z.string().check(z.minLength(1)),
+  }),
+);
+/** The answer of the token mint: the token, its id and when it expires. */
 export type ConversationToken = Closed<z.infer<typeof ConversationTokenSchema>>;
 
 /** Body of `POST /v1/conversations/{conversation_id}/turns`: the shopper's message. */
-export const TurnRequestSchema = z.strictObject({
-  message: z.string().refine((text) => text.trim() !== '', {
-    message: 'must contain text (it is empty or only whitespace)',
+export const TurnRequestSchema = /* @__PURE__ */ schema(() =>
+  z.strictObject({
+    message: z.string().check(z.refine(hasText, { error: MESSAGE_WITHOUT_TEXT })),
   }),
-});
+);
+/** The body of a turn: the shopper's message. */
 export type TurnRequest = z.infer<typeof TurnRequestSchema>;
 
 /** Answer of the turns endpoint: `{ turn_id, reply: { role, content } }`. */
-export const TurnSchema = z.looseObject({
-  turn_id: z.string(),
-  reply: z.looseObject({ role: z.string(), content: z.string() }),
-});
+export const TurnSchema = /* @__PURE__ */ schema(() =>
+  z.looseObject({
+    turn_id: z.string(),
+    reply: z.looseObject({ role: z.string(), content: z.string() }),
+  }),
+);
+/** The answer of a turn: its id and the assistant's reply. */
 export type Turn = Closed<z.infer<typeof TurnSchema>>;
 
-/** Path parameter check shared by the conversation calls. */
-export const ConversationIdSchema = z.string().trim().min(1);
+/**
+ * Path parameter check shared by the conversation calls: text, not empty once trimmed
+ * (`requireId` in validation/text.ts is the same rule without zod, for chat pages).
+ */
+export const ConversationIdSchema = /* @__PURE__ */ schema(() =>
+  z.string().check(z.trim(), z.minLength(1)),
+);

@@ -1,26 +1,36 @@
-import { z } from 'zod/v4';
+import * as z from 'zod/v4/mini';
+import { schema } from './define.js';
 
 /** A JSON-RPC 2.0 error object. */
-export const JsonRpcErrorSchema = z.looseObject({
-  code: z.number(),
-  message: z.string(),
-  data: z.unknown().optional(),
-});
+export const JsonRpcErrorSchema = /* @__PURE__ */ schema(() =>
+  z.looseObject({
+    code: z.number(),
+    message: z.string(),
+    data: z.optional(z.unknown()),
+  }),
+);
+/** A JSON-RPC 2.0 error object: code, message, optional data. */
 export type JsonRpcError = z.infer<typeof JsonRpcErrorSchema>;
 
 /** A JSON-RPC 2.0 response: either `result` or `error`. */
-export const JsonRpcResponseSchema = z.looseObject({
-  jsonrpc: z.literal('2.0'),
-  id: z.union([z.string(), z.number(), z.null()]),
-  result: z.unknown().optional(),
-  error: JsonRpcErrorSchema.optional(),
-});
+export const JsonRpcResponseSchema = /* @__PURE__ */ schema(() =>
+  z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    id: z.union([z.string(), z.number(), z.null()]),
+    result: z.optional(z.unknown()),
+    error: z.optional(JsonRpcErrorSchema),
+  }),
+);
+/** A JSON-RPC 2.0 response: `result` or `error`, with the request id. */
 export type JsonRpcResponse = z.infer<typeof JsonRpcResponseSchema>;
 
 /** The result of an MCP `tools/call`. */
-export const ToolCallResultSchema = z.looseObject({
-  content: z.array(z.looseObject({ type: z.string() })).optional(),
-  structuredContent: z.unknown().optional(),
-  isError: z.boolean().optional(),
-});
+export const ToolCallResultSchema = /* @__PURE__ */ schema(() =>
+  z.looseObject({
+    content: z.optional(z.array(z.looseObject({ type: z.string() }))),
+    structuredContent: z.optional(z.unknown()),
+    isError: z.optional(z.boolean()),
+  }),
+);
+/** The result of an MCP `tools/call`: content, structured content, and whether it failed. */
 export type ToolCallResult = z.infer<typeof ToolCallResultSchema>;

@@ -28,20 +28,21 @@ import {
 } from './definition.js';
 import { errorTextForModel } from './error-text.js';
 import { validateToolInput } from './input/check.js';
-import {
-  type CatalogToolsOptions,
-  finalToolNames,
-  selectToolNames,
-  validateToolOptions,
-} from './options.js';
+import { type CatalogToolsOptions, readToolOptions, type ToolOptionsRead } from './options.js';
+import { assertCatalogToolResult, type CatalogToolResult } from './result.js';
 import { findStrictModeViolations } from './strict-mode.js';
 
 /**
  * A catalog tool bound to a client, options and its final name: what the adapters wrap.
- * `execute` validates the input, calls the service and returns the full result (or throws
- * the client's typed error); the two formatters give the model's view of either.
+ * `execute` validates the input, calls the service and returns the full result, a
+ * {@link CatalogToolResult} (or throws the client's typed error); the two formatters give
+ * the model's view of either.
  */
-export interface CatalogTool<Input, Output, Name extends string = CatalogToolName> {
+export interface CatalogTool<
+  Input,
+  Output extends CatalogToolResult,
+  Name extends string = CatalogToolName,
+> {
   /** Final name, after the rename hook. */
   readonly name: string;
   /** Name before the rename hook; narrows an {@link AnyCatalogTool} to its types. */
@@ -80,7 +81,7 @@ interface BindContext {
   redact: Redactor;
 }
 
-function bindTool<Input, Output, Name extends string>(
+function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
   definition: CatalogToolDefinition<Input, Output, Name>,
   { client, defaults, names, redact, view }: BindContext,
 ): CatalogTool<Input, Output, Name> {
@@ -103,6 +104,8 @@ function bindTool<Input, Output, Name extends string>(
         defaults,
         signal: options.signal,
       });
+      // A custom tool written without the types must not hand the adapters another shape.
+      assertCatalogToolResult(output, definition.name);
       // The full result reaches more than the model (AI SDK UI streams, LangChain artifacts,
       // MCP structuredContent, OpenAI Agents custom data): a key the service echoed must not.
       // A paid answer is also redacted with its call's own credential, and the output
@@ -238,10 +241,6 @@ function assertStrictModeSchema(definition: AnyCatalogToolDefinition): void {
   }
 }
 
-function createClient(options: CatalogToolsOptions<AnyCatalogToolDefinition>): CatalogToolClient {
-  return options.client ?? new CatalogClient(options.clientOptions);
-}
-
 /**
  * The redactor of everything the model reads. The client knows the key it actually sends
  * (its own option, or the environment when it was built), so it is asked first: a client
@@ -250,48 +249,46 @@ function createClient(options: CatalogToolsOptions<AnyCatalogToolDefinition>): C
  */
 function modelTextRedactor(
   client: CatalogToolClient,
-  options: CatalogToolsOptions<AnyCatalogToolDefinition>,
+  clientOptions: ToolOptionsRead['clientOptions'],
 ): Redactor {
-  const others = createRedactor(options.clientOptions?.apiKey?.trim(), readEnv(ENV_VARS.apiKey));
+  const others = createRedactor(clientOptions?.apiKey?.trim(), readEnv(ENV_VARS.apiKey));
   const own = (client as Partial<Pick<CatalogClient, 'redact'>>).redact;
   if (typeof own !== 'function') return others;
   return <T>(value: T): T => others(own.call(client, value) as T);
 }
 
 /**
- * Builds the selected catalog tools from the shared options: validates the options
- * (throwing a ConfigurationError naming the bad one), creates or takes the client, applies
+ * Builds the selected catalog tools from the shared options: reads the options once
+ * (throwing a ConfigurationError naming each bad one), creates or takes the client, applies
  * the rename hook and defaults. Adapters call this and only translate the result.
  */
 export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = never>(
   options: CatalogToolsOptions<Extra> = {},
 ): Array<AnyCatalogTool | BoundCatalogTool<Extra>> {
-  validateToolOptions(options);
-  const custom: readonly AnyCatalogToolDefinition[] = options.tools ?? [];
-  const selected = selectToolNames(options);
-  if (options.strict !== false) {
-    custom.filter((tool) => selected.includes(tool.name)).forEach(assertStrictModeSchema);
+  const read = readToolOptions(options);
+  if (read.strict) {
+    read.custom.filter((tool) => read.selected.includes(tool.name)).forEach(assertStrictModeSchema);
   }
-  const client = createClient(options);
-  assertToolsConfigured(client, selected);
+  const client = read.client ?? new CatalogClient(read.clientOptions);
+  assertToolsConfigured(client, read.selected);
   const context: BindContext = {
     client,
-    view: { buyLinks: options.buyLinks ?? 'inline' },
-    defaults: options.defaults ?? {},
-    names: finalToolNames(options),
+    view: read.view,
+    defaults: read.defaults,
+    names: read.names,
     // Model-facing text and tool outputs pass through this, so a key echoed by the service
     // never reaches the model or anything the application forwards (a browser).
-    redact: modelTextRedactor(client, options),
+    redact: modelTextRedactor(client, read.clientOptions),
   };
   const builtIns: Record<CatalogToolName, () => AnyCatalogTool> = {
     search_catalog: () => bindTool(searchCatalogTool, context),
     search_websites: () => bindTool(searchWebsitesTool, context),
     update_collection: () => bindTool(updateCollectionTool, context),
   };
-  return selected.map((name) => {
+  return read.selected.map((name) => {
     if (isBuiltInName(name)) return builtIns[name]();
     // Its definition is one of `options.tools`, so the bound tool has the type of one.
-    const definition = custom.find((tool) => tool.name === name) as Extra;
+    const definition = read.custom.find((tool) => tool.name === name) as Extra;
     return bindTool(definition, context) as BoundCatalogTool<Extra>;
   });
 }

@@ -11,14 +11,14 @@ import {
 } from '../schemas/catalog.js';
 import { formatMinorUnits } from './money.js';
 import { countOf } from './plural.js';
+import type { CatalogToolResult } from './result.js';
 
 /**
- * What the application gets from `search_catalog`: the query as sent and the full parsed
- * result. Defined next to its view, which the tool definition uses.
+ * What the application gets from `search_catalog`: the query as sent (`request`), the full
+ * parsed result (`response`) and the tier. Defined next to its view, which the tool
+ * definition uses.
  */
-export interface SearchCatalogOutput {
-  query: CatalogQuery;
-  result: CatalogSearchResult;
+export interface SearchCatalogOutput extends CatalogToolResult<CatalogQuery, CatalogSearchResult> {
   /** The tier the service applied; `anonymous` means buy links are not monetized. */
   tier: AuthTier;
 }
@@ -181,30 +181,30 @@ export function catalogViewLegend(buyLinks: BuyLinkMode): string {
 }
 
 function headerLines(output: SearchCatalogOutput): string[] {
-  const { query, result, tier } = output;
-  const count = result.products.length;
-  const total = result.pagination?.total_count;
+  const { request, response, tier } = output;
+  const count = response.products.length;
+  const total = response.pagination?.total_count;
   // "1 product", "2 products", "1 of 5 products".
   const found =
     total === undefined ? countOf(count, 'product') : `${count} of ${countOf(total, 'product')}`;
-  const lines = [`${found} for "${query.query}".`];
+  const lines = [`${found} for "${request.query}".`];
   if (tier === 'anonymous') {
     lines.push('Buy links are not monetized (anonymous tier: no valid API key).');
-    if (query.placements?.length)
+    if (request.placements?.length)
       lines.push('Commission data needs a valid API key, so none is shown.');
   }
-  for (const message of result.messages ?? []) {
+  for (const message of response.messages ?? []) {
     lines.push(`${message.type}${message.code ? ` ${message.code}` : ''}: ${message.content}`);
   }
   return lines;
 }
 
 function footerLines(output: SearchCatalogOutput): string[] {
-  const page = output.result.pagination;
+  const page = output.response.pagination;
   if (page?.has_next_page && page.cursor) {
     return [`Next page: the same query with cursor "${page.cursor}".`];
   }
-  if (output.result.products.length === 0)
+  if (output.response.products.length === 0)
     return ['Nothing matched; try broader or different words.'];
   return [];
 }
@@ -223,7 +223,7 @@ export function formatCatalogResult(
 ): string {
   return [
     ...headerLines(output),
-    ...productSection(output.result.products, buyLinks),
+    ...productSection(output.response.products, buyLinks),
     ...footerLines(output),
   ].join('\n');
 }

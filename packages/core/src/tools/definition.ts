@@ -3,6 +3,7 @@ import type { CatalogClient } from '../client.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import type { BuyLinkMode } from '../links/references.js';
 import type { CountryCode } from '../schemas/index.js';
+import type { CatalogToolResult } from './result.js';
 
 /** The names of the three catalog tools, before any rename. */
 export const CATALOG_TOOL_NAMES = [
@@ -51,11 +52,16 @@ export interface CatalogToolContext {
 
 /**
  * A framework-neutral catalog tool: what adapters translate into AI SDK or LangChain tools.
- * `execute` returns the full parsed result for the application and throws the client's
- * typed errors; `toModelOutput` gives the compact text the model reads. The three built-ins
- * are definitions like any other; an application adds its own with the `tools` option.
+ * `execute` returns a {@link CatalogToolResult} for the application (what was asked, what
+ * came back) and throws the client's typed errors; `toModelOutput` gives the compact text
+ * the model reads. The three built-ins are definitions like any other; an application adds
+ * its own with the `tools` option.
  */
-export interface CatalogToolDefinition<Input, Output, Name extends string = CatalogToolName> {
+export interface CatalogToolDefinition<
+  Input,
+  Output extends CatalogToolResult,
+  Name extends string = CatalogToolName,
+> {
   /** The tool's name before any rename; must match {@link TOOL_NAME_PATTERN}. */
   name: Name;
   /**
@@ -69,7 +75,9 @@ export interface CatalogToolDefinition<Input, Output, Name extends string = Cata
   inputSchema: z.ZodType<Input>;
   /** True when the tool changes the user's data, so hosts should ask before running it. */
   mutates: boolean;
+  /** Runs the tool: `{ request, response }` (and `tier` where there is one). */
   execute(input: Input, context: CatalogToolContext): Promise<Output>;
+  /** The compact text the model reads for a result of `execute`. */
   toModelOutput(output: Output, view?: CatalogViewSettings): string;
   /** The model's name for a field the client reports by its wire path (e.g. `catalog.query`). */
   modelFieldName?(wirePath: string): string;
@@ -79,14 +87,14 @@ export interface CatalogToolDefinition<Input, Output, Name extends string = Cata
  * Any tool definition, whatever its input, output and name: what the `tools` option takes.
  * (Its methods are declared as methods, so a definition with specific types is one.)
  */
-export type AnyCatalogToolDefinition = CatalogToolDefinition<unknown, unknown, string>;
+export type AnyCatalogToolDefinition = CatalogToolDefinition<unknown, CatalogToolResult, string>;
 
 /**
  * Gives a tool definition its types (built-in or custom, e.g. `compare_prices`) and checks
  * its name; throws a ConfigurationError when the name does not match
  * {@link TOOL_NAME_PATTERN}.
  */
-export function defineCatalogTool<Input, Output, Name extends string>(
+export function defineCatalogTool<Input, Output extends CatalogToolResult, Name extends string>(
   definition: CatalogToolDefinition<Input, Output, Name>,
 ): CatalogToolDefinition<Input, Output, Name> {
   assertToolName(definition?.name, 'defineCatalogTool: name');

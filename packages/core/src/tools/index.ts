@@ -1,20 +1,22 @@
-export {
-  type SearchCatalogInput,
-  searchCatalogTool,
-} from './built-in/search-catalog.js';
+/*
+ * `@catalogkit/core/tools`: the framework-neutral agent tools. `createCatalogToolList` binds
+ * the built-ins (search_catalog, search_websites, update_collection) and your own
+ * `defineCatalogTool` definitions to a client; the formatters and `errorTextForModel` give a
+ * custom tool the built-ins' model view; the types name tools, results and options.
+ * The adapters (`@catalogkit/ai-sdk`, `/langchain`, `/openai-agents`, `/mcp`) wrap this.
+ */
+export type { SearchCatalogInput } from './built-in/search-catalog.js';
 export {
   formatWebsites,
   type SearchWebsitesInput,
   type SearchWebsitesOutput,
-  searchWebsitesTool,
 } from './built-in/search-websites.js';
 export {
   formatCollection,
   type UpdateCollectionInput,
   type UpdateCollectionOutput,
-  updateCollectionTool,
+  type UpdateCollectionRequest,
 } from './built-in/update-collection.js';
-export { RepeatedUpdateError } from './built-in/update-memory.js';
 export {
   type AnyCatalogTool,
   type BoundCatalogTool,
@@ -42,4 +44,5 @@ export {
 export { errorTextForModel, type FieldNamer } from './error-text.js';
 export { formatMinorUnits } from './money.js';
 export type { CatalogToolsOptions } from './options.js';
+export type { CatalogToolResult } from './result.js';
 export { findStrictModeViolations } from './strict-mode.js';

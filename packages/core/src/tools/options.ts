@@ -1,17 +1,18 @@
 import { z } from 'zod/v4';
 import type { CatalogClient } from '../client.js';
 import type { CatalogClientOptions } from '../client-options.js';
-import { ConfigurationError, RequestValidationError } from '../errors/index.js';
+import { ConfigurationError } from '../errors/catalog-error.js';
 import { isRecord } from '../is-record.js';
 import type { BuyLinkMode } from '../links/references.js';
 import { CountryCodeSchema } from '../schemas/index.js';
-import { validateRequest } from '../validation/request.js';
+import { hasLoneSurrogate } from '../validation/text.js';
 import {
   type AnyCatalogToolDefinition,
-  assertToolName,
   CATALOG_TOOL_NAMES,
   type CatalogToolDefaults,
   type CatalogToolName,
+  type CatalogToolNames,
+  type CatalogViewSettings,
   TOOL_NAME_PATTERN,
 } from './definition.js';
 import { TOOL_RESULT_LIMIT_MAX } from './limits.js';
@@ -60,36 +61,29 @@ export interface CatalogToolsOptions<Extra extends AnyCatalogToolDefinition = ne
   buyLinks?: BuyLinkMode;
 }
 
-const isFunction = (value: unknown) => typeof value === 'function';
+/** The options once read: everything `createCatalogToolList` binds the tools with. */
+export interface ToolOptionsRead {
+  /** The client given, if any (else one is made from `clientOptions`). */
+  client: CatalogClient | undefined;
+  clientOptions: CatalogClientOptions | undefined;
+  /** The application's own tools, in their order. */
+  custom: readonly AnyCatalogToolDefinition[];
+  /** The tools to build, in their order: the built-ins first, then `tools`. */
+  selected: readonly string[];
+  /** Every tool's final name, after `rename`. */
+  names: CatalogToolNames;
+  defaults: CatalogToolDefaults;
+  view: CatalogViewSettings;
+  strict: boolean;
+}
 
-/** The options schema for one call: include/exclude may name the built-ins and `toolNames`. */
-function optionsSchema(toolNames: readonly string[]) {
-  const names = z.enum(toolNames as [string, ...string[]]);
-  return z.strictObject({
-    client: z
-      .custom<CatalogClient>(
-        (value) =>
-          isRecord(value) && ['catalog', 'websites', 'collections'].every((key) => key in value),
-        'must be a CatalogClient',
-      )
-      .optional(),
-    clientOptions: z.custom<CatalogClientOptions>(isRecord, 'must be an object').optional(),
-    tools: z
-      .array(z.custom<AnyCatalogToolDefinition>(isToolDefinition, 'must be a tool definition'))
-      .optional(),
-    include: z.array(names).optional(),
-    exclude: z.array(names).optional(),
-    defaults: z
-      .strictObject({
-        country: CountryCodeSchema.optional(),
-        placements: z.array(z.string().min(1)).optional(),
-        limit: z.int().min(1).max(TOOL_RESULT_LIMIT_MAX).optional(),
-      })
-      .optional(),
-    rename: z.custom<(name: string) => string>(isFunction, 'must be a function').optional(),
-    strict: z.boolean().optional(),
-    buyLinks: z.enum(['inline', 'reference']).optional(),
-  });
+type Rename = (name: string) => string;
+
+const isFunction = (value: unknown): boolean => typeof value === 'function';
+
+/** What the tools call on a client: a stand-in with these three works too. */
+function isClientLike(value: unknown): boolean {
+  return isRecord(value) && ['catalog', 'websites', 'collections'].every((key) => key in value);
 }
 
 function isToolDefinition(value: unknown): boolean {
@@ -101,88 +95,171 @@ function isToolDefinition(value: unknown): boolean {
   );
 }
 
-/** Names of the built-ins followed by those of `tools` (unchecked; see validateToolOptions). */
-export function allToolNames(options: CatalogToolsOptions<AnyCatalogToolDefinition>): string[] {
-  const custom = Array.isArray(options.tools)
-    ? options.tools.map((tool: unknown) => (isRecord(tool) ? tool.name : undefined))
-    : [];
-  return [...CATALOG_TOOL_NAMES, ...custom.filter((name) => typeof name === 'string')];
+const toolNameList = () => z.array(z.string('must be a tool name')).readonly();
+
+/** The options' own fields, each with the words its error gives. */
+function optionFields() {
+  return z.strictObject(
+    {
+      client: z.custom<CatalogClient>(isClientLike, 'must be a CatalogClient').optional(),
+      clientOptions: z.custom<CatalogClientOptions>(isRecord, 'must be an object').optional(),
+      tools: z
+        .array(
+          z.custom<AnyCatalogToolDefinition>(
+            isToolDefinition,
+            'must be a tool definition (made with defineCatalogTool)',
+          ),
+        )
+        .readonly()
+        .optional(),
+      include: toolNameList().optional(),
+      exclude: toolNameList().optional(),
+      defaults: z
+        .strictObject(
+          {
+            country: z.optional(CountryCodeSchema),
+            // Sent with every search: a string the wire cannot carry is refused here, not per call.
+            placements: z
+              .array(
+                z
+                  .string('must be a string')
+                  .min(1, 'must not be empty')
+                  .refine((text) => !hasLoneSurrogate(text), 'must be well-formed Unicode'),
+              )
+              .optional(),
+            limit: z
+              .int('must be a whole number')
+              .min(1, 'must be at least 1')
+              .max(TOOL_RESULT_LIMIT_MAX, `must be at most ${TOOL_RESULT_LIMIT_MAX}`)
+              .optional(),
+          },
+          'must be an object',
+        )
+        .optional(),
+      rename: z.custom<Rename>(isFunction, 'must be a function').optional(),
+      strict: z.boolean('must be true or false').optional(),
+      buyLinks: z.enum(['inline', 'reference'], 'must be inline or reference').optional(),
+    },
+    'must be an object',
+  );
 }
 
-/** Checks the options; throws a ConfigurationError naming each bad option. */
-export function validateToolOptions<Extra extends AnyCatalogToolDefinition>(
-  options: CatalogToolsOptions<Extra>,
-): CatalogToolsOptions<Extra> {
-  try {
-    validateRequest(optionsSchema(allToolNames(options)), options, 'catalog tools options');
-  } catch (error) {
-    if (error instanceof RequestValidationError) {
-      throw new ConfigurationError(
-        error.message.replace(
-          /^Invalid catalog tools options request/,
-          'Invalid catalog tools options',
-        ),
-      );
-    }
-    throw error;
-  }
-  if (options.client && options.clientOptions) {
-    throw new ConfigurationError(
-      'Invalid catalog tools options: give client or clientOptions, not both',
-    );
-  }
-  assertCustomNames(options.tools ?? []);
-  return options;
+type OptionFields = z.output<ReturnType<typeof optionFields>>;
+type Issues = z.core.ParsePayload['issues'];
+
+function issue(input: unknown, path: PropertyKey[], message: string): Issues[number] {
+  return { code: 'custom', input, path, message };
 }
 
 /** Custom tools need usable names that no other tool has. */
-function assertCustomNames(tools: readonly AnyCatalogToolDefinition[]): void {
+function customNameIssues(tools: OptionFields['tools'], issues: Issues): void {
   const seen = new Set<string>(CATALOG_TOOL_NAMES);
-  for (const [index, tool] of tools.entries()) {
-    assertToolName(tool.name, `Invalid catalog tools options: tools.${index}.name`);
-    if (seen.has(tool.name)) {
-      throw new ConfigurationError(
-        `Invalid catalog tools options: tools.${index}.name ${tool.name} is already taken`,
+  for (const [index, { name }] of (tools ?? []).entries()) {
+    const path = ['tools', index, 'name'];
+    if (!TOOL_NAME_PATTERN.test(name)) {
+      issues.push(
+        issue(name, path, `is ${JSON.stringify(name)}; must match ${TOOL_NAME_PATTERN.source}`),
       );
+    } else if (seen.has(name)) {
+      issues.push(issue(name, path, `${name} is already taken`));
     }
-    seen.add(tool.name);
+    seen.add(name);
   }
 }
 
-/** The tools the options select, in their canonical order (built-ins first). */
-export function selectToolNames(options: CatalogToolsOptions<AnyCatalogToolDefinition>): string[] {
-  const all = allToolNames(options);
+/** `include` and `exclude` may only name tools there are. */
+function selectionIssues(options: OptionFields, all: readonly string[], issues: Issues): void {
+  for (const key of ['include', 'exclude'] as const) {
+    for (const [index, name] of (options[key] ?? []).entries()) {
+      if (!all.includes(name)) {
+        issues.push(issue(name, [key, index], `must be one of ${all.join(', ')}`));
+      }
+    }
+  }
+}
+
+/** The final name of every tool, or an issue for each name `rename` got wrong. */
+function finalNames(rename: Rename | undefined, all: readonly string[], issues: Issues) {
+  const names: Record<string, string> = {};
+  const seen = new Set<string>();
+  for (const original of all) {
+    const name: unknown = rename ? rename(original) : original;
+    if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
+      const text = `gave ${JSON.stringify(name)} for ${original}; tool names must match ${TOOL_NAME_PATTERN.source}`;
+      issues.push(issue(name, ['rename'], text));
+    } else if (seen.has(name)) {
+      issues.push(issue(name, ['rename'], `gave the name ${name} to two tools`));
+    }
+    seen.add(String(name));
+    names[original] = String(name);
+  }
+  return names as CatalogToolNames;
+}
+
+/** Checks what the fields alone cannot, and reads the options into what binding needs. */
+function readFields(options: OptionFields, issues: Issues): ToolOptionsRead | undefined {
+  const custom = options.tools ?? [];
+  const all = [...CATALOG_TOOL_NAMES, ...custom.map((tool) => tool.name)];
+  const before = issues.length;
+  if (options.client && options.clientOptions) {
+    issues.push(issue(options, [], 'give client or clientOptions, not both'));
+  }
+  customNameIssues(custom, issues);
+  selectionIssues(options, all, issues);
+  if (issues.length > before) return undefined;
   const included: readonly string[] = options.include ?? all;
   const selected = all.filter(
     (name) => included.includes(name) && !options.exclude?.includes(name),
   );
-  if (selected.length === 0) {
-    throw new ConfigurationError('Invalid catalog tools options: include/exclude leave no tools');
-  }
-  return selected;
+  if (selected.length === 0) issues.push(issue(options, [], 'include/exclude leave no tools'));
+  const names = finalNames(options.rename, all, issues);
+  if (issues.length > before) return undefined;
+  return {
+    client: options.client,
+    clientOptions: options.clientOptions,
+    custom,
+    selected,
+    names,
+    defaults: options.defaults ?? {},
+    view: { buyLinks: options.buyLinks ?? 'inline' },
+    strict: options.strict !== false,
+  };
 }
 
-/** Applies the rename hook to every tool and checks every final name. */
-export function finalToolNames(
-  options: CatalogToolsOptions<AnyCatalogToolDefinition>,
-): Record<CatalogToolName, string> & Record<string, string> {
-  const rename = options.rename ?? ((name: string) => name);
-  const names: Record<string, string> = {};
-  const seen = new Set<string>();
-  for (const original of allToolNames(options)) {
-    const name: unknown = rename(original);
-    if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
-      throw new ConfigurationError(
-        `Invalid catalog tools options: rename gave ${JSON.stringify(name)} for ${original}; tool names must match ${TOOL_NAME_PATTERN.source}`,
-      );
-    }
-    if (seen.has(name)) {
-      throw new ConfigurationError(
-        `Invalid catalog tools options: rename gave the name ${name} to two tools`,
-      );
-    }
-    seen.add(name);
-    names[original] = name;
-  }
-  return names as Record<CatalogToolName, string> & Record<string, string>;
+let schema: z.ZodType<ToolOptionsRead> | undefined;
+
+/**
+ * The options schema: each field's type, then what needs them all (names known, selected
+ * tools, the rename hook), giving the read options. Built on first use, so importing the
+ * tools builds nothing.
+ */
+function toolOptionsSchema(): z.ZodType<ToolOptionsRead> {
+  schema ??= optionFields().transform((options, context) => {
+    return readFields(options, context.issues) ?? z.NEVER;
+  });
+  return schema;
+}
+
+/** `include.1: must be one of …`: a zod issue in the words of the options. */
+function issueText(found: z.core.$ZodIssue): string {
+  const path = found.path.map(String).join('.');
+  const message =
+    found.code === 'unrecognized_keys'
+      ? `unknown field${found.keys.length > 1 ? 's' : ''} ${found.keys.join(', ')}`
+      : found.code === 'invalid_value'
+        ? `must be one of ${found.values.map(String).join(', ')}`
+        : found.message;
+  return path ? `${path}: ${message}` : message;
+}
+
+/**
+ * Reads the catalog tools options, once: checks every field (throwing a ConfigurationError
+ * that names each bad one) and gives what `createCatalogToolList` binds the tools with.
+ */
+export function readToolOptions(options: unknown): ToolOptionsRead {
+  const parsed = toolOptionsSchema().safeParse(options);
+  if (parsed.success) return parsed.data;
+  throw new ConfigurationError(
+    `Invalid catalog tools options: ${parsed.error.issues.map(issueText).join('; ')}`,
+  );
 }

@@ -1,9 +1,9 @@
-import type { z } from 'zod/v4';
+import type * as z from 'zod/v4/core';
+import { safeParse } from 'zod/v4/core';
 import { type RequestIssue, RequestValidationError } from '../errors/catalog-error.js';
-import { hasLoneSurrogate } from './check-rules.js';
-import { mayGenerateCode, SchemaCheckCompiler } from './schema-check.js';
+import { hasLoneSurrogate, LONE_SURROGATE_MESSAGE } from './text.js';
 
-type ZodIssue = z.core.$ZodIssue;
+type ZodIssue = z.$ZodIssue;
 
 function sizeMessage(issue: ZodIssue & { origin: string }, bound: 'least' | 'most'): string {
   const limit = 'minimum' in issue ? issue.minimum : 'maximum' in issue ? issue.maximum : '';
@@ -14,8 +14,12 @@ function sizeMessage(issue: ZodIssue & { origin: string }, bound: 'least' | 'mos
   return `must be at ${bound} ${String(limit)}${unit}`;
 }
 
-/** Turns a zod issue into a short message that reads well after the field name. */
-function describeIssue(issue: ZodIssue): string {
+/**
+ * A short message that reads well after the field name. Written here rather than taken
+ * from zod: the wire schemas use zod mini, which loads no locale, so zod's own text would
+ * be "Invalid input" unless the application happens to load zod's full build.
+ */
+export function describeIssue(issue: ZodIssue): string {
   switch (issue.code) {
     case 'too_big':
       return sizeMessage(issue, 'most');
@@ -32,9 +36,13 @@ function describeIssue(issue: ZodIssue): string {
   }
 }
 
+/** The dotted path of an issue, below `prefix` (the wire name of the value checked). */
+export function issuePath(issue: ZodIssue, prefix = ''): string {
+  return [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
+}
+
 function toRequestIssue(issue: ZodIssue, prefix: string): RequestIssue {
-  const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
-  return { path, message: describeIssue(issue) };
+  return { path: issuePath(issue, prefix), message: describeIssue(issue) };
 }
 
 /**
@@ -45,9 +53,8 @@ function toRequestIssue(issue: ZodIssue, prefix: string): RequestIssue {
  */
 function malformedStrings(value: unknown, path: string[], found: RequestIssue[]): void {
   if (typeof value === 'string') {
-    if (hasLoneSurrogate(value)) {
-      found.push({ path: path.join('.'), message: 'must be well-formed Unicode (lone surrogate)' });
-    }
+    if (hasLoneSurrogate(value))
+      found.push({ path: path.join('.'), message: LONE_SURROGATE_MESSAGE });
   } else if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index++) {
       path.push(String(index));
@@ -67,65 +74,37 @@ function malformedStrings(value: unknown, path: string[], found: RequestIssue[])
 /** The outcome of checking one input: its parsed value, or the issues found. */
 export type Checked<T> = { ok: true; data: T } | { ok: false; issues: RequestIssue[] };
 
-/** True when no string anywhere in `value` holds a lone surrogate. */
-function wellFormedDeep(value: unknown): boolean {
-  const found: RequestIssue[] = [];
-  malformedStrings(value, [], found);
-  return found.length === 0;
-}
-
-let requestChecks: SchemaCheckCompiler | undefined;
-
 /**
- * The no-copy check of a request schema (see `schemaCheck`), which also requires every
- * string to be well-formed Unicode: one generated function checks a valid request whole.
+ * Checks input strictly, without throwing: zod's verdict (zod mini and classic schemas
+ * alike), and every lone surrogate as an issue too. `prefix` is prepended to paths. The data
+ * is zod's output, a copy the caller may keep.
  */
-function requestCheck(schema: z.ZodType): ((value: unknown) => boolean) | undefined {
-  requestChecks ??= new SchemaCheckCompiler({ generateCode: mayGenerateCode(), wellFormedDeep });
-  return requestChecks.checkOf(schema);
-}
-
-/** Input the fast check refused: zod's verdict, with every lone surrogate as an issue too. */
-function parseRequest<S extends z.ZodType>(
-  schema: S,
-  input: unknown,
-  prefix: string,
-): Checked<z.output<S>> {
-  const malformed: RequestIssue[] = [];
-  malformedStrings(input, prefix ? [prefix] : [], malformed);
-  const parsed = schema.safeParse(input);
-  const issues = parsed.success
-    ? malformed
-    : [...parsed.error.issues.map((issue) => toRequestIssue(issue, prefix)), ...malformed];
-  if (parsed.success && issues.length === 0) return { ok: true, data: parsed.data };
-  return { ok: false, issues };
-}
-
-/** Checks input strictly, without throwing; `prefix` is prepended to paths. */
-export function checkRequest<S extends z.ZodType>(
+export function checkRequest<S extends z.$ZodType>(
   schema: S,
   input: unknown,
   prefix = '',
 ): Checked<z.output<S>> {
-  // Fast path: input that already is what zod would return is used as is (callers build
-  // what they send from it at once, so a caller changing it later changes nothing sent).
-  if (requestCheck(schema)?.(input)) return { ok: true, data: input as z.output<S> };
-  return parseRequest(schema, input, prefix);
+  const malformed: RequestIssue[] = [];
+  malformedStrings(input, prefix ? [prefix] : [], malformed);
+  const parsed = safeParse(schema, input);
+  if (parsed.success && malformed.length === 0) return { ok: true, data: parsed.data };
+  const issues = parsed.success
+    ? malformed
+    : [...parsed.error.issues.map((issue) => toRequestIssue(issue, prefix)), ...malformed];
+  return { ok: false, issues };
 }
 
 /**
  * Validates request input strictly; throws a RequestValidationError naming each field.
  * `prefix` is prepended to paths (e.g. `catalog`), so messages match the wire names.
  */
-export function validateRequest<S extends z.ZodType>(
+export function validateRequest<S extends z.$ZodType>(
   schema: S,
   input: unknown,
   operation: string,
   prefix = '',
 ): z.output<S> {
-  // The usual valid request costs one generated check, here, in the caller's frame.
-  if (requestCheck(schema)?.(input)) return input as z.output<S>;
-  const checked = parseRequest(schema, input, prefix);
+  const checked = checkRequest(schema, input, prefix);
   if (checked.ok) return checked.data;
   throw new RequestValidationError(operation, checked.issues);
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod/v4';
-import { defineCatalogTool, formatMinorUnits, type Price } from '../../src/index.js';
+import type { CatalogQuery, CatalogToolResult, Price } from '../../src/index.js';
+import { defineCatalogTool, formatMinorUnits } from '../../src/tools/index.js';
 
 /*
  * Custom tools as an application would write them, shared by the adapters' tests (imported by
@@ -16,8 +17,11 @@ export interface PricedOffer {
   url: string | undefined;
 }
 
+/** What `compare_prices` returns: the catalog query it sent and the offers, cheapest first. */
+export type ComparePricesOutput = CatalogToolResult<CatalogQuery, PricedOffer[]>;
+
 /** What the model reads from `compare_prices`: one line per offer, the buy link as sent. */
-export function offersView(offers: PricedOffer[]): string {
+export function offersView({ response: offers }: ComparePricesOutput): string {
   return offers
     .map((offer) =>
       [offer.title, formatMinorUnits(offer.price), offer.seller, offer.url].join(' | '),
@@ -35,9 +39,9 @@ export const comparePrices = defineCatalogTool({
     limit: z.int().min(1).max(10).nullable().describe('Products to compare; null for 5.'),
   }),
   mutates: false,
-  async execute(input, { client, signal }) {
-    const query = { query: input.query, pagination: { limit: input.limit ?? 5 } };
-    const { result } = await client.catalog.search(query, { signal });
+  async execute(input, { client, signal }): Promise<ComparePricesOutput> {
+    const request = { query: input.query, pagination: { limit: input.limit ?? 5 } };
+    const { result } = await client.catalog.search(request, { signal });
     const offers: PricedOffer[] = result.products.flatMap((product) =>
       product.variants.flatMap((variant) =>
         variant.price
@@ -53,7 +57,7 @@ export const comparePrices = defineCatalogTool({
           : [],
       ),
     );
-    return offers.sort((a, b) => a.price.amount - b.price.amount);
+    return { request, response: offers.sort((a, b) => a.price.amount - b.price.amount) };
   },
   toModelOutput: offersView,
 });
@@ -65,9 +69,13 @@ export const archiveCollection = defineCatalogTool({
   inputSchema: z.strictObject({ collection_id: z.string().describe('The collection id.') }),
   mutates: true,
   async execute(input, { client, signal }) {
-    return client.collections.update(input.collection_id, { name: 'Archived' }, { signal });
+    const request = { collectionId: input.collection_id, update: { name: 'Archived' } };
+    const response = await client.collections.update(request.collectionId, request.update, {
+      signal,
+    });
+    return { request, response };
   },
-  toModelOutput: (collection) => `Archived ${collection.collection_id}`,
+  toModelOutput: ({ response }) => `Archived ${response.collection_id}`,
 });
 
 /** A tool whose schema OpenAI strict mode refuses (an optional field). */
@@ -76,6 +84,6 @@ export const looseTool = defineCatalogTool({
   description: () => 'Looks something up.',
   inputSchema: z.strictObject({ query: z.string().optional().describe('What.') }),
   mutates: false,
-  execute: async (input) => input.query ?? '',
-  toModelOutput: (text) => text,
+  execute: async (input) => ({ request: input, response: input.query ?? '' }),
+  toModelOutput: ({ response }) => response,
 });

@@ -1,12 +1,11 @@
+import { createCatalogToolList, type SearchCatalogOutput } from '@catalogkit/core';
 import {
   type BuyLinkMode,
-  createCatalogToolList,
   finalizeBuyLinks,
   findUrls,
-  formatMinorUnits,
-  type SearchCatalogOutput,
   verifyBuyLinks,
-} from '@catalogkit/core';
+} from '@catalogkit/core/links';
+import { formatMinorUnits } from '@catalogkit/core/tools';
 import type { RunningEmulator } from '@catalogkit/emulator';
 import { TOKEN_TABLE_QUERIES } from '../token-table.js';
 import { MANGLES, type Mangle, seededRandom } from './mangles.js';
@@ -68,7 +67,7 @@ async function search(
     buyLinks === 'reference'
       ? [...view.matchAll(/\[\[buy:\d+\]\]/g)].map((match) => match[0])
       : findUrls(view).map((found) => found.url);
-  const offers = output.result.products.flatMap((product) =>
+  const offers = output.response.products.flatMap((product) =>
     product.variants.map((variant) => ({
       title: product.title,
       retailer: variant.seller?.name ?? 'the retailer',

@@ -1,10 +1,11 @@
 import { CatalogClient } from '@catalogkit/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { globalConfig } from 'zod/v4/core';
 import { buyLinksOf } from '../raw-catalog-search.js';
 
 /** Which way of calling a contender is. */
-export type ContenderId = 'raw' | 'raw-timeout' | 'client' | 'sdk' | 'phases';
+export type ContenderId = 'raw' | 'raw-timeout' | 'client' | 'client-zod' | 'sdk' | 'phases';
 
 /** One way of making the call of a scenario; `call()` gives what the answer's links are. */
 export interface Contender {
@@ -91,6 +92,30 @@ function clientCatalog(mcpUrl: string): Contender {
   };
 }
 
+/**
+ * The client with its answer check switched off, as `z.config({ jitless: true })` does:
+ * every answer is parsed by zod 4 (a copy of every object). Set for this contender's calls
+ * only (calls run one at a time) and unset after each. zod decides whether it generates
+ * its own object parsers when a schema is created, at import, so zod keeps its JIT here:
+ * this is plain zod 4 parsing at its fastest.
+ */
+function clientCatalogZodParsing(mcpUrl: string): Contender {
+  const client = new CatalogClient({ apiKey: KEY, mcpUrl });
+  return {
+    id: 'client-zod',
+    label: 'CatalogClient.catalog.search, answers parsed by zod (check off)',
+    call: async () => {
+      globalConfig.jitless = true;
+      try {
+        return buyLinksOf((await client.catalog.search(QUERY)).result);
+      } finally {
+        globalConfig.jitless = false;
+      }
+    },
+    close: async () => {},
+  };
+}
+
 async function sdkCatalog(mcpUrl: string): Promise<Contender> {
   const client = new Client({ name: 'catalogkit-bench', version: '0.0.0' });
   await client.connect(
@@ -173,6 +198,7 @@ export async function createScenarios(origin: string): Promise<Scenario[]> {
           rawCatalog(mcpUrl, mode === 'sse'),
           rawCatalog(mcpUrl, mode === 'sse', true),
           clientCatalog(mcpUrl),
+          clientCatalogZodParsing(mcpUrl),
           await sdkCatalog(mcpUrl),
         ],
       });

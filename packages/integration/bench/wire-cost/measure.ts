@@ -7,6 +7,11 @@ export interface WireCostRow extends LatencySummary {
   contender: Contender;
   /** Median of this contender ÷ median of raw fetch + JSON.parse in the same scenario. */
   ratioToRaw: number;
+  /**
+   * Median of this contender ÷ median of raw fetch + JSON.parse with a timeout signal: the
+   * floor of any client that can be stopped, which the targets are set against.
+   */
+  ratioToFloor: number;
   /** Calls whose links differed from raw fetch's first answer. */
   linkMismatches: number;
   /**
@@ -105,10 +110,12 @@ export async function measureWireCost(
   await rounds(cells, plan.calls, true, random);
   return cells.map((cell) => {
     const summary = summarizeLatencies(cell.latencies);
-    const raw = cells.find(
-      (other) => other.scenario === cell.scenario && other.contender.id === 'raw',
-    );
+    const find = (id: string) =>
+      cells.find((other) => other.scenario === cell.scenario && other.contender.id === id);
+    const raw = find('raw');
     const rawMedian = summarizeLatencies(raw?.latencies ?? []).medianMs;
+    const floor = find('raw-timeout');
+    const floorMedian = floor ? summarizeLatencies(floor.latencies).medianMs : Number.NaN;
     const cpuMicrosPerCall = cell.cpuMicros / cell.latencies.length;
     const rawCpu = (raw?.cpuMicros ?? 0) / (raw?.latencies.length ?? 1);
     return {
@@ -116,6 +123,7 @@ export async function measureWireCost(
       scenario: cell.scenario,
       contender: cell.contender,
       ratioToRaw: summary.medianMs / rawMedian,
+      ratioToFloor: summary.medianMs / floorMedian,
       linkMismatches: cell.linkMismatches,
       cpuMicrosPerCall,
       cpuRatioToRaw: cpuMicrosPerCall / rawCpu,
@@ -127,11 +135,11 @@ export async function measureWireCost(
 export function wireCostTable(rows: WireCostRow[]): string {
   const us = (ms: number) => (ms * 1000).toFixed(0);
   return [
-    '| call | contender | calls | median µs | p90 µs | median ÷ raw | CPU µs / call | CPU ÷ raw | same links as raw |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---|',
+    '| call | contender | calls | median µs | p90 µs | median ÷ raw | median ÷ floor | CPU µs / call | CPU ÷ raw | same links as raw |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---|',
     ...rows.map(
       (row) =>
-        `| ${row.scenario} | ${row.contender.label} | ${row.calls} | ${us(row.medianMs)} | ${us(row.p90Ms)} | ${row.ratioToRaw.toFixed(2)} | ${row.cpuMicrosPerCall.toFixed(0)} | ${row.cpuRatioToRaw.toFixed(2)} | ${row.linkMismatches === 0 ? 'yes' : `**no** (${row.linkMismatches})`} |`,
+        `| ${row.scenario} | ${row.contender.label} | ${row.calls} | ${us(row.medianMs)} | ${us(row.p90Ms)} | ${row.ratioToRaw.toFixed(2)} | ${row.ratioToFloor.toFixed(2)} | ${row.cpuMicrosPerCall.toFixed(0)} | ${row.cpuRatioToRaw.toFixed(2)} | ${row.linkMismatches === 0 ? 'yes' : `**no** (${row.linkMismatches})`} |`,
     ),
   ].join('\n');
 }

@@ -1,6 +1,9 @@
 // Cost per call of the client against raw fetch + JSON.parse and the official MCP SDK
 // client, side by side, interleaved, against one canned loopback server (in a child
-// process, so its work is charged neither to the clients' latency nor to their CPU time):
+// process, so its work is charged neither to the clients' latency nor to their CPU time).
+// The catalog calls also run the client with its answer check off (plain zod 4 parsing),
+// and every median is divided by the floor, raw fetch with a timeout signal. README.md
+// beside this file keeps the current table and the history:
 //   pnpm --filter @catalogkit/integration-tests bench:wire   (options: --calls 2000 --warmup 200)
 // With --phases, two more websites.search contenders (raw fetch with a timeout signal, and
 // the client) time where their calls spend it: before fetch is called, in it, after it.

@@ -1,5 +1,5 @@
 import { createCatalogTools as createAiSdkTools } from '@catalogkit/ai-sdk';
-import { findStrictModeViolations } from '@catalogkit/core';
+import { findStrictModeViolations } from '@catalogkit/core/tools';
 import { createCatalogTools as createLangChainTools } from '@catalogkit/langchain';
 import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
 import { asSchema } from 'ai';

@@ -1,10 +1,6 @@
 import { createGzip } from 'node:zlib';
-import {
-  CatalogClient,
-  type CatalogClientOptions,
-  ProtocolError,
-  ResponseTooLargeError,
-} from '@catalogkit/core';
+import { CatalogClient, type CatalogClientOptions, ProtocolError } from '@catalogkit/core';
+import { ResponseTooLargeError } from '@catalogkit/core/errors';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type EndlessWrite,

@@ -1,4 +1,5 @@
-import { buyLinkReference, type SearchCatalogOutput } from '@catalogkit/core';
+import type { SearchCatalogOutput } from '@catalogkit/core';
+import { buyLinkReference } from '@catalogkit/core/links';
 import {
   AIMessage,
   AIMessageChunk,
@@ -35,7 +36,7 @@ export function describeBuyLinkMessageHelpers(line: string): void {
       args,
       type: 'tool_call',
     })) as ToolMessage;
-    const links = (message.artifact as SearchCatalogOutput).result.products.flatMap((product) =>
+    const links = (message.artifact as SearchCatalogOutput).response.products.flatMap((product) =>
       product.variants.map((variant) => variant.url ?? ''),
     );
     return { message, links, view: String(message.content) };

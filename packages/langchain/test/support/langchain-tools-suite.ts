@@ -1,6 +1,6 @@
 import {
+  CatalogClient,
   ConfigurationError,
-  findStrictModeViolations,
   RateLimitError,
   RequestValidationError,
   type SearchCatalogOutput,
@@ -8,6 +8,7 @@ import {
   type UpdateCollectionOutput,
   ValidationError,
 } from '@catalogkit/core';
+import { findStrictModeViolations } from '@catalogkit/core/tools';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { ToolMessage } from '@langchain/core/messages';
 import { type DynamicStructuredTool, ToolInputParsingException } from '@langchain/core/tools';
@@ -15,11 +16,12 @@ import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import {
   archiveCollection,
+  type ComparePricesOutput,
   comparePrices,
   looseTool,
   offersView,
-  type PricedOffer,
 } from '../../../core/test/support/custom-tools.js';
+import { expectOneShape, SHAPE_INPUTS } from '../../../core/test/support/one-shape.js';
 import {
   type CatalogLangChainTool,
   type CatalogToolFailure,
@@ -127,13 +129,29 @@ export function describeLangChainTools(harness: LangChainCoreHarness): void {
       });
       const artifact = message.artifact as SearchCatalogOutput;
       expect(artifact.tier).toBe('token');
-      expect(artifact.result.products).toHaveLength(3);
+      expect(artifact.response.products).toHaveLength(3);
       expect(typeof message.content).toBe('string');
-      for (const variant of artifact.result.products.flatMap((product) => product.variants)) {
+      for (const variant of artifact.response.products.flatMap((product) => product.variants)) {
         expect(message.content).toContain(variant.url);
       }
-      expect(message.content).toContain(artifact.result.products[0]!.id);
+      expect(message.content).toContain(artifact.response.products[0]!.id);
       expect(message.content).toMatch(/\d+(\.\d+)?% \| https:/);
+    });
+
+    it('every artifact is the one output shape, { request, response, tier? }', async () => {
+      const target = emulator();
+      const all = createCatalogTools({ clientOptions: clientOptions(target.keys.valid, target) });
+      const artifactOf = async (name: keyof typeof SHAPE_INPUTS) =>
+        (await invokeWithToolCall(toolNamed(all, name), SHAPE_INPUTS[name])).artifact;
+      await expectOneShape(
+        {
+          search_catalog: await artifactOf('search_catalog'),
+          search_websites: await artifactOf('search_websites'),
+          update_collection: await artifactOf('update_collection'),
+        },
+        new CatalogClient(clientOptions(target.keys.valid, target)),
+        target.state.collections.get('col_summer'),
+      );
     });
 
     it('search_websites: ids for clauses in the content, the response as the artifact', async () => {
@@ -158,7 +176,7 @@ export function describeLangChainTools(harness: LangChainCoreHarness): void {
         description: `Things for the beach (${harness.line})`,
       });
       const artifact = updated.artifact as UpdateCollectionOutput;
-      expect(artifact.collection.description).toBe(`Things for the beach (${harness.line})`);
+      expect(artifact.response.description).toBe(`Things for the beach (${harness.line})`);
       expect(updated.content).toContain(`Description: Things for the beach (${harness.line})`);
 
       const failed = await invokeWithToolCall(updateCollection, {
@@ -226,7 +244,7 @@ export function describeLangChainTools(harness: LangChainCoreHarness): void {
         call('call_bad', { query: 'rain jacket', limit: 99 }),
       ]);
       expect(mixed.map((message) => message.status)).toEqual(['success', 'error']);
-      expect((mixed[0]!.artifact as SearchCatalogOutput).result.products).toHaveLength(2);
+      expect((mixed[0]!.artifact as SearchCatalogOutput).response.products).toHaveLength(2);
       expect(mixed[1]!.content).toMatch(/^Error: Invalid arguments: limit: /);
     });
 
@@ -276,11 +294,15 @@ export function describeLangChainTools(harness: LangChainCoreHarness): void {
 
       // The artifact is the full result, cheapest first; the model reads the tool's view.
       const message = await invokeWithToolCall(compare, { query: 'rain jacket', limit: 3 });
-      const offers = message.artifact as PricedOffer[];
+      const output = message.artifact as ComparePricesOutput;
+      // The one shape for your own tools too: what was asked, what came back.
+      expect(Object.keys(output)).toEqual(['request', 'response']);
+      expect(output.request).toEqual({ query: 'rain jacket', pagination: { limit: 3 } });
+      const offers = output.response;
       expect(offers.length).toBeGreaterThan(1);
       const amounts = offers.map((offer) => offer.price.amount);
       expect(amounts).toEqual([...amounts].sort((a, b) => a - b));
-      expect(message.content).toBe(offersView(offers));
+      expect(message.content).toBe(offersView(output));
       for (const offer of offers) expect(message.content).toContain(offer.url);
 
       // A failure comes back as error text with the typed error as the artifact.
@@ -339,7 +361,7 @@ export function describeLangChainTools(harness: LangChainCoreHarness): void {
       });
       expectTypeOf(compare!.name).toEqualTypeOf<'compare_prices'>();
       expectTypeOf(compare).toEqualTypeOf<
-        CatalogLangChainTool<'compare_prices', PricedOffer[]> | undefined
+        CatalogLangChainTool<'compare_prices', ComparePricesOutput> | undefined
       >();
       const renamed = createCatalogTools({ ...options, rename: (name) => `shop_${name}` });
       expectTypeOf(renamed).toEqualTypeOf<DynamicStructuredTool[]>();

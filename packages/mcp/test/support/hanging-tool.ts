@@ -35,7 +35,7 @@ export function hangingTool() {
     inputSchema: z.strictObject({ tag: z.string().describe('Names the call.') }),
     mutates: false,
     execute: (input, { signal }) =>
-      new Promise<string>((_resolve, reject) => {
+      new Promise<{ request: typeof input; response: string }>((_resolve, reject) => {
         started.add(input.tag);
         running += 1;
         for (const resolve of waiting.get(input.tag) ?? []) resolve();
@@ -47,7 +47,7 @@ export function hangingTool() {
         if (signal?.aborted) stop();
         else signal?.addEventListener('abort', stop, { once: true });
       }),
-    toModelOutput: (text) => text,
+    toModelOutput: (output) => output.response,
   });
   return { tool, calls };
 }

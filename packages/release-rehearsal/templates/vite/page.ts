@@ -1,13 +1,13 @@
 // A browser page built with Vite: a shopper's chat with the service's assistant. Our server
 // (server.ts) holds the API key, creates the conversation and mints tokens; the page gets
 // tokens through it and sends turns straight to the service. The outcome goes to the title.
+import { CatalogClient } from '@catalogkit/core';
 import {
-  CatalogClient,
   ChatSession,
   ConversationTokenManager,
   createTurnSender,
   type MintedToken,
-} from '@catalogkit/core';
+} from '@catalogkit/core/conversations';
 
 interface Started {
   conversationId: string;

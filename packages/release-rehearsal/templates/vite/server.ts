@@ -4,7 +4,8 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CatalogClient, createHttpTokenMinter } from '@catalogkit/core';
+import { CatalogClient } from '@catalogkit/core';
+import { createHttpTokenMinter } from '@catalogkit/core/conversations';
 
 const baseUrl = process.env.CATALOG_BASE_URL ?? '';
 const client = new CatalogClient({ apiKey: process.env.CATALOG_API_KEY ?? '', baseUrl });

@@ -27,7 +27,7 @@ function buildQuery(
 }
 
 /** `search_catalog`: products across retailers, with buy links. */
-export const searchCatalogTool = defineCatalogTool<
+export const searchCatalogTool = /* @__PURE__ */ defineCatalogTool<
   SearchCatalogInput,
   SearchCatalogOutput,
   'search_catalog'
@@ -44,9 +44,9 @@ export const searchCatalogTool = defineCatalogTool<
   inputSchema: SearchCatalogInputSchema,
   mutates: false,
   async execute(input, { client, defaults, signal }) {
-    const query = buildQuery(input, defaults);
-    const { result, tier } = await client.catalog.search(query, signal ? { signal } : {});
-    return { query, result, tier };
+    const request = buildQuery(input, defaults);
+    const { result, tier } = await client.catalog.search(request, signal ? { signal } : {});
+    return { request, response: result, tier };
   },
   toModelOutput: (output, view) => formatCatalogResult(output, view?.buyLinks),
   // The client names fields by their place in `catalog`; the model knows them flat.

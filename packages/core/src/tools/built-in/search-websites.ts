@@ -7,16 +7,14 @@ import {
 import { defineCatalogTool, nullToUndefined } from '../definition.js';
 import { type SearchWebsitesInput, SearchWebsitesInputSchema } from '../input/search-websites.js';
 import { countOf } from '../plural.js';
+import type { CatalogToolResult } from '../result.js';
 
 export type { SearchWebsitesInput };
 
 const { defaultCountry } = WEBSITE_SEARCH_LIMITS;
 
 /** What the application gets from `search_websites`: the request as sent and the full response. */
-export interface SearchWebsitesOutput {
-  request: WebsiteSearchParams;
-  response: WebsiteSearchResponse;
-}
+export type SearchWebsitesOutput = CatalogToolResult<WebsiteSearchParams, WebsiteSearchResponse>;
 
 function buildParams(
   input: SearchWebsitesInput,
@@ -56,7 +54,7 @@ export function formatWebsites(output: SearchWebsitesOutput): string {
 }
 
 /** `search_websites`: retailers by name or domain, with their best commission rate. */
-export const searchWebsitesTool = defineCatalogTool<
+export const searchWebsitesTool = /* @__PURE__ */ defineCatalogTool<
   SearchWebsitesInput,
   SearchWebsitesOutput,
   'search_websites'

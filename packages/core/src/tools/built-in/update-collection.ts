@@ -6,25 +6,36 @@ import {
   UpdateCollectionInputSchema,
 } from '../input/update-collection.js';
 import { countOf } from '../plural.js';
+import type { CatalogToolResult } from '../result.js';
 import { SELECTOR_KEYS, withoutKnownClauses } from './known-clauses.js';
 import { KNOWN_STATE_MAX_AGE_MS, UpdateMemory } from './update-memory.js';
 
 export type { UpdateCollectionInput };
 
-/** What the application gets from `update_collection`: what was sent and the updated collection. */
-export interface UpdateCollectionOutput {
+/** What `update_collection` asked: the collection and the update sent for it. */
+export interface UpdateCollectionRequest {
   collectionId: string;
+  /** The update as sent: `{}` when nothing was left to send (see `alreadySelected`). */
   update: CollectionUpdate;
-  collection: Collection;
+}
+
+/**
+ * What the application gets from `update_collection`: what was sent (`request`) and the
+ * updated collection (`response`). Two facts that are neither what was asked nor what came
+ * back, but that the model and the application must both learn (and that must survive a
+ * stored history), are told beside them, only when they hold.
+ */
+export interface UpdateCollectionOutput
+  extends CatalogToolResult<UpdateCollectionRequest, Collection> {
   /**
    * True when the model repeated an update that had just succeeded: it was not sent again,
-   * and `collection` is the answer to the first call.
+   * and `response` is the answer to the first call.
    */
   alreadyApplied?: true;
   /**
    * Clauses (or ids of one-kind clauses) the model asked to add that the collection, as its
    * last answer showed it, already selects: they were not added again. When nothing else
-   * was asked, nothing was sent, `update` is `{}` and `collection` is that last answer.
+   * was asked, nothing was sent, `request.update` is `{}` and `response` is that last answer.
    */
   alreadySelected?: NewClause[];
 }
@@ -73,7 +84,7 @@ function clauseLine(clause: Clause): string {
 function alreadySelectedLines(output: UpdateCollectionOutput): string[] {
   const known = output.alreadySelected ?? [];
   if (known.length === 0) return [];
-  const at = output.collection.updated_at;
+  const at = output.response.updated_at;
   return [
     `As of the collection's last answer${at === undefined ? '' : ` (updated_at ${at})`}, it already selected ${known.map(selectorsText).join('; ')}, so that was not added again.`,
     `A change made elsewhere since then would not show here: if the shopper says it is missing, it may have been removed elsewhere: say so, and add it again after a minute if they ask (only a recent answer is trusted for this check).`,
@@ -81,10 +92,10 @@ function alreadySelectedLines(output: UpdateCollectionOutput): string[] {
 }
 
 function headLine(output: UpdateCollectionOutput): string {
-  const { collection } = output;
+  const collection = output.response;
   const name = collection.name === undefined ? '' : ` "${collection.name}"`;
   const clauses = countOf(collection.clauses?.length ?? 0, 'clause');
-  if (Object.keys(output.update).length === 0) {
+  if (Object.keys(output.request.update).length === 0) {
     return `Nothing was sent, so nothing changed. Collection${name} (collection_id ${collection.collection_id}) as last seen; it has ${clauses}.`;
   }
   return `Updated collection${name} (collection_id ${collection.collection_id}); it has ${clauses}.`;
@@ -92,7 +103,7 @@ function headLine(output: UpdateCollectionOutput): string {
 
 /** The compact view: the collection's name, id and every clause with its ids. */
 export function formatCollection(output: UpdateCollectionOutput): string {
-  const { collection } = output;
+  const collection = output.response;
   return [
     ...(output.alreadyApplied
       ? [
@@ -107,7 +118,7 @@ export function formatCollection(output: UpdateCollectionOutput): string {
 }
 
 /** `update_collection`: renames a collection and adds, replaces or removes clauses. Changes user data. */
-export const updateCollectionTool = defineCatalogTool<
+export const updateCollectionTool = /* @__PURE__ */ defineCatalogTool<
   UpdateCollectionInput,
   UpdateCollectionOutput,
   'update_collection'
@@ -132,8 +143,9 @@ export const updateCollectionTool = defineCatalogTool<
     const known = memory.lastKnownState(input.collection_id, KNOWN_STATE_MAX_AGE_MS);
     const { update, alreadySelected } = withoutKnownClauses(known, buildUpdate(input));
     const skipped = alreadySelected.length === 0 ? {} : { alreadySelected };
+    const request = { collectionId: input.collection_id, update };
     if (known !== undefined && Object.keys(update).length === 0) {
-      return { collectionId: input.collection_id, update, collection: known, ...skipped };
+      return { request, response: known, ...skipped };
     }
     const send = () =>
       client.collections.update(input.collection_id, update, signal ? { signal } : {});
@@ -145,9 +157,8 @@ export const updateCollectionTool = defineCatalogTool<
       mayHaveApplied,
     );
     return {
-      collectionId: input.collection_id,
-      update,
-      collection,
+      request,
+      response: collection,
       ...(sent ? {} : { alreadyApplied: true as const }),
       ...skipped,
     };

@@ -1,6 +1,6 @@
 import { z } from 'zod/v4';
-import { hasLoneSurrogate } from '../../validation/check-rules.js';
 import { checkRequest } from '../../validation/request.js';
+import { hasLoneSurrogate } from '../../validation/text.js';
 import { type Coerce, topLevel } from './coerce.js';
 
 type TextPayload = z.core.ParsePayload<string>;
@@ -15,7 +15,7 @@ function report(payload: TextPayload, message: string): void {
  * trimming, well-formed Unicode) and by the client's own schema of the wire field (`rule`),
  * so the tool and the client cannot disagree about what is valid.
  */
-export function text(options: { what: string; empty: string; rule?: z.ZodType }) {
+export function text(options: { what: string; empty: string; rule?: z.core.$ZodType }) {
   return z.string({ error: `must be text: ${options.what}` }).check((payload: TextPayload) => {
     if (payload.value === '') return report(payload, `must not be empty; ${options.empty}`);
     if (hasLoneSurrogate(payload.value)) {

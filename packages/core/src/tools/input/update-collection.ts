@@ -1,5 +1,6 @@
 import type { z } from 'zod/v4';
 import { CollectionIdSchema, CollectionUpdateSchema } from '../../schemas/collections.js';
+import { schema } from '../../schemas/define.js';
 import { emptyWhenMissing, itemsOf, listOf, objectOf, trimmed } from './coerce.js';
 import { exactObject, list, modelInput, text } from './fields.js';
 
@@ -11,26 +12,30 @@ const idList = (what: string, source: string) =>
   list(id(what), `ids of ${what}`).describe(`Ids of ${what} (${source}); [] for none.`);
 
 /** The four selectors of a clause, as the model gives them (empty lists allowed). */
-const clauseSelectors = {
+const clauseSelectors = /* @__PURE__ */ schema(() => ({
   brand_ids: idList('brands', 'brand_id from the catalog search'),
   website_ids: idList('retailer websites', 'website_id from either search'),
   category_ids: idList('categories', 'category slugs from the catalog search'),
   product_ids: idList('products', 'product_id from the catalog search'),
-};
+}));
 
 /** Selectors of a new clause: a missing or null one selects nothing, i.e. `[]`. */
-const newClause = objectOf(
-  Object.fromEntries(SELECTOR_KEYS.map((key) => [key, emptyWhenMissing(listOf(trimmed))])),
+const newClause = /* @__PURE__ */ schema(() =>
+  objectOf(
+    Object.fromEntries(SELECTOR_KEYS.map((key) => [key, emptyWhenMissing(listOf(trimmed))])),
+  ),
 );
 
 /**
  * Selectors of a replacement stay required: a replacement overwrites the whole clause, so a
  * missing one could mean "keep it" or "clear it", and is refused rather than guessed.
  */
-const replacement = objectOf({
-  clause_id: trimmed,
-  ...Object.fromEntries(SELECTOR_KEYS.map((key) => [key, listOf(trimmed)])),
-});
+const replacement = /* @__PURE__ */ schema(() =>
+  objectOf({
+    clause_id: trimmed,
+    ...Object.fromEntries(SELECTOR_KEYS.map((key) => [key, listOf(trimmed)])),
+  }),
+);
 
 /** The changes of an update; at least one must be given. */
 const CHANGE_KEYS = [
@@ -41,64 +46,65 @@ const CHANGE_KEYS = [
   'remove_clause_ids',
 ] as const;
 
-const { shape: wire } = CollectionUpdateSchema;
-
 /**
  * Arguments the model gives `update_collection`. The JSON Schema lists every field (null
  * means "leave as is"); a model may also leave them out, give a lone id for a list of one,
  * or leave out a new clause's empty selectors.
  */
-export const UpdateCollectionInputSchema = modelInput(
-  {
-    collection_id: trimmed,
-    name: trimmed,
-    description: trimmed,
-    add_clauses: itemsOf(newClause),
-    replace_clauses: itemsOf(replacement),
-    remove_clause_ids: listOf(trimmed),
-  },
-  exactObject({
-    collection_id: text({
-      what: 'the id of the collection to change',
-      empty: 'give the id of the collection to change',
-      rule: CollectionIdSchema,
-    }).describe('Id of the collection to change.'),
-    name: text({
-      what: 'the new name',
-      empty: 'use null to keep the current name',
-      rule: wire.name,
-    })
-      .nullable()
-      .describe('New name; null to keep the current one.'),
-    description: text({
-      what: 'the new description',
-      empty: 'use null to keep the current description',
-      rule: wire.description,
-    })
-      .nullable()
-      .describe('New description; null to keep the current one.'),
-    add_clauses: list(exactObject(clauseSelectors), 'clauses')
-      .nullable()
-      .describe('Clauses to add (the service assigns their clause_id); null for none.'),
-    replace_clauses: list(
-      exactObject({
-        clause_id: id('the clause to replace').describe('Id of the existing clause to replace.'),
-        ...clauseSelectors,
-      }),
-      'clauses',
-    )
-      .nullable()
-      .describe('Existing clauses to overwrite, by clause_id; null for none.'),
-    remove_clause_ids: list(id('a clause to remove'), 'clause ids')
-      .nullable()
-      .describe('Ids of existing clauses to remove; null for none.'),
-  }).check((payload) => {
-    if (CHANGE_KEYS.some((key) => payload.value[key] !== null)) return;
-    payload.issues.push({
-      code: 'custom',
-      message: `give at least one change: ${CHANGE_KEYS.join(', ')}`,
-      input: payload.value,
-    });
-  }),
+export const UpdateCollectionInputSchema = /* @__PURE__ */ schema(() =>
+  modelInput(
+    {
+      collection_id: trimmed,
+      name: trimmed,
+      description: trimmed,
+      add_clauses: itemsOf(newClause),
+      replace_clauses: itemsOf(replacement),
+      remove_clause_ids: listOf(trimmed),
+    },
+    exactObject({
+      collection_id: text({
+        what: 'the id of the collection to change',
+        empty: 'give the id of the collection to change',
+        rule: CollectionIdSchema,
+      }).describe('Id of the collection to change.'),
+      name: text({
+        what: 'the new name',
+        empty: 'use null to keep the current name',
+        rule: CollectionUpdateSchema.shape.name,
+      })
+        .nullable()
+        .describe('New name; null to keep the current one.'),
+      description: text({
+        what: 'the new description',
+        empty: 'use null to keep the current description',
+        rule: CollectionUpdateSchema.shape.description,
+      })
+        .nullable()
+        .describe('New description; null to keep the current one.'),
+      add_clauses: list(exactObject(clauseSelectors), 'clauses')
+        .nullable()
+        .describe('Clauses to add (the service assigns their clause_id); null for none.'),
+      replace_clauses: list(
+        exactObject({
+          clause_id: id('the clause to replace').describe('Id of the existing clause to replace.'),
+          ...clauseSelectors,
+        }),
+        'clauses',
+      )
+        .nullable()
+        .describe('Existing clauses to overwrite, by clause_id; null for none.'),
+      remove_clause_ids: list(id('a clause to remove'), 'clause ids')
+        .nullable()
+        .describe('Ids of existing clauses to remove; null for none.'),
+    }).check((payload) => {
+      if (CHANGE_KEYS.some((key) => payload.value[key] !== null)) return;
+      payload.issues.push({
+        code: 'custom',
+        message: `give at least one change: ${CHANGE_KEYS.join(', ')}`,
+        input: payload.value,
+      });
+    }),
+  ),
 );
+/** The input of `update_collection` once validated: every field present, `null` meaning "leave as is". */
 export type UpdateCollectionInput = z.output<typeof UpdateCollectionInputSchema>;

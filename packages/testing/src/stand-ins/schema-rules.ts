@@ -187,3 +187,16 @@ export function geminiDeclarationProblems(declaration: Json): string[] {
     ...(Array.isArray(node.type) ? [`${path}: type must be one name`] : []),
   ]);
 }
+
+/**
+ * Anthropic Messages `tools[]`: `name` matches `^[a-zA-Z0-9_-]{1,64}$` and `input_schema` is a
+ * JSON Schema of type `object`.
+ */
+export function anthropicToolProblems(tool: Json): string[] {
+  const name = String(tool.name);
+  const schema = isObject(tool.input_schema) ? tool.input_schema : undefined;
+  return [
+    ...(/^[a-zA-Z0-9_-]{1,64}$/.test(name) ? [] : [`${name}: invalid tool name`]),
+    ...(schema?.type === 'object' ? [] : [`${name}: input_schema must be an object schema`]),
+  ];
+}

@@ -1,0 +1,214 @@
+import { ENV_VARS, type ResolvedOptions } from './client-options.js';
+import { ConfigurationError } from './errors/catalog-error.js';
+import { type CallScope, runCall } from './http/call-scope.js';
+import { credentialToken, type Redactor, SentSecrets } from './http/redact.js';
+import type { RetryMode } from './http/retry.js';
+import type { RequestOptions, ServiceConnection } from './http/service-connection.js';
+import { type OutgoingRequest, send } from './http/transport.js';
+import { nameUnpayableChallenges, PaymentStep } from './payment/paid-request.js';
+
+/** One HTTP exchange of a call, as the calls see it (`ServiceConnection.send`). */
+type Send = (request: OutgoingRequest, scope: CallScope) => Promise<Response>;
+
+/**
+ * The client's connection to the service: addresses, credentials, fetch, retries, and the
+ * payment step wrapped around sending when the `payment` option is set. The key lives
+ * only in a `#private` field, so it cannot leak through JSON.stringify, util.inspect (which
+ * shows no private field) or enumeration, and goes only into headers of requests to the
+ * configured origins.
+ */
+export class ClientConnection implements ServiceConnection {
+  readonly #apiKey: string | undefined;
+  readonly #options: Omit<ResolvedOptions, 'apiKey'>;
+  /** The key and the payment credentials this connection sent: secrets for the redactor. */
+  readonly #secrets: SentSecrets;
+  /**
+   * Replaces the key, and the latest payment credentials sent, with `[redacted]` in
+   * anything the service echoes back, in every form the redactor knows.
+   */
+  readonly redact: Redactor;
+  /** The payment credential each paid call sent, for that call's own errors. */
+  readonly #callCredentials = new WeakMap<CallScope, string>();
+  /** Sends one request: fetch and redirects, then the payment step if there is one. */
+  readonly send: Send;
+
+  constructor(options: ResolvedOptions) {
+    const { apiKey, ...rest } = options;
+    this.#apiKey = apiKey;
+    this.#options = rest;
+    this.#secrets = new SentSecrets(apiKey);
+    this.redact = this.#secrets.redact;
+    const plain: Send = (request, scope) => send(rest.fetch, request, scope);
+    this.send = rest.payment ? this.#paymentStep(rest.payment).wrap(plain) : plain;
+  }
+
+  #paymentStep(payment: NonNullable<ResolvedOptions['payment']>): PaymentStep<CallScope> {
+    const apiKey = this.#apiKey;
+    return new PaymentStep<CallScope>(payment, {
+      isApiKeyBearer: (value) => apiKey !== undefined && value === `Bearer ${apiKey}`,
+      logger: this.#options.logger,
+      redact: this.redact,
+      credentialSent: (scope, credential) => {
+        this.#secrets.add(credential);
+        this.#callCredentials.set(scope, credentialToken(credential));
+      },
+    });
+  }
+
+  /**
+   * The redactor of one call's answer: the connection's secrets, the payment credential
+   * this call sent (if it paid), and `token` (a bearer token it carries).
+   */
+  redactFor(scope: CallScope, token?: string): Redactor {
+    return this.#secrets.with(token, this.#callCredentials.get(scope));
+  }
+
+  /**
+   * The redactor of a paid call's answer (its own credential among the secrets); undefined
+   * when the call did not pay. Tools redact what they make of the answer with it.
+   */
+  paidRedactor(scope: CallScope): Redactor | undefined {
+    const credential = this.#callCredentials.get(scope);
+    return credential === undefined ? undefined : this.#secrets.with(credential);
+  }
+
+  get hasApiKey(): boolean {
+    return this.#apiKey !== undefined;
+  }
+
+  get options(): Omit<ResolvedOptions, 'apiKey'> {
+    return this.#options;
+  }
+
+  // Built on first use and then shared by every call: the request headers.
+  #mcpHeaders: Record<string, string> | undefined;
+  #apiKeyHeaders: Record<string, string> | undefined;
+  #apiKeyJsonHeaders: Record<string, string> | undefined;
+
+  /**
+   * `${baseUrl}${path}` (`path` may carry a query); a ConfigurationError naming the option
+   * and variable if unset. The base URL has no query or fragment (the options refuse one),
+   * so a path starting with "/" stays on its origin without parsing a URL per call. Without
+   * that "/", a path like "@evil.example/x" would move the request (and the key) elsewhere.
+   */
+  restUrl(path: string, operation: string): string {
+    const { baseUrl } = this.#options;
+    if (baseUrl === undefined) {
+      throw new ConfigurationError(
+        `${operation} needs the REST base URL: pass the baseUrl option or set ${ENV_VARS.baseUrl}`,
+      );
+    }
+    if (!path.startsWith('/')) {
+      throw new ConfigurationError(
+        `${operation}: path must start with "/" and stay on the base URL`,
+      );
+    }
+    return `${baseUrl}${path}`;
+  }
+
+  /** `${mcpUrl}/mcp`; a ConfigurationError naming the option and variable if unset. */
+  mcpEndpoint(operation: string): string {
+    const { mcpUrl } = this.#options;
+    if (mcpUrl === undefined) {
+      throw new ConfigurationError(
+        `${operation} needs the MCP URL: pass the mcpUrl option or set ${ENV_VARS.mcpUrl}`,
+      );
+    }
+    return `${mcpUrl}/mcp`;
+  }
+
+  /** `x-api-key` for REST; a ConfigurationError (nothing sent) without a key. */
+  #restCredential(operation: string): Record<string, string> {
+    if (this.#apiKey === undefined) {
+      throw new ConfigurationError(
+        `${operation} needs an API key: pass the apiKey option or set ${ENV_VARS.apiKey}`,
+      );
+    }
+    return { 'x-api-key': this.#apiKey };
+  }
+
+  /**
+   * The headers of a REST call with the API key, accepting JSON (and sending it, with
+   * `withBody`): the same for every call, so built once each and frozen. A
+   * ConfigurationError (nothing sent) without a key.
+   */
+  apiKeyHeaders(operation: string, withBody: boolean): Record<string, string> {
+    const cached = withBody ? this.#apiKeyJsonHeaders : this.#apiKeyHeaders;
+    if (cached) return cached;
+    const body: Record<string, string> = withBody ? { 'content-type': 'application/json' } : {};
+    const headers = Object.freeze(
+      this.headers({ accept: 'application/json', ...body, ...this.#restCredential(operation) }),
+    );
+    if (withBody) this.#apiKeyJsonHeaders = headers;
+    else this.#apiKeyHeaders = headers;
+    return headers;
+  }
+
+  /** The headers of a JSON-RPC POST to the MCP endpoint, credential included; built once. */
+  mcpHeaders(): Record<string, string> {
+    this.#mcpHeaders ??= Object.freeze(
+      this.headers({
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...this.#mcpCredential(),
+      }),
+    );
+    return this.#mcpHeaders;
+  }
+
+  /** The MCP credential header in the configured style, or none (anonymous tier). */
+  #mcpCredential(): Record<string, string> {
+    if (this.#apiKey === undefined) return {};
+    return this.#options.mcpAuthHeader === 'bearer'
+      ? { authorization: `Bearer ${this.#apiKey}` }
+      : { 'x-api-key': this.#apiKey };
+  }
+
+  /** Caller headers first, so the client's own headers win. */
+  headers(own: Record<string, string>): Record<string, string> {
+    return { ...this.#options.headers, ...own };
+  }
+
+  /**
+   * Runs one call: its scope (timeout, signal) and its retries. A 402 it ends with names
+   * the `Payment` challenges that could not be paid, whether or not payment is set up.
+   */
+  run<T>(
+    operation: string,
+    mode: RetryMode,
+    requestOptions: RequestOptions | undefined,
+    attempt: (scope: CallScope) => Promise<T>,
+  ): Promise<T> {
+    const timeoutMs = requestOptions?.timeoutMs ?? this.#options.timeoutMs;
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+      return Promise.reject(
+        new ConfigurationError(`${operation}: timeoutMs must be a positive number of milliseconds`),
+      );
+    }
+    const { retry: policy, logger, limits } = this.#options;
+    const settings = {
+      operation,
+      timeoutMs,
+      signal: requestOptions?.signal,
+      limits,
+      // A call that must not be repeated is one that changes data.
+      mutates: mode === 'once',
+      onFailure: nameUnpayableChallenges,
+    };
+    return runCall(settings, { policy, mode, logger }, attempt);
+  }
+
+  /** What JSON.stringify shows: the configuration without the key. */
+  toJSON(): Record<string, unknown> {
+    const { baseUrl, mcpUrl, timeoutMs, mcpAuthHeader, retry } = this.#options;
+    return {
+      baseUrl,
+      mcpUrl,
+      timeoutMs,
+      maxRetries: retry.maxRetries,
+      maxRetryDelayMs: retry.maxRetryDelayMs,
+      mcpAuthHeader,
+      apiKey: this.hasApiKey ? '[redacted]' : undefined,
+    };
+  }
+}

@@ -1,0 +1,66 @@
+/*
+ * Rules for text, without zod: what every request string must be (well-formed Unicode),
+ * and the two checks a chat page runs (an id, the shopper's message). A page that only
+ * uses the token helpers then bundles no zod at all; the wire schemas
+ * (`schemas/conversations.ts`) use the same predicates, so both say the same, and a
+ * property test (`test/validation-text.fuzz.test.ts`) holds them to it.
+ */
+import { type RequestIssue, RequestValidationError } from '../errors/catalog-error.js';
+
+// With the `u` flag a surrogate pair is one code point, so this matches only a lone one.
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/** True when `text` holds a lone surrogate: not well-formed Unicode, so not sendable as is. */
+export function hasLoneSurrogate(text: string): boolean {
+  // ES2024's builtin where the runtime has it (Node 20, current browsers and edge runtimes):
+  // a plain scan, cheaper than the pattern. Looked up here, not at module level, so that a
+  // bundler can drop this module when nothing uses it.
+  const isWellFormed = (text as { isWellFormed?: () => boolean }).isWellFormed;
+  return isWellFormed === undefined ? LONE_SURROGATE.test(text) : !isWellFormed.call(text);
+}
+
+/** The issue a string with a lone surrogate gets, wherever it is in a request. */
+export const LONE_SURROGATE_MESSAGE = 'must be well-formed Unicode (lone surrogate)';
+
+/** Whether `text` holds more than whitespace. */
+export function hasText(text: string): boolean {
+  return text.trim() !== '';
+}
+
+/** The issue of a shopper's message that {@link hasText} refuses. */
+export const MESSAGE_WITHOUT_TEXT = 'must contain text (it is empty or only whitespace)';
+
+/** The issues of a text field: not a string, refused by `rule`, or not well-formed. */
+function textIssues(
+  value: unknown,
+  path: string,
+  rule: (text: string) => boolean,
+  refused: string,
+): RequestIssue[] {
+  if (typeof value !== 'string') return [{ path, message: 'expected string' }];
+  const issues: RequestIssue[] = [];
+  if (!rule(value)) issues.push({ path, message: refused });
+  if (hasLoneSurrogate(value)) issues.push({ path, message: LONE_SURROGATE_MESSAGE });
+  return issues;
+}
+
+/**
+ * An id (a session's, a conversation's): text that is not empty once trimmed, returned
+ * trimmed, as `ConversationIdSchema` checks it. Throws a RequestValidationError naming
+ * `field` otherwise.
+ */
+export function requireId(value: unknown, operation: string, field: string): string {
+  const issues = textIssues(value, field, hasText, 'must not be empty');
+  if (issues.length > 0) throw new RequestValidationError(operation, issues);
+  return (value as string).trim();
+}
+
+/**
+ * The shopper's message, as `TurnRequestSchema` checks it: text with more than whitespace,
+ * returned exactly as typed. Throws a RequestValidationError naming `message` otherwise.
+ */
+export function requireMessage(value: unknown, operation: string): string {
+  const issues = textIssues(value, 'message', hasText, MESSAGE_WITHOUT_TEXT);
+  if (issues.length > 0) throw new RequestValidationError(operation, issues);
+  return value as string;
+}

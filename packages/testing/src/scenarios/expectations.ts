@@ -1,0 +1,63 @@
+import { changeAppliedTwiceProblems, unapprovedChangeProblems } from '../assertions/changes.js';
+import { requestProblems } from '../assertions/counts.js';
+import { buyLinkProblems } from '../assertions/links.js';
+import { retryProblems } from '../assertions/retry.js';
+import { maskSecret, secretProblems } from '../assertions/secrets.js';
+import type { ScenarioRun } from './types.js';
+
+/** What every scenario checks, with its own limits. */
+export interface CommonExpectations {
+  /** Fewest verified buy links the answer must give. */
+  atLeastLinks: number;
+  /** Most requests the catalog service may receive for the answer. */
+  maxServiceRequests: number;
+  /** Most requests the model may receive for the answer. */
+  maxModelRequests: number;
+}
+
+/** Every known secret in a text replaced by its mask (a failure message may quote one). */
+export function maskSecrets(text: string, secrets: readonly string[]): string {
+  let masked = text;
+  for (const secret of secrets) {
+    if (secret.length >= 8) masked = masked.split(secret).join(maskSecret(secret));
+  }
+  return masked;
+}
+
+function standInProblems(run: ScenarioRun): string[] {
+  return [
+    ...run.model.schemaProblems.map(
+      (problem) => `the model provider would refuse a tool schema: ${problem}`,
+    ),
+    ...run.model.scriptErrors.map((error) => `the scenario's model script failed: ${error}`),
+  ];
+}
+
+/**
+ * The checks every scenario makes: the agent answered; the key and every other secret in
+ * nothing the model or the shopper saw; every link a verified buy link; no change applied
+ * twice or without approval; the model never told to repeat a change; requests bounded.
+ */
+export function commonProblems(run: ScenarioRun, limits: CommonExpectations): string[] {
+  const secrets = run.service.secrets();
+  const text = run.answer?.text;
+  return [
+    ...(run.failure === undefined
+      ? []
+      : [`the agent gave no answer: ${maskSecrets(run.failure, secrets)}`]),
+    ...standInProblems(run),
+    ...secretProblems(secrets, { model: run.model, answer: text, ui: run.answer?.ui }),
+    ...(text === undefined
+      ? []
+      : buyLinkProblems(text, run.service.buyLinkSources(), { atLeast: limits.atLeastLinks })),
+    ...changeAppliedTwiceProblems(run.service),
+    ...unapprovedChangeProblems(run.service, run.approvals),
+    ...retryProblems(run.model.views),
+    ...requestProblems({
+      service: run.service,
+      maxServiceRequests: limits.maxServiceRequests,
+      model: run.model,
+      maxModelRequests: limits.maxModelRequests,
+    }),
+  ];
+}

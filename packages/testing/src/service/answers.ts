@@ -1,0 +1,52 @@
+import { isJson, type Json } from '../json.js';
+import type { ServiceExchange } from './proxy.js';
+
+/** One `search_catalog` call the service answered with a result. */
+export interface SearchAnswer {
+  /** The `catalog` argument the client sent. */
+  catalog: unknown;
+  /** The result the service answered (`structuredContent`: `{ products, pagination, ... }`). */
+  result: Json;
+}
+
+/** The JSON messages of an answer: one JSON body, or the `data:` lines of an event stream. */
+export function answerMessages(body: string): unknown[] {
+  try {
+    return [JSON.parse(body) as unknown];
+  } catch {
+    // Not one JSON document: read it as server-sent events.
+  }
+  return body
+    .split(/\r?\n/)
+    .filter((line) => line.startsWith('data:'))
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line.slice('data:'.length)) as unknown];
+      } catch {
+        return [];
+      }
+    });
+}
+
+function searchCall(exchange: ServiceExchange): Json | undefined {
+  if (exchange.method !== 'POST' || !exchange.path.endsWith('/mcp')) return undefined;
+  const [message] = answerMessages(exchange.requestBody);
+  if (!isJson(message) || message.method !== 'tools/call' || !isJson(message.params))
+    return undefined;
+  return message.params.name === 'search_catalog' ? message : undefined;
+}
+
+/** The `search_catalog` results the service gave, in order (failed calls left out). */
+export function searchAnswers(exchanges: readonly ServiceExchange[]): SearchAnswer[] {
+  return exchanges.flatMap((exchange) => {
+    const call = searchCall(exchange);
+    if (!call || exchange.cut || exchange.status !== 200) return [];
+    const args = isJson(call.params) && isJson(call.params.arguments) ? call.params.arguments : {};
+    return answerMessages(exchange.responseBody)
+      .filter(isJson)
+      .filter((message) => message.id === call.id && isJson(message.result))
+      .map((message) => (message.result as Json).structuredContent)
+      .filter((result): result is Json => isJson(result) && Array.isArray(result.products))
+      .map((result) => ({ catalog: args.catalog, result }));
+  });
+}

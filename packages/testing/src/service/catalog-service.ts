@@ -1,0 +1,143 @@
+import {
+  DEFAULT_KEYS,
+  type EmulatorKeys,
+  type RunningEmulator,
+  type StartEmulatorOptions,
+  startEmulator,
+} from '@catalogkit/emulator';
+import { isJson, type Json } from '../json.js';
+import { type SearchAnswer, searchAnswers } from './answers.js';
+import { type CollectionsSnapshot, snapshotCollections } from './collections.js';
+import { echoKeyInAnswer } from './echo.js';
+import { type ServiceExchange, ServiceProxy } from './proxy.js';
+import { searchToolOutput } from './tool-output.js';
+
+/** Options of {@link startCatalogService}: the emulator's, and how the service misbehaves. */
+export interface CatalogServiceOptions extends Omit<StartEmulatorOptions, 'port' | 'host'> {
+  /** Which of the emulator's keys the agent's client gets (default `'valid'`). */
+  key?: keyof EmulatorKeys;
+  /**
+   * Echo the key the client sends in every answer (product titles, retailer and collection
+   * names, error details), as a careless or hostile service might: what reaches the model
+   * or the shopper must still never show it.
+   */
+  echoKey?: boolean;
+}
+
+/** Where the agent's client finds the service: pass as `clientOptions` to any adapter. */
+export interface ServiceClientOptions {
+  apiKey: string;
+  baseUrl: string;
+  mcpUrl: string;
+}
+
+/** A buy-link source as core's `verifyBuyLinks` takes it. */
+export interface BuyLinkSource {
+  toolName: string;
+  output: unknown;
+}
+
+/** The catalog service of one test: the emulator behind a recording proxy. */
+export interface CatalogService {
+  /** The emulator: `faults`, `state`, `stats`, `payments`, `keys`. */
+  emulator: RunningEmulator;
+  /** Client options that reach the service through the proxy, with the chosen key. */
+  clientOptions: ServiceClientOptions;
+  /** Every request the client sent and what came back, in order. */
+  exchanges: readonly ServiceExchange[];
+  /** The collections as they were when the service started. */
+  collectionsAtStart: CollectionsSnapshot;
+  /** Every `search_catalog` result the service gave. */
+  searches(): SearchAnswer[];
+  /**
+   * The true `search_catalog` outputs, as the application gets them, for core's
+   * `verifyBuyLinks` and `finalizeBuyLinks`: what the service really answered.
+   */
+  buyLinkSources(): BuyLinkSource[];
+  /** Requests that reached the service, optionally only those matching `method` and `path`. */
+  requestCount(filter?: { method?: string; path?: RegExp }): number;
+  /**
+   * Every secret a test must find nowhere the model or the shopper can see: the key given to
+   * the client, any payment credential it sent, and the conversation tokens minted.
+   */
+  secrets(): string[];
+  close(): Promise<void>;
+}
+
+function paymentCredentials(exchanges: readonly ServiceExchange[]): string[] {
+  return exchanges.flatMap((exchange) => {
+    const header = exchange.requestHeaders.authorization;
+    return typeof header === 'string' && /^Payment /i.test(header) ? [header.slice(8).trim()] : [];
+  });
+}
+
+/**
+ * Starts the emulator (on loopback, a free port) behind a recording proxy. The client
+ * options it gives go through the proxy, so the service's every answer is known (the buy
+ * links it really gave, the requests per answer), and faults set on `emulator.faults` reach
+ * the client as they would from the real service.
+ *
+ * @example
+ * const service = await startCatalogService();
+ * service.emulator.faults.set({ routes: ['PATCH /v1/collections/:id'], drop: 'after', times: 1 });
+ * const tools = createCatalogTools({ clientOptions: service.clientOptions });
+ * // ... run the agent, then assert
+ * assertNoChangeAppliedTwice(service);
+ * await service.close();
+ */
+export async function startCatalogService(
+  options: CatalogServiceOptions = {},
+): Promise<CatalogService> {
+  const { key = 'valid', echoKey = false, ...emulatorOptions } = options;
+  if (!Object.hasOwn(DEFAULT_KEYS, key)) {
+    throw new RangeError(
+      `key must be one of ${Object.keys(DEFAULT_KEYS).join(', ')}, got ${String(key)}`,
+    );
+  }
+  const emulator = await startEmulator({ ...emulatorOptions, port: 0 });
+  const proxy = new ServiceProxy(new URL(emulator.baseUrl));
+  if (echoKey) proxy.rewrite = echoKeyInAnswer;
+  let origin: string;
+  try {
+    origin = await proxy.start();
+  } catch (error) {
+    await emulator.close();
+    throw error;
+  }
+  const pathOf = (url: string) => new URL(url).pathname;
+  const apiKey = emulator.keys[key];
+  return {
+    emulator,
+    clientOptions: {
+      apiKey,
+      baseUrl: `${origin}${pathOf(emulator.baseUrl)}`,
+      mcpUrl: `${origin}${pathOf(emulator.mcpUrl)}`,
+    },
+    exchanges: proxy.exchanges,
+    collectionsAtStart: snapshotCollections(emulator.state.collections),
+    searches: () => searchAnswers(proxy.exchanges),
+    buyLinkSources: () =>
+      searchAnswers(proxy.exchanges).map((answer) => ({
+        toolName: 'search_catalog',
+        output: searchToolOutput(
+          isJson(answer.catalog) ? answer.catalog : {},
+          answer.result as Json,
+        ),
+      })),
+    requestCount: (filter = {}) =>
+      proxy.exchanges.filter(
+        (exchange) =>
+          (filter.method === undefined || exchange.method === filter.method) &&
+          (filter.path === undefined || filter.path.test(exchange.path)),
+      ).length,
+    secrets: () => [
+      apiKey,
+      ...paymentCredentials(proxy.exchanges),
+      ...emulator.state.tokens.keys(),
+    ],
+    close: async () => {
+      await proxy.close();
+      await emulator.close();
+    },
+  };
+}

@@ -1,0 +1,89 @@
+/*
+ * Three deliberately broken agents (test/fixtures/mistakes/), each with one mistake real agents
+ * make. The CLI must exit 1 and name the scenarios it fails and what went wrong; and the same
+ * agent with that one mistake fixed (each fixture's `fixed` export) must pass every scenario, so
+ * the kit catches the mistake itself, not something else about the agent.
+ */
+import { describe, expect, it } from 'vitest';
+import { type AgentFunction, type Framework, runScenarios, SCENARIOS } from '../src/index.js';
+import * as noApproval from './fixtures/mistakes/no-approval.js';
+import * as rawToolOutput from './fixtures/mistakes/raw-tool-output.js';
+import * as retryFailures from './fixtures/mistakes/retry-failures.js';
+import { reportRows, runCli } from './support/cli.js';
+
+interface Mistake {
+  file: string;
+  framework: Framework;
+  fixed: AgentFunction<never, never>;
+  /** The scenarios it fails, and what the report must say for each. */
+  fails: Record<string, RegExp>;
+}
+
+const UNVERIFIED_LINK =
+  /^"…https:\/\/\S+…" \(a link run into \d+ characters of other text\) is not a buy link the catalog gave; /;
+
+const MISTAKES: Record<string, Mistake> = {
+  'tells the model to retry failures': {
+    file: 'retry-failures.ts',
+    framework: 'ai-sdk',
+    fixed: retryFailures.fixed as AgentFunction<never, never>,
+    // Every scenario checks what the model was told, so every one names the sentence.
+    fails: Object.fromEntries(
+      SCENARIOS.map((scenario) => [
+        scenario.id,
+        /^the instructions tell the model to retry failures: "If a tool call fails, try it again until it works\."$/,
+      ]),
+    ),
+  },
+  'pastes raw tool output into the answer': {
+    file: 'raw-tool-output.ts',
+    framework: 'langchain',
+    fixed: rawToolOutput.fixed as AgentFunction<never, never>,
+    // Every scenario whose answer has catalog results in it (no results: nothing pasted).
+    fails: {
+      'shopping-run': UNVERIFIED_LINK,
+      'rate-limited': UNVERIFIED_LINK,
+      'dropped-connection': UNVERIFIED_LINK,
+      'key-echoed': UNVERIFIED_LINK,
+      'link-copied-wrong': UNVERIFIED_LINK,
+    },
+  },
+  'builds tools without approval': {
+    file: 'no-approval.ts',
+    framework: 'openai-agents',
+    fixed: noApproval.fixed as AgentFunction<never, never>,
+    fails: {
+      'update-outcome-unknown':
+        /^update_collection reached the service 1 time but the shopper approved 0: a change ran without approval/,
+    },
+  },
+};
+
+describe.each(Object.entries(MISTAKES))('a broken agent that %s', (_, mistake) => {
+  it('is reported by the CLI: exit 1, the failing scenarios and what went wrong', {
+    timeout: 120_000,
+  }, async () => {
+    const { code, stdout, stderr } = await runCli([
+      'check',
+      `test/fixtures/mistakes/${mistake.file}`,
+    ]);
+    expect(stderr).toContain(`${mistake.file} (${mistake.framework}), 7 scenarios`);
+    const rows = reportRows(stdout);
+    expect(rows.map((row) => row.id)).toEqual(SCENARIOS.map((scenario) => scenario.id));
+    for (const row of rows) {
+      const expected = mistake.fails[row.id];
+      expect([row.id, row.result]).toEqual([row.id, expected ? 'FAIL' : 'pass']);
+      if (expected) expect(row.problems).toMatch(expected);
+    }
+    const failed = Object.keys(mistake.fails).length;
+    expect(stdout).toContain(`${7 - failed} of 7 scenarios passed`);
+    expect(code).toBe(1);
+  });
+
+  it('passes every scenario with that one mistake fixed', { timeout: 120_000 }, async () => {
+    const results = await runScenarios(mistake.fixed, { framework: mistake.framework });
+    expect(results.map((result) => [result.id, result.problems])).toEqual(
+      SCENARIOS.map((scenario) => [scenario.id, []]),
+    );
+  });
+});
