@@ -56,6 +56,7 @@ export {
   ResponseTooLargeError,
   ServerError,
   SessionLockTimeoutError,
+  StoreUnavailableError,
   TimeoutError,
   TokenMintError,
   ValidationError,

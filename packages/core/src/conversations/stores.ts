@@ -36,6 +36,12 @@ export interface SessionStore {
   get(key: string): Promise<StoredValue | undefined>;
   /** Writes an entry; with `ttlMs` it disappears after that many milliseconds. */
   set(key: string, value: string, ttlMs?: number): Promise<void>;
+  /**
+   * Writes an entry only when the key holds no live entry, atomically: of several instances
+   * racing on one key exactly one gets `true`. Used to claim a collection update or an
+   * approval once across instances.
+   */
+  setIfAbsent(key: string, value: string, ttlMs?: number): Promise<boolean>;
   /** Removes an entry (no error when it is missing). */
   delete(key: string): Promise<void>;
   /**
@@ -131,6 +137,14 @@ export class MemorySessionStore implements SessionStore {
     const expiresAt = ttlMs === undefined ? undefined : this.#now() + ttlMs;
     this.#entries.set(key, { value, expiresAt });
     this.#evictBeyondBound();
+  }
+
+  async setIfAbsent(key: string, value: string, ttlMs?: number): Promise<boolean> {
+    // No await between the check and the write: in one process that makes it atomic.
+    const entry = this.#entries.get(key);
+    if (entry && (entry.expiresAt === undefined || entry.expiresAt > this.#now())) return false;
+    await this.set(key, value, ttlMs);
+    return true;
   }
 
   async delete(key: string): Promise<void> {

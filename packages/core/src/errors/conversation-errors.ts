@@ -36,3 +36,19 @@ export class SessionLockTimeoutError extends CatalogError {
     this.key = key;
   }
 }
+
+/**
+ * The shared store (a {@link SessionStore} such as Redis) could not be reached or answered
+ * wrongly. Nothing was decided on its behalf: a call that needed it failed before sending,
+ * so it is safe to retry once the store is back. `store` names the store.
+ */
+export class StoreUnavailableError extends CatalogError {
+  static override readonly kind: string = 'StoreUnavailableError';
+  /** Which store failed, e.g. `redis (ioredis)`. */
+  readonly store: string;
+
+  constructor(store: string, message: string, options: CatalogErrorOptions = {}) {
+    super('store_unavailable', `${store}: ${message}`, options);
+    this.store = store;
+  }
+}

@@ -17,7 +17,7 @@ export {
   type RequestIssue,
   RequestValidationError,
 } from './catalog-error.js';
-export { SessionLockTimeoutError, TokenMintError } from './conversation-errors.js';
+export { SessionLockTimeoutError, StoreUnavailableError, TokenMintError } from './conversation-errors.js';
 export { CatalogToolError, McpError } from './mcp-errors.js';
 export {
   AbortError,
