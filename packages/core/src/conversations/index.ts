@@ -9,14 +9,6 @@ export {
   type TurnSenderOptions,
 } from './service-calls.js';
 export { ChatSession, type ChatSessionOptions } from './session.js';
-export {
-  type LockOptions,
-  MemorySessionStore,
-  type MemorySessionStoreOptions,
-  type ReleaseLock,
-  type SessionStore,
-  type StoredValue,
-} from './stores.js';
 export { type ConversationTokenInfo, ConversationTokenManager } from './token-manager.js';
 export type {
   CallOptions,

@@ -17,7 +17,11 @@ export {
   type RequestIssue,
   RequestValidationError,
 } from './catalog-error.js';
-export { SessionLockTimeoutError, StoreUnavailableError, TokenMintError } from './conversation-errors.js';
+export {
+  SessionLockTimeoutError,
+  StoreUnavailableError,
+  TokenMintError,
+} from './conversation-errors.js';
 export { CatalogToolError, McpError } from './mcp-errors.js';
 export {
   AbortError,
@@ -26,3 +30,4 @@ export {
   ResponseTooLargeError,
   TimeoutError,
 } from './transport-errors.js';
+export { RepeatedUpdateError } from './update-errors.js';

@@ -2,7 +2,9 @@ import type { ResolvedOptions } from '../client-options.js';
 import { ENV_VARS } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import { PaymentStep } from '../payment/paid-request.js';
+import { randomStamp, scopeDigest } from '../store/scope.js';
 import { type CallScope, runCall } from './call-scope.js';
+import { RateLimitPause } from './rate-limit-pause.js';
 import { credentialToken, type Redactor, SentSecrets } from './redact.js';
 import type { RetryMode } from './retry.js';
 import { type OutgoingRequest, send } from './transport.js';
@@ -36,6 +38,10 @@ export class ServiceConnection {
   readonly #payment: PaymentStep | undefined;
   /** The payment credential each paid call sent, for that call's own errors. */
   readonly #callCredentials = new WeakMap<CallScope, string>();
+  /** The rate-limit pause shared through the store, around every attempt. */
+  readonly #pause: RateLimitPause;
+  /** The scope of this connection's entries in the store (computed once). */
+  #updateScope: Promise<string> | undefined;
 
   constructor(options: ResolvedOptions) {
     const { apiKey, ...rest } = options;
@@ -43,6 +49,13 @@ export class ServiceConnection {
     this.#options = rest;
     this.#secrets = new SentSecrets(apiKey);
     this.redact = this.#secrets.redact;
+    this.#pause = new RateLimitPause({
+      store: rest.store,
+      policy: rest.retry,
+      logger: rest.logger,
+      addresses: { rest: rest.baseUrl, mcp: rest.mcpUrl },
+      apiKey,
+    });
     this.#payment =
       rest.payment &&
       new PaymentStep(rest.payment, {
@@ -75,6 +88,23 @@ export class ServiceConnection {
 
   get hasApiKey(): boolean {
     return this.#apiKey !== undefined;
+  }
+
+  /**
+   * The scope of the update memory's entries in the store: a digest of the REST base URL
+   * and the API key (see `scopeDigest`), so clients of other keys or services sharing the
+   * store never read them. Without Web Crypto, a scope private to this connection.
+   */
+  updateScope(): Promise<string> {
+    this.#updateScope ??= scopeDigest(this.#options.baseUrl ?? '', this.#apiKey).then(
+      (digest) => digest ?? `private-${randomStamp()}`,
+    );
+    return this.#updateScope;
+  }
+
+  /** Ends the rate-limit pause shared through the store for this key and these services. */
+  clearRateLimitPause(): Promise<void> {
+    return this.#pause.clear();
   }
 
   get options(): Omit<ResolvedOptions, 'apiKey'> {
@@ -192,7 +222,7 @@ export class ServiceConnection {
       // A call that must not be repeated is one that changes data.
       mutates: mode === 'once',
     };
-    return runCall(settings, { policy, mode, logger }, attempt);
+    return runCall(settings, { policy, mode, logger }, attempt, this.#pause);
   }
 
   /** Sends one HTTP request (same-origin redirects only); a 402 may be paid and resent once. */

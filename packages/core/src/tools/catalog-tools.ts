@@ -3,6 +3,7 @@ import { CatalogClient } from '../client.js';
 import { ENV_VARS, readEnv } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import { answerRedactorsIn, createRedactor, markAnswer, type Redactor } from '../http/redact.js';
+import { type CatalogStore, isCatalogStore } from '../store/catalog-store.js';
 import { type SearchCatalogInput, searchCatalogTool } from './built-in/search-catalog.js';
 import {
   type SearchWebsitesInput,
@@ -74,6 +75,7 @@ export type BoundCatalogTool<Definition> =
 
 interface BindContext {
   client: CatalogToolClient;
+  store: CatalogStore | undefined;
   view: CatalogViewSettings;
   defaults: CatalogToolDefaults;
   names: CatalogToolNames;
@@ -82,7 +84,7 @@ interface BindContext {
 
 function bindTool<Input, Output, Name extends string>(
   definition: CatalogToolDefinition<Input, Output, Name>,
-  { client, defaults, names, redact, view }: BindContext,
+  { client, defaults, names, redact, view, store }: BindContext,
 ): CatalogTool<Input, Output, Name> {
   const nameField = definition.modelFieldName ?? ((path: string) => path);
   return {
@@ -102,6 +104,7 @@ function bindTool<Input, Output, Name extends string>(
         client,
         defaults,
         signal: options.signal,
+        ...(store === undefined ? {} : { store }),
       });
       // The full result reaches more than the model (AI SDK UI streams, LangChain artifacts,
       // MCP structuredContent, OpenAI Agents custom data): a key the service echoed must not.
@@ -238,8 +241,21 @@ function assertStrictModeSchema(definition: AnyCatalogToolDefinition): void {
   }
 }
 
+/** The given client, or one built from `clientOptions` (sharing the tools' `store`). */
 function createClient(options: CatalogToolsOptions<AnyCatalogToolDefinition>): CatalogToolClient {
-  return options.client ?? new CatalogClient(options.clientOptions);
+  if (options.client) return options.client;
+  const { store } = options;
+  return new CatalogClient(store ? { store, ...options.clientOptions } : options.clientOptions);
+}
+
+/** The tools' `store` option, else the client's own (a CatalogClient always has one). */
+function storeFor(
+  options: CatalogToolsOptions<AnyCatalogToolDefinition>,
+  client: CatalogToolClient,
+): CatalogStore | undefined {
+  if (options.store) return options.store;
+  const own: unknown = (client as { store?: unknown }).store;
+  return isCatalogStore(own) ? own : undefined;
 }
 
 /**
@@ -276,6 +292,7 @@ export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = n
   assertToolsConfigured(client, selected);
   const context: BindContext = {
     client,
+    store: storeFor(options, client),
     view: { buyLinks: options.buyLinks ?? 'inline' },
     defaults: options.defaults ?? {},
     names: finalToolNames(options),

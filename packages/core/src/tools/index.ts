@@ -14,7 +14,6 @@ export {
   type UpdateCollectionOutput,
   updateCollectionTool,
 } from './built-in/update-collection.js';
-export { RepeatedUpdateError } from './built-in/update-memory.js';
 export {
   type AnyCatalogTool,
   type BoundCatalogTool,
