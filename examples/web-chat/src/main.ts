@@ -3,84 +3,132 @@
  * emulator in this process, the scripted model); the real service with CATALOG_API_KEY,
  * CATALOG_BASE_URL and CATALOG_MCP_URL, and an OpenAI model with OPENAI_API_KEY.
  * SHOW_COMMISSION=1 shows commissions on the cards (a publisher's view).
+ *
+ * Shared state: with REDIS_URL, used approvals, conversation owners and rate limits live in
+ * Redis (set WEBCHAT_APPROVAL_SECRET and WEBCHAT_SESSION_SECRET, the same in every process).
+ * `pnpm chat --instances 2` runs two instance processes sharing one Redis (REDIS_URL, or a
+ * redis-server started here) behind a round-robin proxy on PORT.
  */
 import { fileURLToPath } from 'node:url';
-import { createOpenAI } from '@ai-sdk/openai';
-import { startEmulator, USER_IDS } from '@catalogkit/emulator';
-import type { LanguageModel } from 'ai';
-import { createScriptedModel, SCRIPTED_MODEL_LABEL } from './scripted-model.js';
-import { startWebChat, type WebChatOptions } from './server.js';
+import { parseArgs } from 'node:util';
+import { type ChosenCatalog, chooseCatalog, chooseModel } from './dev/choose.js';
+import { startInstances } from './dev/instances.js';
+import { connectRedisStore, redisLabel } from './dev/shared-store.js';
+import { startWebChat } from './server.js';
 
 const env = process.env;
 const PAGE_DIR = fileURLToPath(new URL('../dist', import.meta.url));
+const PORT = Number(env.PORT ?? 3000);
+const SHOW_COMMISSION = env.SHOW_COMMISSION === '1' || env.SHOW_COMMISSION === 'true';
 
-async function chooseCatalog(): Promise<{
-  catalog: WebChatOptions['catalog'];
-  label: string;
-  collections: WebChatOptions['collections'];
+/** What was started, for the banner, and how to stop it. */
+interface Started {
+  url: string;
+  model: string;
+  shared: string;
   close(): Promise<void>;
-}> {
-  const { CATALOG_API_KEY: apiKey, CATALOG_BASE_URL: baseUrl, CATALOG_MCP_URL: mcpUrl } = env;
-  if (apiKey && baseUrl && mcpUrl) {
-    return {
-      catalog: { apiKey, baseUrl, mcpUrl },
-      label: baseUrl,
-      collections: [],
-      close: async () => {},
-    };
+}
+
+function instanceCount(): number {
+  const { values } = parseArgs({
+    options: { instances: { type: 'string', default: '1' } },
+    allowPositionals: true,
+  });
+  const count = Number(values.instances);
+  if (!Number.isInteger(count) || count < 1 || count > 8) {
+    throw new Error(`--instances: a whole number from 1 to 8 (got ${values.instances})`);
   }
-  if (apiKey || baseUrl || mcpUrl) {
-    throw new Error('Set all of CATALOG_API_KEY, CATALOG_BASE_URL and CATALOG_MCP_URL, or none.');
-  }
-  const emulator = await startEmulator();
-  // The demo shopper's collections ("Summer", ...), as a real app would know its user's.
-  const collections = [...emulator.state.collections.values()]
-    .filter((collection) => collection.user_id === USER_IDS.valid)
-    .map((collection) => ({ id: collection.collection_id, name: collection.name }));
+  return count;
+}
+
+async function startOne(catalog: ChosenCatalog): Promise<Started> {
+  const shared = env.REDIS_URL ? await connectRedisStore(env.REDIS_URL, console) : undefined;
+  const chosen = chooseModel();
+  const chat = await startWebChat({
+    catalog: catalog.catalog,
+    model: chosen.model,
+    pageDir: PAGE_DIR,
+    port: PORT,
+    logger: console,
+    showCommission: SHOW_COMMISSION,
+    collections: catalog.collections,
+    ...(shared ? { store: shared.store } : {}),
+    ...(env.WEBCHAT_APPROVAL_SECRET ? { approvalSecret: env.WEBCHAT_APPROVAL_SECRET } : {}),
+    ...(env.WEBCHAT_SESSION_SECRET ? { sessionSecret: env.WEBCHAT_SESSION_SECRET } : {}),
+  });
   return {
-    collections,
-    catalog: { apiKey: emulator.keys.valid, baseUrl: emulator.baseUrl, mcpUrl: emulator.mcpUrl },
-    label: `emulator in this process at ${emulator.baseUrl} (set CATALOG_* for the real service)`,
-    close: () => emulator.close(),
+    url: chat.url,
+    model: chosen.label,
+    shared: env.REDIS_URL
+      ? redisLabel(env.REDIS_URL)
+      : 'memory of this process (set REDIS_URL, or run --instances 2)',
+    close: async () => {
+      await chat.close();
+      await shared?.close();
+    },
   };
 }
 
-function chooseModel(): { model: LanguageModel; label: string } {
-  if (!env.OPENAI_API_KEY) {
-    return {
-      model: createScriptedModel(),
-      label: `${SCRIPTED_MODEL_LABEL}; set OPENAI_API_KEY for a real one`,
-    };
-  }
-  const modelId = env.OPENAI_MODEL ?? 'gpt-4.1-mini';
-  const openai = createOpenAI({
-    apiKey: env.OPENAI_API_KEY,
-    ...(env.OPENAI_BASE_URL ? { baseURL: env.OPENAI_BASE_URL } : {}),
+async function startMany(catalog: ChosenCatalog, count: number): Promise<Started> {
+  const running = await startInstances({
+    count,
+    catalog: catalog.catalog,
+    pageDir: PAGE_DIR,
+    redisUrl: env.REDIS_URL,
+    port: PORT,
+    approvalSecret: env.WEBCHAT_APPROVAL_SECRET,
+    sessionSecret: env.WEBCHAT_SESSION_SECRET,
+    settings: { showCommission: SHOW_COMMISSION, collections: catalog.collections },
   });
-  return { model: openai(modelId), label: `OpenAI ${modelId}` };
+  const redis = redisLabel(running.redis.url);
+  const instances = running.instances.map((instance) => instance.url).join(', ');
+  return {
+    url: running.url,
+    model: `${chooseModel().label} (in each instance)`,
+    shared: [
+      running.redis.spawned
+        ? `redis-server started at ${redis} (set REDIS_URL to use yours)`
+        : redis,
+      `  instances: ${count} processes, round robin behind the URL above (${instances})`,
+    ].join('\n'),
+    close: running.close,
+  };
 }
 
-const catalog = await chooseCatalog();
-const model = chooseModel();
-const chat = await startWebChat({
-  catalog: catalog.catalog,
-  model: model.model,
-  pageDir: PAGE_DIR,
-  port: Number(env.PORT ?? 3000),
-  logger: console,
-  showCommission: env.SHOW_COMMISSION === '1' || env.SHOW_COMMISSION === 'true',
-  collections: catalog.collections,
-});
+/** Starts everything; a start that fails closes what it had started, the catalog included. */
+async function start(count: number): Promise<{ catalog: ChosenCatalog; started: Started }> {
+  const catalog = await chooseCatalog();
+  try {
+    return { catalog, started: await (count > 1 ? startMany(catalog, count) : startOne(catalog)) };
+  } catch (error) {
+    await catalog.close();
+    throw error;
+  }
+}
+
+const starting = start(instanceCount());
+// Listening before the start completes: Ctrl+C while instances start still stops them and
+// the redis-server started for them (a process ended by a signal runs no exit handler).
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  void starting
+    .then(({ catalog, started }) => Promise.all([started.close(), catalog.close()]))
+    .catch(() => undefined)
+    .finally(() => process.exit(0));
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
+const { catalog, started } = await starting;
 process.stdout.write(
   [
     'catalogkit web chat',
-    `  open:    ${chat.url}`,
+    `  open:    ${started.url}`,
     `  catalog: ${catalog.label}`,
-    `  model:   ${model.label}`,
+    `  model:   ${started.model}`,
+    `  shared:  ${started.shared}`,
     '  Ctrl+C stops it.',
     '',
   ].join('\n'),
 );
-process.once('SIGINT', () => {
-  void Promise.all([chat.close(), catalog.close()]).then(() => process.exit(0));
-});

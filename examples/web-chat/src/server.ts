@@ -19,7 +19,13 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { createCatalogTools } from '@catalogkit/ai-sdk';
-import { CatalogClient, type CatalogClientOptions, type CatalogLogger } from '@catalogkit/core';
+import {
+  CatalogClient,
+  type CatalogClientOptions,
+  type CatalogLogger,
+  type CatalogStore,
+  StoreUnavailableError,
+} from '@catalogkit/core';
 import { createHttpTokenMinter } from '@catalogkit/core/conversations';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -32,14 +38,21 @@ import {
   ApprovalSeal,
   checkApprovals,
   MemoryUsedApprovals,
+  StoreUsedApprovals,
   sealApprovalsInStream,
   type UsedApprovalStore,
 } from './security/approvals.js';
+import {
+  type ConversationOwners,
+  MemoryConversationOwners,
+  StoreConversationOwners,
+} from './security/conversation-owners.js';
 import { isRecord } from './security/is-record.js';
 import { isJsonRequest, readJsonBody } from './security/json-body.js';
 import { type RateLimit, RateLimiter } from './security/rate-limit.js';
 import { allowedOrigins, crossSiteReason } from './security/same-origin.js';
 import { SESSION_COOKIE, Sessions } from './security/session.js';
+import { type Limiter, StoreRateLimiter } from './security/store-rate-limit.js';
 
 /** Rate limits of the API, each applied per session and per client address. */
 export interface WebChatRateLimits {
@@ -74,7 +87,19 @@ export interface WebChatOptions {
   sessionSecret?: string;
   /** How long an approval may wait for the shopper's answer, in seconds (default 900). */
   approvalTtlSeconds?: number;
-  /** Where used approvals are remembered (default in this process; share one across processes). */
+  /**
+   * The state several instances of this server must share, e.g. `createRedisStore(redis)`
+   * from `@catalogkit/redis`: used approvals, which session owns each conversation and the
+   * rate-limit buckets (keys under `webchat:`, each with a TTL; see the README), and the
+   * catalog client's and tools' own (the update memory, the 429 pause). Default: the
+   * memory of this process, right for one process only. With a store, also set
+   * `approvalSecret` and `sessionSecret`, the same in every instance.
+   */
+  store?: CatalogStore;
+  /**
+   * Where used approvals are remembered (default: in `store` when given, else in this
+   * process).
+   */
   usedApprovals?: UsedApprovalStore;
   /** The wall clock approvals expire by, ms since the epoch (default `Date.now`; tests step it). */
   now?: () => number;
@@ -91,7 +116,10 @@ export interface WebChatOptions {
   maxChatBodyBytes?: number;
   /** Where failures are reported; never receives the key. */
   logger?: CatalogLogger;
-  /** How many created conversations the server remembers, oldest forgotten first (default 10,000). */
+  /**
+   * How many created conversations the server remembers, oldest forgotten first (default
+   * 10,000). In memory only: with a `store`, each is remembered for 12 hours instead.
+   */
   maxConversations?: number;
   /**
    * Show each offer's commission on the product cards (and retailers' best rates): a
@@ -122,6 +150,11 @@ const SERVICE_UNAVAILABLE =
 
 const TOKEN_BODY_BYTES = 4096;
 const MAX_CONVERSATION_ID_CHARS = 200;
+/**
+ * What no conversation id holds: control characters, and lone UTF-16 surrogates (text no
+ * store can keep exactly: a Redis store refuses it, which would otherwise be a 500).
+ */
+const NOT_IN_AN_ID = /[\p{Cc}\p{Cs}]/u;
 
 /** A JSON refusal with its reason; never cached. */
 function refuse(status: number, reason: string, headers: Record<string, string> = {}): Response {
@@ -142,6 +175,9 @@ export function createWebChatApp(options: WebChatOptions): Hono<Env> {
   );
   app.onError((error) => {
     options.logger?.error?.('web chat request failed', { error: String(error) });
+    if (error instanceof StoreUnavailableError) {
+      return refuse(503, 'The server cannot reach its shared store; try again in a moment.');
+    }
     return refuse(500, 'Something went wrong on the server.');
   });
   const page = pageHtml(options);
@@ -220,17 +256,31 @@ function clientAddress(options: WebChatOptions, c: Context): string {
   }
 }
 
+/** A limiter in the shared store when there is one (the limit then holds across instances). */
+function limiter(options: WebChatOptions, name: string, limit: RateLimit): Limiter {
+  return options.store ? new StoreRateLimiter(options.store, name, limit) : new RateLimiter(limit);
+}
+
 /** One limit per session and per address: the first that is exhausted answers 429. */
-function limiterPair(limit: { session: RateLimit; address: RateLimit }) {
-  const bySession = new RateLimiter(limit.session);
-  const byAddress = new RateLimiter(limit.address);
-  return (session: string, address: string): Response | undefined => {
-    const wait = byAddress.take(address) ?? bySession.take(session);
+function limiterPair(
+  options: WebChatOptions,
+  name: keyof WebChatRateLimits,
+  limit: { session: RateLimit; address: RateLimit },
+) {
+  const bySession = limiter(options, `${name}:session`, limit.session);
+  const byAddress = limiter(options, `${name}:address`, limit.address);
+  return async (session: string, address: string): Promise<Response | undefined> => {
+    const wait = (await byAddress.take(address)) ?? (await bySession.take(session));
     if (wait === undefined) return undefined;
     return refuse(429, `Too many requests; try again in ${wait} s.`, {
       'retry-after': String(wait),
     });
   };
+}
+
+/** The catalog client's options, with the shared store when there is one. */
+function catalogOptions(options: WebChatOptions): CatalogClientOptions {
+  return options.store ? { ...options.catalog, store: options.store } : options.catalog;
 }
 
 function rateLimits(options: WebChatOptions): WebChatRateLimits {
@@ -240,7 +290,7 @@ function rateLimits(options: WebChatOptions): WebChatRateLimits {
 /** Flow 1: the agent, streamed to `useChat`. */
 function agentChatRoute(options: WebChatOptions) {
   const tools = createCatalogTools({
-    clientOptions: options.catalog,
+    clientOptions: catalogOptions(options),
     defaults: { placements: ['affiliate'] },
   });
   const approvalSecret = options.approvalSecret ?? randomBytes(32).toString('base64');
@@ -249,12 +299,12 @@ function agentChatRoute(options: WebChatOptions) {
     (options.approvalTtlSeconds ?? 900) * 1000,
     options.now,
   );
-  const store = options.usedApprovals ?? new MemoryUsedApprovals({ now: options.now });
-  const limit = limiterPair(rateLimits(options).chat);
+  const store = usedApprovalStore(options);
+  const limit = limiterPair(options, 'chat', rateLimits(options).chat);
   const limits = { maxMessages: 200, maxTextChars: 4000 };
   return async (c: Context<Env>) => {
     const session = c.get('session');
-    const limited = limit(session, clientAddress(options, c));
+    const limited = await limit(session, clientAddress(options, c));
     if (limited) return limited;
     const body = await readJsonBody(c.req.raw, options.maxChatBodyBytes ?? 1024 * 1024);
     if (!body.ok) return refuse(body.status, body.reason);
@@ -264,7 +314,16 @@ function agentChatRoute(options: WebChatOptions) {
     const messages = await toModelMessages(request.value.messages, tools);
     if (!messages.ok) return refuse(400, messages.reason);
     // Approvals are checked on exactly what streamText gets, whatever the parts claimed.
-    const checked = await checkApprovals(messages.value, { seal, store, session, chatId });
+    const onStoreError = (error: unknown) => {
+      options.logger?.error?.('used-approval store failed', { error: String(error) });
+    };
+    const checked = await checkApprovals(messages.value, {
+      seal,
+      store,
+      session,
+      chatId,
+      onStoreError,
+    });
     if ('status' in checked) return refuse(checked.status, checked.reason);
     const result = streamText({
       model: options.model,
@@ -283,10 +342,23 @@ function agentChatRoute(options: WebChatOptions) {
       },
     });
     return createUIMessageStreamResponse({
-      stream: sealApprovalsInStream(stream, { seal, session, chatId, sealed: checked.sealed }),
+      stream: sealApprovalsInStream(stream, {
+        seal,
+        session,
+        chatId,
+        sealed: checked.sealed,
+        store,
+        onStoreError,
+      }),
       headers: { 'cache-control': 'no-store' },
     });
   };
+}
+
+function usedApprovalStore(options: WebChatOptions): UsedApprovalStore {
+  if (options.usedApprovals) return options.usedApprovals;
+  if (options.store) return new StoreUsedApprovals(options.store);
+  return new MemoryUsedApprovals({ now: options.now });
 }
 
 /** The conversation a token request names, or why the body is refused. */
@@ -299,9 +371,12 @@ function askedConversation(body: unknown): { id: string | undefined } | { reason
   if (
     typeof conversationId !== 'string' ||
     conversationId.length === 0 ||
-    conversationId.length > MAX_CONVERSATION_ID_CHARS
+    conversationId.length > MAX_CONVERSATION_ID_CHARS ||
+    NOT_IN_AN_ID.test(conversationId)
   ) {
-    return { reason: `conversationId: a string of 1 to ${MAX_CONVERSATION_ID_CHARS} characters.` };
+    return {
+      reason: `conversationId: a string of 1 to ${MAX_CONVERSATION_ID_CHARS} characters, without control characters or lone surrogates.`,
+    };
   }
   return { id: conversationId };
 }
@@ -314,33 +389,34 @@ function askedConversation(body: unknown): { id: string | undefined } | { reason
  * it: any other session is told it does not exist.
  */
 function conversationTokenRoute(options: WebChatOptions) {
-  const client = new CatalogClient(options.catalog);
+  const client = new CatalogClient(catalogOptions(options));
   // Conversations this server created, and whose they are; bounded so that callers cannot
   // grow it without end. A real app keeps them with the signed-in shopper.
-  const owners = new Map<string, string>();
-  const maxConversations = options.maxConversations ?? 10_000;
+  const owners: ConversationOwners = options.store
+    ? new StoreConversationOwners(options.store)
+    : new MemoryConversationOwners(options.maxConversations ?? 10_000);
   const limits = rateLimits(options);
-  const limitTokens = limiterPair(limits.token);
-  const limitConversations = limiterPair(limits.conversation);
+  const limitTokens = limiterPair(options, 'token', limits.token);
+  const limitConversations = limiterPair(options, 'conversation', limits.conversation);
   return async (c: Context<Env>) => {
     const session = c.get('session');
     const address = clientAddress(options, c);
-    const limited = limitTokens(session, address);
+    const limited = await limitTokens(session, address);
     if (limited) return limited;
     const body = await readJsonBody(c.req.raw, TOKEN_BODY_BYTES);
     if (!body.ok) return refuse(body.status, body.reason);
     const asked = askedConversation(body.value);
     if ('reason' in asked) return refuse(400, asked.reason);
-    if (asked.id !== undefined && owners.get(asked.id) !== session) {
+    if (asked.id !== undefined && (await owners.ownerOf(asked.id)) !== session) {
       return refuse(404, 'Unknown conversation.');
     }
     if (asked.id === undefined) {
-      const tooMany = limitConversations(session, address);
+      const tooMany = await limitConversations(session, address);
       if (tooMany) return tooMany;
     }
     try {
       const conversationId = asked.id ?? (await createConversation(client));
-      remember(owners, conversationId, session, maxConversations);
+      await owners.remember(conversationId, session);
       const mint = createHttpTokenMinter({
         client,
         conversationId,
@@ -352,18 +428,12 @@ function conversationTokenRoute(options: WebChatOptions) {
         { headers: { 'cache-control': 'no-store' } },
       );
     } catch (error) {
+      // The shared store out of reach is not the service's fault: app.onError says so.
+      if (error instanceof StoreUnavailableError) throw error;
       options.logger?.error?.('conversation token failed', { error: String(error) });
       return refuse(502, SERVICE_UNAVAILABLE);
     }
   };
-}
-
-/** Adds `id` (owned by `session`) as the newest entry; past `max` entries, the oldest is forgotten. */
-function remember(owners: Map<string, string>, id: string, session: string, max: number): void {
-  owners.delete(id);
-  owners.set(id, session);
-  const oldest = owners.keys().next().value;
-  if (owners.size > max && oldest !== undefined) owners.delete(oldest);
 }
 
 async function createConversation(client: CatalogClient): Promise<string> {

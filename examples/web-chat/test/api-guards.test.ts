@@ -69,6 +69,27 @@ describe('conversations belong to the session that created them', () => {
   });
 });
 
+describe('conversationId', () => {
+  it('a lone surrogate or a control character is a 400 naming the field; the service is not asked', async () => {
+    const app = await start();
+    const shopper = new Shopper(app.chat.url);
+    const before = app.emulator.stats.snapshot();
+    // As JSON carries them: a lone surrogate no store can keep exactly (a Redis store
+    // refuses it, which was a 500), a pair cut in half, NUL and CRLF.
+    for (const id of ['\\ud800', 'conv_\\udfff', '\\ud83d', 'conv_\\u0000', 'conv_1\\r\\nX']) {
+      const response = await shopper.post('/api/conversation-token', `{"conversationId":"${id}"}`);
+      expect(response.status, id).toBe(400);
+      expect(await reasonOf(response)).toMatch(/^conversationId: /);
+    }
+    expect(app.emulator.stats.snapshot()).toEqual(before);
+    // A well-formed pair is text like any other: unknown, not malformed.
+    const emoji = await shopper.post('/api/conversation-token', {
+      conversationId: 'conv_\u{1F600}',
+    });
+    expect(emoji.status).toBe(404);
+  });
+});
+
 describe('rate limits', () => {
   it('one session creating conversations gets 429 with Retry-After; the service saw only the allowed ones', async () => {
     const app = await start();

@@ -1,11 +1,13 @@
 import { ENV_VARS, type ResolvedOptions } from './client-options.js';
 import { ConfigurationError } from './errors/catalog-error.js';
 import { type CallScope, runCall } from './http/call-scope.js';
+import { RateLimitPause } from './http/rate-limit-pause.js';
 import { credentialToken, type Redactor, SentSecrets } from './http/redact.js';
 import type { RetryMode } from './http/retry.js';
 import type { RequestOptions, ServiceConnection } from './http/service-connection.js';
 import { type OutgoingRequest, send } from './http/transport.js';
 import { nameUnpayableChallenges, PaymentStep } from './payment/paid-request.js';
+import { randomStamp, scopeDigest } from './store/scope.js';
 
 /** One HTTP exchange of a call, as the calls see it (`ServiceConnection.send`). */
 type Send = (request: OutgoingRequest, scope: CallScope) => Promise<Response>;
@@ -31,6 +33,10 @@ export class ClientConnection implements ServiceConnection {
   readonly #callCredentials = new WeakMap<CallScope, string>();
   /** Sends one request: fetch and redirects, then the payment step if there is one. */
   readonly send: Send;
+  /** The rate-limit pause shared through the store, around every attempt. */
+  readonly #pause: RateLimitPause;
+  /** The scope of this connection's entries in the store (computed once). */
+  #updateScope: Promise<string> | undefined;
 
   constructor(options: ResolvedOptions) {
     const { apiKey, ...rest } = options;
@@ -38,6 +44,13 @@ export class ClientConnection implements ServiceConnection {
     this.#options = rest;
     this.#secrets = new SentSecrets(apiKey);
     this.redact = this.#secrets.redact;
+    this.#pause = new RateLimitPause({
+      store: rest.store,
+      policy: rest.retry,
+      logger: rest.logger,
+      addresses: { rest: rest.baseUrl, mcp: rest.mcpUrl },
+      apiKey,
+    });
     const plain: Send = (request, scope) => send(rest.fetch, request, scope);
     this.send = rest.payment ? this.#paymentStep(rest.payment).wrap(plain) : plain;
   }
@@ -74,6 +87,23 @@ export class ClientConnection implements ServiceConnection {
 
   get hasApiKey(): boolean {
     return this.#apiKey !== undefined;
+  }
+
+  /**
+   * The scope of the update memory's entries in the store: a digest of the REST base URL
+   * and the API key (see `scopeDigest`), so clients of other keys or services sharing the
+   * store never read them. Without Web Crypto, a scope private to this connection.
+   */
+  updateScope(): Promise<string> {
+    this.#updateScope ??= scopeDigest(this.#options.baseUrl ?? '', this.#apiKey).then(
+      (digest) => digest ?? `private-${randomStamp()}`,
+    );
+    return this.#updateScope;
+  }
+
+  /** Ends the rate-limit pause shared through the store for this key and these services. */
+  clearRateLimitPause(): Promise<void> {
+    return this.#pause.clear();
   }
 
   get options(): Omit<ResolvedOptions, 'apiKey'> {
@@ -195,7 +225,7 @@ export class ClientConnection implements ServiceConnection {
       mutates: mode === 'once',
       onFailure: nameUnpayableChallenges,
     };
-    return runCall(settings, { policy, mode, logger }, attempt);
+    return runCall(settings, { policy, mode, logger }, attempt, this.#pause);
   }
 
   /** What JSON.stringify shows: the configuration without the key. */

@@ -3,6 +3,8 @@ import { type BodyLimits, DEFAULT_BODY_LIMITS } from './http/call-scope.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './http/retry.js';
 import type { CatalogLogger } from './logger.js';
 import type { PaymentOptions } from './payment/types.js';
+import { type CatalogStore, isCatalogStore } from './store/catalog-store.js';
+import { MemoryCatalogStore } from './store/memory-store.js';
 
 /** How the API key is sent to the MCP endpoint (the REST interface always uses `x-api-key`). */
 export type McpAuthHeader = 'x-api-key' | 'bearer';
@@ -45,6 +47,14 @@ export interface CatalogClientOptions {
    * a PaymentRequiredError). `@catalogkit/mppx` provides a budgeted payer.
    */
   payment?: PaymentOptions;
+  /**
+   * Where the client keeps state shared with other instances: the rate-limit pause (a 429
+   * with `Retry-After` seen by any instance makes all of them wait until the reset instead
+   * of sending into the limit). Tools built on this client keep their update memory here
+   * too. Default: a private in-memory store (this client only). Pass one Redis store of
+   * `@catalogkit/redis` to every instance to share it; see the README's "Deploying".
+   */
+  store?: CatalogStore;
 }
 
 /** Options after defaults, environment fallbacks and checks. */
@@ -60,6 +70,7 @@ export interface ResolvedOptions {
   logger: CatalogLogger | undefined;
   limits: BodyLimits;
   payment: PaymentOptions | undefined;
+  store: CatalogStore;
 }
 
 /** Names of the environment variables the options fall back to. */
@@ -168,6 +179,16 @@ function resolvePayment(value: PaymentOptions | undefined): PaymentOptions | und
   return value;
 }
 
+function resolveStore(value: CatalogStore | undefined): CatalogStore {
+  if (value === undefined) return new MemoryCatalogStore();
+  if (!isCatalogStore(value)) {
+    throw new ConfigurationError(
+      'option store must be a CatalogStore (get, set, setIfAbsent, delete and lock methods)',
+    );
+  }
+  return value;
+}
+
 function resolveMcpAuthHeader(value: McpAuthHeader | undefined): McpAuthHeader {
   if (value === undefined || value === 'x-api-key' || value === 'bearer')
     return value ?? 'x-api-key';
@@ -195,5 +216,6 @@ export function resolveOptions(options: CatalogClientOptions = {}): ResolvedOpti
     logger: options.logger,
     limits: resolveLimits(options),
     payment: resolvePayment(options.payment),
+    store: resolveStore(options.store),
   };
 }

@@ -12,6 +12,8 @@ import type { CatalogQuery } from './schemas/catalog.js';
 import type { Collection, CollectionUpdate } from './schemas/collections.js';
 import type { Conversation, ConversationCreate } from './schemas/conversations.js';
 import type { WebsiteSearchParams, WebsiteSearchResponse } from './schemas/websites.js';
+import type { CatalogStore } from './store/catalog-store.js';
+import { registerClientScope } from './store/scope.js';
 
 /** Website search (REST). */
 export interface WebsitesApi {
@@ -104,6 +106,27 @@ export class CatalogClient {
     Object.defineProperty(this, INSPECT, {
       value: () => `CatalogClient ${JSON.stringify(this.toJSON())}`,
     });
+    // The tools scope their update memory by this client's service and key.
+    registerClientScope(this, () => connection.updateScope());
+  }
+
+  /**
+   * The store this client shares state through (its `store` option, else a private
+   * in-memory one): the rate-limit pause, and the update memory of tools built on it.
+   */
+  get store(): CatalogStore {
+    return this.#connection.options.store;
+  }
+
+  /**
+   * Ends the rate-limit pause this client's key and services share through the store (a
+   * 429's `Retry-After`, at most an hour), for every instance sharing it: for an operator who
+   * knows the limit is over, or that the pause came from a wrong `Retry-After`. The next call
+   * is sent; if the limit still holds, its 429 pauses everyone again.
+   * @throws StoreUnavailableError when the store fails.
+   */
+  clearRateLimitPause(): Promise<void> {
+    return this.#connection.clearRateLimitPause();
   }
 
   /** Whether an API key was configured (by option or `CATALOG_API_KEY`). */

@@ -36,6 +36,7 @@ export {
   RateLimitError,
   RequestValidationError,
   ServerError,
+  StoreUnavailableError,
   TimeoutError,
   ValidationError,
 } from './errors/index.js';
@@ -64,6 +65,16 @@ export type {
   WebsiteSearchParams,
   WebsiteSearchResponse,
 } from './schemas/index.js';
+// The store all state shared across instances lives in (README "Deploying"): pass one to
+// the client and the tools; the memory store is the default.
+export {
+  type CatalogStore,
+  type LockOptions,
+  MemoryCatalogStore,
+  type MemoryCatalogStoreOptions,
+  type ReleaseLock,
+  type StoredValue,
+} from './store/index.js';
 export {
   type AnyCatalogTool,
   type AnyCatalogToolDefinition,

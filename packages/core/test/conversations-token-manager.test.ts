@@ -66,6 +66,7 @@ function countingStore() {
       calls.set += 1;
       return inner.set(key, value, ttlMs);
     },
+    setIfAbsent: (key, value, ttlMs) => inner.setIfAbsent(key, value, ttlMs),
     delete: (key) => inner.delete(key),
     lock: (key, options) => {
       calls.lock += 1;

@@ -1,6 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RepeatedUpdateError, UpdateMemory } from '../src/tools/built-in/update-memory.js';
+import { RepeatedUpdateError, StoreUnavailableError } from '../src/errors/index.js';
+import { MemoryCatalogStore } from '../src/store/memory-store.js';
+import { UpdateMemory } from '../src/tools/built-in/update-memory.js';
 import { type AnyCatalogTool, createCatalogToolList } from '../src/tools/index.js';
 import { TEST_KEY } from './support/fixtures.js';
 import {
@@ -149,10 +151,17 @@ describe('update_collection when the change may have been applied', () => {
 });
 
 describe('UpdateMemory', () => {
-  it('forgets after its time and beyond its size, oldest first', async () => {
+  it('forgets after its time (timed by the store), never for lack of room: then it sends nothing', async () => {
     let now = 0;
-    const memory = new UpdateMemory({ maxEntries: 2, ttlMs: 1_000 }, () => now);
-    const lost = () => Promise.reject(Object.assign(new Error('lost'), { outcomeUnknown: true }));
+    // An unknown outcome holds its claim (never evicted before it expires) and the
+    // collection's latest update; a send also holds the collection's mark meanwhile.
+    const store = new MemoryCatalogStore({ now: () => now, maxEntries: 4 });
+    const memory = new UpdateMemory(store, { ttlMs: 1_000 });
+    let sends = 0;
+    const lost = () => {
+      sends += 1;
+      return Promise.reject(Object.assign(new Error('lost'), { outcomeUnknown: true }));
+    };
     const unknown = (error: unknown) =>
       (error as { outcomeUnknown?: boolean }).outcomeUnknown === true;
     const attempt = (id: string) =>
@@ -162,10 +171,12 @@ describe('UpdateMemory', () => {
     now = 1_001;
     expect(await attempt('a')).not.toBeInstanceOf(RepeatedUpdateError);
     await attempt('b');
-    await attempt('c');
-    // 'a' was the oldest of three: evicted.
-    expect(await attempt('a')).not.toBeInstanceOf(RepeatedUpdateError);
-    expect(await attempt('c')).toBeInstanceOf(RepeatedUpdateError);
+    expect(sends).toBe(3);
+    // Full of claims: the third collection's update is not sent, rather than forget one.
+    expect(await attempt('c')).toBeInstanceOf(StoreUnavailableError);
+    expect(sends).toBe(3);
+    expect(await attempt('a')).toBeInstanceOf(RepeatedUpdateError);
+    expect(await attempt('b')).toBeInstanceOf(RepeatedUpdateError);
   });
 
   it('treats the same ids in another order as the same update', async () => {
@@ -190,7 +201,7 @@ describe('UpdateMemory', () => {
       updated_at: updatedAt,
     });
 
-    it('keeps the newest answer by updated_at, whatever order answers arrive in', async () => {
+    it('knows no state after two updates of the collection overlapped (either answer may be the older)', async () => {
       const memory = new UpdateMemory();
       let answerOlder: (() => void) | undefined;
       const older = memory.run(
@@ -202,15 +213,17 @@ describe('UpdateMemory', () => {
           }),
         never,
       );
+      while (answerOlder === undefined) await new Promise((resolve) => setTimeout(resolve, 1));
       await memory.run(
         'c',
         { name: 'newer' },
         async () => state('2026-01-01T00:00:02Z', 'newer'),
         never,
       );
+      expect(await memory.lastKnownState('c')).toBeUndefined();
       answerOlder?.();
       await older;
-      expect(memory.lastKnownState('c')?.name).toBe('newer');
+      expect(await memory.lastKnownState('c')).toBeUndefined();
     });
 
     it('knows no state while an update of the collection is unanswered', async () => {
@@ -226,7 +239,9 @@ describe('UpdateMemory', () => {
           }),
         never,
       );
-      expect(memory.lastKnownState('c')).toBeUndefined();
+      // Sent (its claim and bookkeeping are written first, asynchronously), not answered.
+      while (answer === undefined) await new Promise((resolve) => setTimeout(resolve, 1));
+      expect(await memory.lastKnownState('c')).toBeUndefined();
       // A repeat of the earlier success is sent too: it is no longer the latest change.
       let sent = 0;
       const repeat = memory.run(
@@ -242,20 +257,20 @@ describe('UpdateMemory', () => {
       await pending;
       expect((await repeat).sent).toBe(true);
       expect(sent).toBe(1);
-      expect(memory.lastKnownState('c')?.name).toBe('a');
+      expect((await memory.lastKnownState('c'))?.name).toBe('a');
     });
 
-    it('trusts a state only for the age asked (another writer may change it)', async () => {
+    it('trusts a state, and answers a repeat from memory, for a minute only', async () => {
       let now = 0;
-      const memory = new UpdateMemory({ maxEntries: 10, ttlMs: 600_000 }, () => now);
+      const memory = new UpdateMemory(new MemoryCatalogStore({ now: () => now }));
       await memory.run('c', { name: 'a' }, async () => state('2026-01-01T00:00:01Z', 'a'), never);
-      now = 60_000;
-      expect(memory.lastKnownState('c', 60_000)?.name).toBe('a');
+      now = 59_999;
+      expect((await memory.lastKnownState('c'))?.name).toBe('a');
       const repeat = async () => state('2026-01-01T00:00:02Z', 'a');
       expect((await memory.run('c', { name: 'a' }, repeat, never)).sent).toBe(false);
       now = 60_001;
-      expect(memory.lastKnownState('c', 60_000)).toBeUndefined();
-      expect(memory.lastKnownState('c')?.name).toBe('a');
+      // Another writer may have changed it since.
+      expect(await memory.lastKnownState('c')).toBeUndefined();
       // A repeat a minute later is sent: the shopper asks again because it is not there.
       expect((await memory.run('c', { name: 'a' }, repeat, never)).sent).toBe(true);
     });
@@ -265,7 +280,7 @@ describe('UpdateMemory', () => {
       await memory.run('c', { name: 'a' }, async () => state('2026-01-01T00:00:01Z', 'a'), never);
       const lost = () => Promise.reject(new Error('lost'));
       await memory.run('c', { name: 'b' }, lost, () => true).catch(() => undefined);
-      expect(memory.lastKnownState('c')).toBeUndefined();
+      expect(await memory.lastKnownState('c')).toBeUndefined();
     });
   });
 });

@@ -2,10 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createHttpTokenMinter } from '../src/conversations/index.js';
+import { RepeatedUpdateError } from '../src/errors/index.js';
 import { CallScope } from '../src/http/call-scope.js';
 import { send } from '../src/http/transport.js';
 import { CatalogClient, ProtocolError } from '../src/index.js';
-import { RepeatedUpdateError, UpdateMemory } from '../src/tools/built-in/update-memory.js';
+import { UpdateMemory } from '../src/tools/built-in/update-memory.js';
 import { type AnyCatalogTool, createCatalogToolList } from '../src/tools/index.js';
 import { TEST_KEY } from './support/fixtures.js';
 import {
@@ -181,13 +182,13 @@ describe('equivalent updates are one update to the memory', () => {
     });
   }
 
-  it('the same clause twice still differs from once (two clauses added)', async () => {
+  it('the same clause twice is the same update as once (an identical clause is added once)', async () => {
     const memory = new UpdateMemory();
     await memory.run('col_1', { add_clauses: [clauseA] }, lost, unknown).catch(() => undefined);
     const twice = await memory
       .run('col_1', { add_clauses: [clauseA, clauseA] }, lost, unknown)
       .catch((error) => error);
-    expect(twice).not.toBeInstanceOf(RepeatedUpdateError);
+    expect(twice).toBeInstanceOf(RepeatedUpdateError);
   });
 });
 

@@ -94,7 +94,12 @@ function withOwnClient(options: ToolOptions): ToolOptions & { client?: CatalogCl
   ) {
     return options;
   }
-  return { ...rest, client: new CatalogClient(clientOptions) };
+  // The tools' store also holds the client's rate-limit pause, as createCatalogToolList does.
+  const store = rest.store;
+  return {
+    ...rest,
+    client: new CatalogClient(store ? { store, ...clientOptions } : clientOptions),
+  };
 }
 
 function redactorOf(client: CatalogClient | undefined): PreparedTools['redact'] {

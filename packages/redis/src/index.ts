@@ -1,1 +1,14 @@
-export { RedisSessionStore, type RedisSessionStoreOptions } from './redis-session-store.js';
+export type {
+  IoredisClient,
+  NodeRedisClient,
+  NodeRedisCommandOptions,
+  RedisClient,
+  UpstashRedisClient,
+} from './clients.js';
+export {
+  createRedisStore,
+  RedisSessionStore,
+  type RedisSessionStoreOptions,
+  RedisStore,
+  type RedisStoreOptions,
+} from './redis-store.js';

@@ -1,16 +1,28 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { CatalogStore } from '@catalogkit/core';
 import type { ModelMessage, UIMessageChunk } from 'ai';
 
-/** What a store answers when an approval is used: first use, a repeat, or no room to remember it. */
-export type MarkUsedResult = 'fresh' | 'used' | 'full';
+/**
+ * What a store answers when an approval is used: first use, a repeat, no room to remember
+ * it, or `unknown`: the store does not remember issuing it (its life ran out by the store's
+ * clock, or the store lost its data since), so it is refused as expired.
+ */
+export type MarkUsedResult = 'fresh' | 'used' | 'full' | 'unknown';
 
 /**
  * The memory of approvals already used, by nonce. An entry only has to outlive its
  * approval's expiry (a stale approval is refused anyway), so a store may drop it after
- * `expiresAt`. Kept behind this interface so several server processes can share one store
- * (Redis `SET nonce 1 NX PXAT expiresAt` is the whole implementation).
+ * `expiresAt`. Kept behind this interface so several server processes can share one store.
  */
 export interface UsedApprovalStore {
+  /**
+   * Told when an approval is sealed, before the page sees it: a store shared by several
+   * instances records it for `ttlMs`, so that the approval's life is judged by the store's
+   * one clock (not by each instance's) and an approval the store no longer knows (expired,
+   * or issued before the store lost its data) is refused. Optional: a store in one process
+   * judges by that process's clock alone.
+   */
+  issue?(nonce: string, ttlMs: number): Promise<void>;
   /** Marks `nonce` used until `expiresAt` (ms since the epoch); says whether it already was. */
   markUsed(nonce: string, expiresAt: number): MarkUsedResult | Promise<MarkUsedResult>;
 }
@@ -52,6 +64,58 @@ export class MemoryUsedApprovals implements UsedApprovalStore {
     for (const [nonce, expiresAt] of this.#used) {
       if (expiresAt <= now) this.#used.delete(nonce);
     }
+  }
+}
+
+/**
+ * How long a claim outlives the record of its approval's issue. Both lives are timed by the
+ * store's own clock, so this covers only the moments between reading the record and
+ * writing the claim, never a difference between instances' clocks.
+ */
+const CLAIM_MARGIN_MS = 60_000;
+
+const issuedKey = (nonce: string): string => `webchat:approval-issued:${nonce}`;
+const claimKey = (nonce: string): string => `webchat:approval:${nonce}`;
+
+/**
+ * A {@link UsedApprovalStore} in a shared `CatalogStore` (e.g. `createRedisStore` of
+ * `@catalogkit/redis`), so every instance behind a load balancer refuses an approval that
+ * any of them has already run. Two keys per approval:
+ *
+ * - `webchat:approval-issued:<nonce>`, written when the approval is sealed, living exactly
+ *   the approval's life by the store's clock. An approval whose record is gone is refused:
+ *   its life is over whatever an instance's clock says (instances may disagree by any
+ *   amount), or the store lost its data (a restart without persistence, `FLUSHALL`), which
+ *   may have taken the approval's claim with it.
+ * - `webchat:approval:<nonce>`, the claim, taken with the store's atomic `setIfAbsent` (of
+ *   two instances racing on one nonce exactly one gets `fresh`) and kept a minute longer
+ *   than the record, so a record is never seen without its claim.
+ *
+ * The record is read again after the claim: a store that lost its data between the two
+ * lost the record too, and the approval is refused. Each key is about 70 bytes, living at
+ * most the approval's life plus a minute (16 minutes by default). A store that fails
+ * throws: the approval is then refused, never run unchecked. The guarantee needs a store
+ * that forgets nothing on its own before its time: for Redis, `maxmemory-policy noeviction`
+ * and an append-only file synced on every write (`appendfsync always`).
+ */
+export class StoreUsedApprovals implements UsedApprovalStore {
+  readonly #store: CatalogStore;
+
+  constructor(store: CatalogStore) {
+    this.#store = store;
+  }
+
+  async issue(nonce: string, ttlMs: number): Promise<void> {
+    await this.#store.set(issuedKey(nonce), '1', ttlMs);
+  }
+
+  async markUsed(nonce: string): Promise<MarkUsedResult> {
+    const issued = await this.#store.get(issuedKey(nonce));
+    if (!issued) return 'unknown';
+    const ttlMs = issued.ttlMs === undefined ? undefined : issued.ttlMs + CLAIM_MARGIN_MS;
+    const claimed = await this.#store.setIfAbsent(claimKey(nonce), '1', ttlMs);
+    if (!claimed) return 'used';
+    return (await this.#store.get(issuedKey(nonce))) ? 'fresh' : 'unknown';
   }
 }
 
@@ -100,6 +164,14 @@ export class ApprovalSeal {
 
   /** A sealed id for a new approval request. */
   seal(originalId: string, binding: ApprovalBinding): string {
+    return this.issue(originalId, binding).sealed;
+  }
+
+  /** A new approval request sealed: its id, its nonce and how long it lives. */
+  issue(
+    originalId: string,
+    binding: ApprovalBinding,
+  ): { sealed: string; nonce: string; ttlMs: number } {
     const opened = {
       originalId,
       nonce: randomBytes(16).toString('base64url'),
@@ -107,7 +179,8 @@ export class ApprovalSeal {
     };
     const id = Buffer.from(originalId).toString('base64url');
     const mac = this.#mac(opened, binding);
-    return [VERSION, id, opened.nonce, opened.expiresAt.toString(36), mac].join('.');
+    const sealed = [VERSION, id, opened.nonce, opened.expiresAt.toString(36), mac].join('.');
+    return { sealed, nonce: opened.nonce, ttlMs: this.#ttlMs };
   }
 
   /** The sealed id's content when this server sealed it for `binding`, else undefined. */
@@ -157,6 +230,8 @@ interface ApprovalContext {
   store: UsedApprovalStore;
   session: string;
   chatId: string;
+  /** Told when the store fails (the approval is then refused with 503). */
+  onStoreError?: (error: unknown) => void;
 }
 
 function partsOf(message: ModelMessage): ModelPart[] {
@@ -244,6 +319,11 @@ function malformed(what: string): ApprovalRefusal {
   return { status: 400, reason: `messages: ${what}.` };
 }
 
+const EXPIRED: ApprovalRefusal = {
+  status: 403,
+  reason: 'This approval has expired: ask for the change again.',
+};
+
 /**
  * Checks every approval a history would carry out before anything runs. The approvals are
  * taken from the model messages `streamText` will get (see {@link approvalsToRun}), not
@@ -267,34 +347,77 @@ export async function checkApprovals(
     }
     pending.push(opened);
   }
-  if (pending.some((opened) => context.seal.expired(opened))) {
-    return { status: 403, reason: 'This approval has expired: ask for the change again.' };
-  }
+  if (pending.some((opened) => context.seal.expired(opened))) return EXPIRED;
   for (const opened of pending) {
-    const marked = await context.store.markUsed(opened.nonce, opened.expiresAt);
+    const marked = await markUsed(context, opened);
     if (marked === 'used') return { status: 409, reason: 'This approval was already used.' };
+    if (marked === 'unknown') return EXPIRED;
     if (marked === 'full')
       return { status: 503, reason: 'Too many approvals in flight; try again later.' };
+    if (marked === 'unavailable') {
+      return { status: 503, reason: 'Approvals cannot be checked right now; try again.' };
+    }
   }
   return { messages: unsealed.messages, sealed: unsealed.sealed };
 }
 
 /**
- * The answer's stream with every approval id sealed (new requests) or given back its seal
- * (responses to ones the client sent), so the page only ever holds sealed ids.
+ * Marks an approval used; a store that fails (a shared store out of reach) answers
+ * `unavailable`, so the approval is refused rather than run without the single-use check.
+ */
+async function markUsed(
+  context: ApprovalContext,
+  opened: OpenedApproval,
+): Promise<MarkUsedResult | 'unavailable'> {
+  try {
+    return await context.store.markUsed(opened.nonce, opened.expiresAt);
+  } catch (error) {
+    context.onStoreError?.(error);
+    return 'unavailable';
+  }
+}
+
+/** What {@link sealApprovalsInStream} needs. */
+export interface StreamSealContext {
+  seal: ApprovalSeal;
+  session: string;
+  chatId: string;
+  /** Original approval id to its sealed id (the ones the client sent; new ones are added). */
+  sealed: Map<string, string>;
+  /** Told of each new approval before the page sees it (see `UsedApprovalStore.issue`). */
+  store?: UsedApprovalStore;
+  /**
+   * Told when the store fails to record one: the page still gets the approval, which the
+   * store will then refuse as expired, so nothing runs that it did not record.
+   */
+  onStoreError?: (error: unknown) => void;
+}
+
+/**
+ * The answer's stream with every approval id sealed (new requests, each recorded in the
+ * store before it is passed on) or given back its seal (responses to ones the client sent),
+ * so the page only ever holds sealed ids.
  */
 export function sealApprovalsInStream(
   stream: ReadableStream<UIMessageChunk>,
-  context: { seal: ApprovalSeal; session: string; chatId: string; sealed: Map<string, string> },
+  context: StreamSealContext,
 ): ReadableStream<UIMessageChunk> {
   const { seal, sealed, session, chatId } = context;
+  const sealNew = async (approvalId: string, toolCallId: string): Promise<string> => {
+    const issued = seal.issue(approvalId, { toolCallId, session, chatId });
+    try {
+      await context.store?.issue?.(issued.nonce, issued.ttlMs);
+    } catch (error) {
+      context.onStoreError?.(error);
+    }
+    return issued.sealed;
+  };
   return stream.pipeThrough(
     new TransformStream<UIMessageChunk, UIMessageChunk>({
-      transform(chunk, controller) {
+      async transform(chunk, controller) {
         if (chunk.type === 'tool-approval-request') {
           const id =
-            sealed.get(chunk.approvalId) ??
-            seal.seal(chunk.approvalId, { toolCallId: chunk.toolCallId, session, chatId });
+            sealed.get(chunk.approvalId) ?? (await sealNew(chunk.approvalId, chunk.toolCallId));
           sealed.set(chunk.approvalId, id);
           controller.enqueue({ ...chunk, approvalId: id });
         } else if (chunk.type === 'tool-approval-response') {

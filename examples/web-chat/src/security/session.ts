@@ -3,7 +3,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 /** The session cookie's name. */
 export const SESSION_COOKIE = 'webchat_session';
 /** How long a browser keeps the session cookie, in seconds (12 hours). */
-const SESSION_MAX_AGE_S = 12 * 60 * 60;
+export const SESSION_MAX_AGE_S = 12 * 60 * 60;
 /** Session ids are 128 random bits, base64url. */
 const SESSION_ID = /^[A-Za-z0-9_-]{22}$/;
 

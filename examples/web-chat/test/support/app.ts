@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import {
   type RunningEmulator,
   type StartEmulatorOptions,
@@ -6,15 +5,10 @@ import {
 } from '@catalogkit/emulator';
 import { createScriptedModel } from '../../src/scripted-model.js';
 import { type RunningWebChat, startWebChat, type WebChatOptions } from '../../src/server.js';
+import { PAGE_DIR, SECRET_KEY } from './constants.js';
+import { startTwoInstanceApp } from './instances.js';
 
-/**
- * The API key of these tests. Distinct from every other string the app produces, so
- * finding it anywhere the browser can see is a leak, never a coincidence.
- */
-export const SECRET_KEY = 'ck_test_webchat_secret_7q2x9v4m';
-
-/** The built page (`vite build` runs before the tests, see package.json). */
-export const PAGE_DIR = fileURLToPath(new URL('../../dist', import.meta.url));
+export { PAGE_DIR, SECRET_KEY } from './constants.js';
 
 export const TURNS_ROUTE = 'POST /v1/conversations/:conversation_id/turns';
 export const PATCH_ROUTE = 'PATCH /v1/collections/:collection_id';
@@ -26,10 +20,18 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * The app the tests run against: one server in this process, or, with
+ * WEBCHAT_TEST_INSTANCES=2, two instance processes sharing a Redis behind the round-robin
+ * proxy (the same tests then prove nothing depends on one process's memory).
+ */
 export async function startTestApp(
   emulatorOptions: StartEmulatorOptions = {},
   chatOptions: Partial<WebChatOptions> = {},
 ): Promise<TestApp> {
+  if (process.env.WEBCHAT_TEST_INSTANCES === '2') {
+    return startTwoInstanceApp(emulatorOptions, chatOptions);
+  }
   const emulator = await startEmulator({ ...emulatorOptions, keys: { valid: SECRET_KEY } });
   const chat = await startWebChat({
     catalog: { apiKey: SECRET_KEY, baseUrl: emulator.baseUrl, mcpUrl: emulator.mcpUrl },

@@ -2,7 +2,8 @@
  * `@catalogkit/core/conversations`: chats with the service's own assistant. The token
  * manager (one short-lived conversation token per chat, refreshed near expiry), the chat
  * session (create once, mint, send a turn only on shopper input), the HTTP minter and turn
- * sender, and the session stores. Importing this entry pulls in neither the tools nor the
+ * sender, and the stores (the same ones the root exports, plus the deprecated
+ * `MemorySessionStore` and `SessionStore` names). Importing this entry pulls in neither the tools nor the
  * buy-link guards. Their errors (TokenMintError, SessionLockTimeoutError) are at
  * `@catalogkit/core/errors`.
  */
@@ -17,14 +18,6 @@ export {
   type TurnSenderOptions,
 } from './service-calls.js';
 export { ChatSession, type ChatSessionOptions } from './session.js';
-export {
-  type LockOptions,
-  MemorySessionStore,
-  type MemorySessionStoreOptions,
-  type ReleaseLock,
-  type SessionStore,
-  type StoredValue,
-} from './stores.js';
 export { type ConversationTokenInfo, ConversationTokenManager } from './token-manager.js';
 export type {
   CallOptions,
@@ -34,3 +27,14 @@ export type {
   MintedToken,
   TokenMinter,
 } from './token-manager-options.js';
+export {
+  type CatalogStore,
+  type LockOptions,
+  MemoryCatalogStore,
+  type MemoryCatalogStoreOptions,
+  MemorySessionStore,
+  type MemorySessionStoreOptions,
+  type ReleaseLock,
+  type SessionStore,
+  type StoredValue,
+} from '../store/index.js';

@@ -1,9 +1,11 @@
 import { abortable, runWithinTime, SingleFlight } from '../async.js';
 import { AbortError, ProtocolError } from '../errors/transport-errors.js';
 import { ConversationIdSchema, type Turn, TurnRequestSchema } from '../schemas/conversations.js';
+import type { CatalogStore } from '../store/catalog-store.js';
+import { MemoryCatalogStore } from '../store/memory-store.js';
+import { readThroughLocked } from '../store/read-through.js';
 import { validateRequest } from '../validation/request.js';
 import type { TurnInput } from './service-calls.js';
-import { MemorySessionStore, readThroughLocked, type SessionStore } from './stores.js';
 import { ConversationTokenManager } from './token-manager.js';
 import type {
   CallOptions,
@@ -27,7 +29,7 @@ export interface ChatSessionOptions<TTurn = Turn> {
   /** Sends one turn (see `createTurnSender`); a 401 is answered with one refresh and one retry. */
   sendTurn: (turn: TurnInput) => Promise<TTurn>;
   /** Shared by all instances serving the session; default a private in-memory store. */
-  store?: SessionStore;
+  store?: CatalogStore;
   /** How long the conversation id is remembered in the store (default 24 hours). */
   conversationTtlMs?: number;
   /** Lifecycle options of the session's token. */
@@ -51,7 +53,7 @@ const LEASE_MARGIN_MS = 5_000;
  */
 export class ChatSession<TTurn = Turn> {
   readonly #options: ChatSessionOptions<TTurn>;
-  readonly #store: SessionStore;
+  readonly #store: CatalogStore;
   readonly #lifecycle = new AbortController();
   readonly #creating = new SingleFlight<string>();
   #conversationId: string | undefined;
@@ -61,7 +63,7 @@ export class ChatSession<TTurn = Turn> {
     validateRequest(ConversationIdSchema, options?.sessionId, 'ChatSession', 'sessionId');
     this.#options = options;
     const clock = options.tokenOptions?.monotonicNow ?? options.tokenOptions?.now;
-    this.#store = options.store ?? new MemorySessionStore(clock ? { now: clock } : {});
+    this.#store = options.store ?? new MemoryCatalogStore(clock ? { now: clock } : {});
   }
 
   /** The conversation's id, creating the conversation on first use only. */

@@ -1,8 +1,9 @@
 import { monotonicMs } from '../async.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import type { CatalogLogger } from '../logger.js';
+import type { CatalogStore } from '../store/catalog-store.js';
+import { MemoryCatalogStore } from '../store/memory-store.js';
 import type { BackoffOptions } from './backoff.js';
-import { MemorySessionStore, type SessionStore } from './stores.js';
 
 /** Options of {@link ConversationTokenManager}. */
 export interface ConversationTokenManagerOptions {
@@ -13,8 +14,8 @@ export interface ConversationTokenManagerOptions {
    * `store`; without one the private default store uses `conversation-token`.
    */
   key?: string;
-  /** Where the token is kept; default a private {@link MemorySessionStore}. */
-  store?: SessionStore;
+  /** Where the token is kept; default a private {@link MemoryCatalogStore}. */
+  store?: CatalogStore;
   /**
    * Refresh when the token has less than this left (default 60,000 ms), capped at half the
    * token's life so short tokens are not minted per message.
@@ -61,7 +62,7 @@ export interface ConversationTokenManagerOptions {
 /** Options with every default applied. */
 export interface ResolvedManagerOptions {
   mint: TokenMinter;
-  store: SessionStore;
+  store: CatalogStore;
   key: string;
   refreshMarginMs: number;
   mintTimeoutMs: number;
@@ -99,7 +100,7 @@ export function resolveManagerOptions(
     mint: options.mint,
     now,
     monotonicNow,
-    store: options.store ?? new MemorySessionStore({ now: monotonicNow }),
+    store: options.store ?? new MemoryCatalogStore({ now: monotonicNow }),
     key: options.key ?? 'conversation-token',
     refreshMarginMs: nonNegative(options.refreshMarginMs, 60_000, 'refreshMarginMs'),
     mintTimeoutMs,

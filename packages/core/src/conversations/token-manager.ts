@@ -23,7 +23,7 @@ const MIN_FALLBACK_LIFE_MS = 5_000;
  * Holds the conversation token of one chat session: mints on first use, hands out the
  * cached token afterwards, refreshes near expiry, and never hands out an expired token.
  * Concurrent callers share one mint; a failed mint is not cached, and the next call tries
- * again after a backoff. With a shared {@link SessionStore} (e.g. Redis), instances share
+ * again after a backoff. With a shared {@link CatalogStore} (e.g. Redis), instances share
  * the token and a lock keeps them from minting for the session at the same time.
  */
 export class ConversationTokenManager {

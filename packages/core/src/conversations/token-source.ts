@@ -1,6 +1,7 @@
 import { runWithinTime } from '../async.js';
 import { isRecord } from '../is-record.js';
-import { readThroughLocked, type StoredValue } from './stores.js';
+import type { StoredValue } from '../store/catalog-store.js';
+import { readThroughLocked } from '../store/read-through.js';
 import type { InstantInput, MintedToken, ResolvedManagerOptions } from './token-manager-options.js';
 
 /**

@@ -5,8 +5,6 @@
  * re-exports the ones the client's calls throw; the adapters re-export this whole list.
  */
 
-// Thrown by the update_collection tool; its class moves into errors/ with issue 25's store work.
-export { RepeatedUpdateError } from '../tools/built-in/update-memory.js';
 export {
   ApiError,
   type ApiErrorInit,
@@ -26,7 +24,11 @@ export {
   type RequestIssue,
   RequestValidationError,
 } from './catalog-error.js';
-export { SessionLockTimeoutError, TokenMintError } from './conversation-errors.js';
+export {
+  SessionLockTimeoutError,
+  StoreUnavailableError,
+  TokenMintError,
+} from './conversation-errors.js';
 export { CatalogToolError, McpError } from './mcp-errors.js';
 export {
   AbortError,
@@ -35,3 +37,4 @@ export {
   ResponseTooLargeError,
   TimeoutError,
 } from './transport-errors.js';
+export { RepeatedUpdateError } from './update-errors.js';

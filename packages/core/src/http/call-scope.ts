@@ -114,6 +114,17 @@ export interface CallSettings {
   onFailure?: (error: unknown) => void;
 }
 
+/** Work around each attempt of a call: the rate-limit pause shared through the store. */
+export interface AttemptHooks {
+  /**
+   * Runs before each attempt; resolves with the milliseconds it waited (counted in the
+   * call's retry wait cap), or throws to end the attempt unsent.
+   */
+  beforeAttempt(scope: CallScope, waitedMs: number): Promise<number>;
+  /** Runs after each failed attempt, before deciding on a retry; never throws. */
+  afterFailure(error: unknown, scope: CallScope): Promise<void>;
+}
+
 /**
  * Runs one call: `attempt` inside a fresh CallScope, repeated as `retry` allows, the scope
  * always released. One loop for both, since this frame wraps every call the client makes.
@@ -122,6 +133,7 @@ export async function runCall<T>(
   settings: CallSettings,
   retry: RetryContext,
   attempt: (scope: CallScope) => Promise<T>,
+  hooks?: AttemptHooks,
 ): Promise<T> {
   const { operation, timeoutMs, signal, limits, mutates, onFailure } = settings;
   const scope = new CallScope(operation, timeoutMs, signal, limits, mutates === true);
@@ -129,8 +141,10 @@ export async function runCall<T>(
   try {
     for (let attemptNumber = 0; ; attemptNumber++) {
       try {
+        if (hooks) waitedMs += await hooks.beforeAttempt(scope, waitedMs);
         return await attempt(scope);
       } catch (error) {
+        await hooks?.afterFailure(error, scope);
         const delayMs = retryDelayFor(error, attemptNumber, waitedMs, { ...retry, scope });
         if (delayMs === undefined) throw error;
         await scope.sleep(delayMs);

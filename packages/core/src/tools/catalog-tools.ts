@@ -3,6 +3,7 @@ import { CatalogClient } from '../client.js';
 import { ENV_VARS, readEnv } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import { answerRedactorsIn, createRedactor, markAnswer, type Redactor } from '../http/redact.js';
+import { type CatalogStore, isCatalogStore } from '../store/catalog-store.js';
 import { type SearchCatalogInput, searchCatalogTool } from './built-in/search-catalog.js';
 import {
   type SearchWebsitesInput,
@@ -75,6 +76,7 @@ export type BoundCatalogTool<Definition> =
 
 interface BindContext {
   client: CatalogToolClient;
+  store: CatalogStore | undefined;
   view: CatalogViewSettings;
   defaults: CatalogToolDefaults;
   names: CatalogToolNames;
@@ -83,7 +85,7 @@ interface BindContext {
 
 function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
   definition: CatalogToolDefinition<Input, Output, Name>,
-  { client, defaults, names, redact, view }: BindContext,
+  { client, defaults, names, redact, view, store }: BindContext,
 ): CatalogTool<Input, Output, Name> {
   const nameField = definition.modelFieldName ?? ((path: string) => path);
   return {
@@ -103,6 +105,7 @@ function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
         client,
         defaults,
         signal: options.signal,
+        ...(store === undefined ? {} : { store }),
       });
       // A custom tool written without the types must not hand the adapters another shape.
       assertCatalogToolResult(output, definition.name);
@@ -241,6 +244,16 @@ function assertStrictModeSchema(definition: AnyCatalogToolDefinition): void {
   }
 }
 
+/** The tools' `store` option, else the client's own (a CatalogClient always has one). */
+function storeFor(
+  options: CatalogToolsOptions<AnyCatalogToolDefinition>,
+  client: CatalogToolClient,
+): CatalogStore | undefined {
+  if (options.store) return options.store;
+  const own: unknown = (client as { store?: unknown }).store;
+  return isCatalogStore(own) ? own : undefined;
+}
+
 /**
  * The redactor of everything the model reads. The client knows the key it actually sends
  * (its own option, or the environment when it was built), so it is asked first: a client
@@ -269,10 +282,13 @@ export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = n
   if (read.strict) {
     read.custom.filter((tool) => read.selected.includes(tool.name)).forEach(assertStrictModeSchema);
   }
-  const client = read.client ?? new CatalogClient(read.clientOptions);
+  const client =
+    read.client ??
+    new CatalogClient(options.store ? { store: options.store, ...read.clientOptions } : read.clientOptions);
   assertToolsConfigured(client, read.selected);
   const context: BindContext = {
     client,
+    store: storeFor(options, client),
     view: read.view,
     defaults: read.defaults,
     names: read.names,

@@ -3,6 +3,7 @@ import type { CatalogClient } from '../client.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import type { BuyLinkMode } from '../links/references.js';
 import type { CountryCode } from '../schemas/index.js';
+import type { CatalogStore } from '../store/catalog-store.js';
 import type { CatalogToolResult } from './result.js';
 
 /** The names of the three catalog tools, before any rename. */
@@ -48,6 +49,12 @@ export interface CatalogToolContext {
   client: CatalogToolClient;
   defaults: CatalogToolDefaults;
   signal?: AbortSignal;
+  /**
+   * The store shared state lives in (the `store` option of the tools, else the client's):
+   * `update_collection` keeps its memory of sent updates there, and a custom tool may keep
+   * its own entries (under its own key prefix). Absent when a definition is called directly.
+   */
+  store?: CatalogStore;
 }
 
 /**

@@ -12,8 +12,10 @@ import {
   PaymentRequiredError,
   ProtocolError,
   RateLimitError,
+  RepeatedUpdateError,
   RequestValidationError,
   ServerError,
+  StoreUnavailableError,
   TimeoutError,
   ValidationError,
 } from '../errors/index.js';
@@ -21,7 +23,6 @@ import { describePaymentPrice } from '../payment/amount.js';
 import { decodePaymentChallenges } from '../payment/challenge.js';
 import { endedInPaymentStep } from '../payment/paid-request.js';
 import type { ValidationIssue } from '../schemas/index.js';
-import { RepeatedUpdateError } from './built-in/update-memory.js';
 
 /** How a tool names its fields, when the wire path differs from the model's argument. */
 export type FieldNamer = (wirePath: string) => string;
@@ -149,6 +150,10 @@ export function errorTextForModel(
   if (error instanceof TimeoutError && endedInPaymentStep(error)) return PAYMENT_NOT_ANSWERED;
   if (error instanceof RepeatedUpdateError) return repeatedUpdateText(error);
   if (mayHaveApplied(error)) return `${unknownOutcomeReason(error)} ${UNKNOWN_OUTCOME_ADVICE}`;
+  if (error instanceof StoreUnavailableError) {
+    // Its message names the store and what failed: the application's business, not the model's.
+    return 'The application could not reach its shared store, so nothing was sent and nothing changed. You may try once more later; if it fails again, tell the user the change could not be made right now.';
+  }
   if (error instanceof RequestValidationError) {
     return `Invalid arguments: ${issueList(error.issues, nameField)}. Fix these fields and call the tool again.`;
   }

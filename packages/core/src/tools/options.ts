@@ -6,6 +6,7 @@ import { isRecord } from '../is-record.js';
 import type { BuyLinkMode } from '../links/references.js';
 import { CountryCodeSchema } from '../schemas/index.js';
 import { hasLoneSurrogate } from '../validation/text.js';
+import { type CatalogStore, isCatalogStore } from '../store/catalog-store.js';
 import {
   type AnyCatalogToolDefinition,
   CATALOG_TOOL_NAMES,
@@ -26,6 +27,15 @@ export interface CatalogToolsOptions<Extra extends AnyCatalogToolDefinition = ne
   client?: CatalogClient;
   /** Options for a client the tools create (it falls back to the CATALOG_* environment variables). */
   clientOptions?: CatalogClientOptions;
+  /**
+   * Where the tools keep what must hold across instances: the memory of sent collection
+   * updates, so a model that repeats an update (on the next turn, in another process or
+   * serverless invocation) does not apply it twice. Default: the client's `store` (its
+   * private in-memory one unless you gave it one). Pass the same Redis store
+   * (`@catalogkit/redis`) to every instance; a client the tools create from
+   * `clientOptions` gets it too, so it shares the rate-limit pause.
+   */
+  store?: CatalogStore;
   /**
    * Your own tools (made with `defineCatalogTool`), added after the three built-ins. They get
    * the same treatment: input validation, redaction of the API key in model text, error text
@@ -103,6 +113,12 @@ function optionFields() {
     {
       client: z.custom<CatalogClient>(isClientLike, 'must be a CatalogClient').optional(),
       clientOptions: z.custom<CatalogClientOptions>(isRecord, 'must be an object').optional(),
+      store: z
+        .custom<CatalogStore>(
+          isCatalogStore,
+          'must be a CatalogStore (get, set, setIfAbsent, delete and lock methods)',
+        )
+        .optional(),
       tools: z
         .array(
           z.custom<AnyCatalogToolDefinition>(

@@ -1,5 +1,13 @@
+import { isRecord } from '../../is-record.js';
 import type { Clause, Collection, CollectionUpdate, NewClause } from '../../schemas/index.js';
-import { type CatalogToolClient, defineCatalogTool } from '../definition.js';
+import { type CatalogStore, isCatalogStore } from '../../store/catalog-store.js';
+import { MemoryCatalogStore } from '../../store/memory-store.js';
+import { clientScope } from '../../store/scope.js';
+import {
+  type CatalogToolClient,
+  type CatalogToolContext,
+  defineCatalogTool,
+} from '../definition.js';
 import { mayHaveApplied } from '../error-text.js';
 import {
   type UpdateCollectionInput,
@@ -8,7 +16,8 @@ import {
 import { countOf } from '../plural.js';
 import type { CatalogToolResult } from '../result.js';
 import { SELECTOR_KEYS, withoutKnownClauses } from './known-clauses.js';
-import { KNOWN_STATE_MAX_AGE_MS, UpdateMemory } from './update-memory.js';
+import { UpdateMemory } from './update-memory.js';
+import { normalizeUpdate } from './update-normal-form.js';
 
 export type { UpdateCollectionInput };
 
@@ -41,21 +50,48 @@ export interface UpdateCollectionOutput
 }
 
 /**
- * One memory of sent updates per client: tools built on the same client (the same account)
- * share it, and each tool set built from client options has its own.
+ * One memory of sent updates per store: tools given the same store (or built on clients
+ * that share one) share it, across every instance that uses that store.
  */
-const memories = new WeakMap<CatalogToolClient, UpdateMemory>();
+const memories = new WeakMap<CatalogStore, UpdateMemory>();
+/** The private store of a client that has none (a stand-in object implementing the calls). */
+const clientStores = new WeakMap<CatalogToolClient, CatalogStore>();
 
-function memoryOf(client: CatalogToolClient): UpdateMemory {
-  let memory = memories.get(client);
+/** The store the tool's context gives, else its client's, else one private to that client. */
+function storeOf({ store, client }: CatalogToolContext): CatalogStore {
+  if (store !== undefined) return store;
+  const own: unknown = (client as { store?: unknown }).store;
+  if (isCatalogStore(own)) return own;
+  let fallback = clientStores.get(client);
+  if (fallback === undefined) {
+    fallback = new MemoryCatalogStore();
+    clientStores.set(client, fallback);
+  }
+  return fallback;
+}
+
+function memoryOf(store: CatalogStore): UpdateMemory {
+  let memory = memories.get(store);
   if (!memory) {
-    memory = new UpdateMemory();
-    memories.set(client, memory);
+    memory = new UpdateMemory(store);
+    memories.set(store, memory);
   }
   return memory;
 }
 
-/** Only the fields the model gave go on the wire: an absent field leaves the collection as is. */
+/** The client's call time limit (from its public configuration), 60 s when it shows none. */
+function clientTimeoutMs(client: CatalogToolClient): number {
+  const shown: unknown = (client as { toJSON?: () => unknown }).toJSON?.();
+  const timeoutMs = isRecord(shown) ? shown.timeoutMs : undefined;
+  return typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) ? timeoutMs : 60_000;
+}
+
+/**
+ * Only the fields the model gave go on the wire (an absent field leaves the collection as
+ * is), in the update's normal form: what is sent is exactly what the memory fingerprints, so
+ * a repeat spelled differently (`[]` for "none", ids twice or in another order) is the same
+ * update.
+ */
 function buildUpdate(input: UpdateCollectionInput): CollectionUpdate {
   const update: CollectionUpdate = {};
   if (input.name !== null) update.name = input.name;
@@ -63,7 +99,7 @@ function buildUpdate(input: UpdateCollectionInput): CollectionUpdate {
   if (input.add_clauses !== null) update.add_clauses = input.add_clauses;
   if (input.replace_clauses !== null) update.replace_clauses = input.replace_clauses;
   if (input.remove_clause_ids !== null) update.remove_clause_ids = input.remove_clause_ids;
-  return update;
+  return normalizeUpdate(update);
 }
 
 function selectorsText(clause: NewClause): string {
@@ -134,27 +170,38 @@ export const updateCollectionTool = /* @__PURE__ */ defineCatalogTool<
     ].join(' '),
   inputSchema: UpdateCollectionInputSchema,
   mutates: true,
-  async execute(input, { client, signal }) {
-    const memory = memoryOf(client);
+  async execute(input, context) {
+    const { client, signal } = context;
+    const memory = memoryOf(storeOf(context));
+    // Only what this client's service and key learnt: another tenant or service sharing the
+    // store must never answer (or refuse) this call.
+    const scope = await clientScope(client);
     // Clauses the collection already has are not added again (a model that adds the same
     // products twice would otherwise create duplicates), judged only from a recent answer
     // and never while an update of it is unanswered: the worst a missed match costs is a
     // duplicate clause, while a wrong one drops what the shopper asked for.
-    const known = memory.lastKnownState(input.collection_id, KNOWN_STATE_MAX_AGE_MS);
+    const known = await memory.lastKnownState(input.collection_id, { scope, signal });
     const { update, alreadySelected } = withoutKnownClauses(known, buildUpdate(input));
     const skipped = alreadySelected.length === 0 ? {} : { alreadySelected };
     const request = { collectionId: input.collection_id, update };
     if (known !== undefined && Object.keys(update).length === 0) {
       return { request, response: known, ...skipped };
     }
-    const send = () =>
-      client.collections.update(input.collection_id, update, signal ? { signal } : {});
-    // A model that repeats an update (told to or not) must not apply it twice.
+    // Within the time the memory gives it (the client's limit, less any time the store took).
+    const send = (timeoutMs: number) =>
+      client.collections.update(input.collection_id, update, {
+        timeoutMs,
+        ...(signal ? { signal } : {}),
+      });
+    // A model that repeats an update (told to or not) must not apply it twice. An identical
+    // call elsewhere waits for this one as long as it may take, then counts it as unknown:
+    // refusing is safe even if it succeeds later.
     const { collection, sent } = await memory.run(
       input.collection_id,
       update,
       send,
       mayHaveApplied,
+      { signal, timeoutMs: clientTimeoutMs(client), scope },
     );
     return {
       request,

@@ -46,6 +46,11 @@ const CHANGE_KEYS = [
   'remove_clause_ids',
 ] as const;
 
+/** Whether a field changes anything: given, and not an empty list (`[]` is left out when sent). */
+function isChange(value: unknown): boolean {
+  return value !== null && !(Array.isArray(value) && value.length === 0);
+}
+
 /**
  * Arguments the model gives `update_collection`. The JSON Schema lists every field (null
  * means "leave as is"); a model may also leave them out, give a lone id for a list of one,
@@ -97,10 +102,10 @@ export const UpdateCollectionInputSchema = /* @__PURE__ */ schema(() =>
         .nullable()
         .describe('Ids of existing clauses to remove; null for none.'),
     }).check((payload) => {
-      if (CHANGE_KEYS.some((key) => payload.value[key] !== null)) return;
+      if (CHANGE_KEYS.some((key) => isChange(payload.value[key]))) return;
       payload.issues.push({
         code: 'custom',
-        message: `give at least one change: ${CHANGE_KEYS.join(', ')}`,
+        message: `give at least one change: ${CHANGE_KEYS.join(', ')} (an empty list changes nothing)`,
         input: payload.value,
       });
     }),

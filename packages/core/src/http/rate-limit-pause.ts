@@ -1,0 +1,201 @@
+import { RateLimitError } from '../errors/api-errors.js';
+import type { CatalogLogger } from '../logger.js';
+import type { CatalogStore } from '../store/catalog-store.js';
+import { originOf, scopeDigest } from '../store/scope.js';
+import { callStore, STORE_TIMEOUT_MS, storeName } from '../store/store-call.js';
+import type { AttemptHooks, CallScope } from './call-scope.js';
+import type { RetryPolicy } from './retry.js';
+
+/**
+ * The longest pause shared through the store: one hour. The service's limits reset on UTC
+ * days (the contract's Limits table), so no pause is believed past the next UTC midnight;
+ * and since a shared pause stops every instance, one garbled or hostile `Retry-After` (from
+ * the service, a CDN or a proxy) must not stop them all for the rest of the day. After an
+ * hour one call is sent: if the limit still holds, its 429 pauses everyone again (one
+ * request an hour per key costs nothing). The call that got the 429 still reports it whole.
+ */
+export const MAX_SHARED_PAUSE_MS = 60 * 60_000;
+
+/** Slack past UTC midnight, for a service clock slightly behind ours. */
+const MIDNIGHT_SLACK_MS = 60_000;
+
+/** Milliseconds from `now` to the next UTC midnight, plus the slack. */
+function untilUtcMidnightMs(now: number): number {
+  const day = new Date(now);
+  const midnight = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() + 1);
+  return midnight - now + MIDNIGHT_SLACK_MS;
+}
+
+/** The pause shared for a `Retry-After` of `waitMs`: capped as said at MAX_SHARED_PAUSE_MS. */
+export function sharedPauseMs(waitMs: number, now: number = Date.now()): number {
+  return Math.ceil(Math.min(waitMs, MAX_SHARED_PAUSE_MS, untilUtcMidnightMs(now)));
+}
+
+/** Times a pause is read again after waiting for it, in case another instance extended it. */
+const MAX_PAUSE_ROUNDS = 3;
+
+/**
+ * Store key of a pause: `catalogkit:rate-limit:<rest|mcp>:<id>`, where `id` is the first 32
+ * hex digits of the SHA-256 of the service's origin (scheme, host, port: the same for any
+ * base path or spelling of one address; `localhost` and `127.0.0.1` are different hosts,
+ * so different services) and the API key (or `anonymous`), so instances with the same key
+ * share it, other keys and services do not, and the key itself is never stored. Its value
+ * is the wait in ms; its TTL is the pause. An operator ends a pause by deleting these keys
+ * (or with `client.clearRateLimitPause()`).
+ */
+const KEY = 'catalogkit:rate-limit:';
+
+/** Errors made from a pause (not the service's answers), so they are not shared again. */
+const fromPause = new WeakSet<object>();
+
+/** The service's limits are separate for REST and for MCP (`catalog.search`). */
+type Surface = 'rest' | 'mcp';
+
+function surfaceOf(operation: string): Surface {
+  return operation === 'catalog.search' ? 'mcp' : 'rest';
+}
+
+/** What the pause needs from the client. */
+export interface RateLimitPauseSettings {
+  store: CatalogStore;
+  policy: RetryPolicy;
+  logger: CatalogLogger | undefined;
+  /** The address of each surface (undefined when not configured) and the API key. */
+  addresses: Record<Surface, string | undefined>;
+  apiKey: string | undefined;
+}
+
+/**
+ * The rate-limit pause shared through the store: a 429 with `Retry-After` seen by one call
+ * makes every call (of every instance sharing the store, with the same key) wait until the
+ * reset instead of sending into the limit. Before each attempt the pause is read: a wait
+ * that fits the call's time and its retry wait cap is waited out; one that does not ends
+ * the call with a RateLimitError at once, nothing sent.
+ *
+ * When the store fails: a call that changes data (collection update, conversation create,
+ * token mint, turn) fails with its StoreUnavailableError before sending; a search goes on
+ * without the pause (logged as a warning). Sharing a 429 that the store cannot take is
+ * only logged: the call still reports its own 429.
+ */
+export class RateLimitPause implements AttemptHooks {
+  readonly #settings: RateLimitPauseSettings;
+  readonly #keys = new Map<Surface, Promise<string>>();
+
+  constructor(settings: RateLimitPauseSettings) {
+    this.#settings = settings;
+  }
+
+  async beforeAttempt(scope: CallScope, waitedMs: number): Promise<number> {
+    let waited = 0;
+    for (let round = 0; round < MAX_PAUSE_ROUNDS; round++) {
+      const leftMs = await this.#pauseLeft(scope);
+      if (leftMs === undefined) return waited;
+      const fits =
+        waitedMs + waited + leftMs <= this.#settings.policy.maxRetryDelayMs &&
+        leftMs < scope.remainingMs();
+      if (!fits) throw pausedError(scope.operation, leftMs);
+      this.#settings.logger?.info?.(
+        `${scope.operation}: waiting ${leftMs} ms for a rate limit another call reached`,
+        { operation: scope.operation, delayMs: leftMs, reason: 'rate limit pause' },
+      );
+      await scope.sleep(leftMs);
+      waited += leftMs;
+    }
+    return waited;
+  }
+
+  async afterFailure(error: unknown, scope: CallScope): Promise<void> {
+    if (!(error instanceof RateLimitError) || fromPause.has(error)) return;
+    const waitMs = error.retryAfterMs;
+    if (waitMs === undefined || !(waitMs > 0)) return;
+    const { store, logger } = this.#settings;
+    const pauseMs = sharedPauseMs(waitMs);
+    try {
+      const key = await this.#key(scope.operation);
+      await callStore(
+        store,
+        'sharing a rate limit pause',
+        () => store.set(key, String(pauseMs), pauseMs),
+        {
+          signal: scope.signal,
+          timeoutMs: Math.min(STORE_TIMEOUT_MS, Math.max(1, scope.remainingMs())),
+        },
+      );
+    } catch {
+      logger?.warn?.(`${scope.operation}: the rate limit pause could not be shared`, {
+        operation: scope.operation,
+        store: storeName(store),
+      });
+    }
+  }
+
+  /**
+   * Ends the pause of this key and these services (both interfaces) in the store, e.g. after
+   * an operator saw it was set from a wrong `Retry-After`. Throws a StoreUnavailableError
+   * when the store fails.
+   */
+  async clear(): Promise<void> {
+    const { store } = this.#settings;
+    const surfaces: Surface[] = ['rest', 'mcp'];
+    for (const surface of surfaces) {
+      const key = await this.#keyOf(surface);
+      await callStore(store, 'clearing the rate limit pause', () => store.delete(key));
+    }
+  }
+
+  /** Milliseconds the pause still lasts, or undefined when there is none. */
+  async #pauseLeft(scope: CallScope): Promise<number | undefined> {
+    const { store, logger } = this.#settings;
+    let ttlMs: number | undefined;
+    try {
+      const key = await this.#key(scope.operation);
+      const stored = await callStore(store, 'reading the rate limit pause', () => store.get(key), {
+        signal: scope.signal,
+        timeoutMs: Math.min(STORE_TIMEOUT_MS, Math.max(1, scope.remainingMs())),
+      });
+      ttlMs = stored?.ttlMs;
+    } catch (error) {
+      // The call's own end (time limit, abort) is reported by the call.
+      if (scope.failure) throw scope.failure;
+      // A change is never sent without knowing the pause; a search may go on without it.
+      if (scope.mutates) throw error;
+      logger?.warn?.(`${scope.operation}: the rate limit pause could not be read; going on`, {
+        operation: scope.operation,
+        store: storeName(store),
+      });
+      return undefined;
+    }
+    return ttlMs !== undefined && ttlMs > 0 ? Math.ceil(ttlMs) : undefined;
+  }
+
+  #key(operation: string): Promise<string> {
+    return this.#keyOf(surfaceOf(operation));
+  }
+
+  #keyOf(surface: Surface): Promise<string> {
+    let key = this.#keys.get(surface);
+    if (key === undefined) {
+      const { addresses, apiKey } = this.#settings;
+      // Without Web Crypto (a page over plain HTTP) every key of the address shares one pause.
+      key = scopeDigest(originOf(addresses[surface]), apiKey).then(
+        (id) => `${KEY}${surface}:${id ?? 'any'}`,
+      );
+      this.#keys.set(surface, key);
+    }
+    return key;
+  }
+}
+
+/** The RateLimitError of a call the pause stopped before sending. */
+function pausedError(operation: string, leftMs: number): RateLimitError {
+  const error = new RateLimitError({
+    status: 429,
+    detail: undefined,
+    headers: {},
+    message: `${operation}: not sent, a rate limit (429) another call reached resets in ${leftMs} ms`,
+    retryAfterMs: leftMs,
+    resetsAt: new Date(Date.now() + leftMs),
+  });
+  fromPause.add(error);
+  return error;
+}

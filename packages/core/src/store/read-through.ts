@@ -1,0 +1,49 @@
+import type { CatalogStore, StoredValue } from './catalog-store.js';
+
+/** How {@link readThroughLocked} finds, and if need be creates, one session entry. */
+export interface ReadThroughOptions<T> {
+  store: CatalogStore;
+  key: string;
+  /** Returns the usable value held in a stored entry, or undefined to create a new one. */
+  accept: (stored: StoredValue) => T | undefined;
+  /** Creates the value; called by at most one holder of the lock at a time. */
+  create: () => Promise<{ value: T; encoded: string; ttlMs?: number }>;
+  /** Runs before waiting for the lock (e.g. a backoff after failures). */
+  beforeLock?: () => Promise<void>;
+  leaseMs: number;
+  lockWaitMs: number;
+  /** Stops waiting for the lock. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Get-or-create across instances: read; if nothing usable, take the key's lock, read again
+ * (another instance may have created it while we waited — its result is used, nothing is
+ * created twice), and only then create and store.
+ */
+export async function readThroughLocked<T>(options: ReadThroughOptions<T>): Promise<T> {
+  const { store, key } = options;
+  const found = await readUsable(options);
+  if (found !== undefined) return found;
+  await options.beforeLock?.();
+  const release = await store.lock(key, {
+    leaseMs: options.leaseMs,
+    waitMs: options.lockWaitMs,
+    signal: options.signal,
+  });
+  try {
+    const createdMeanwhile = await readUsable(options);
+    if (createdMeanwhile !== undefined) return createdMeanwhile;
+    const created = await options.create();
+    await store.set(key, created.encoded, created.ttlMs);
+    return created.value;
+  } finally {
+    // A failed release must not hide the result or the real error; the lease frees it.
+    await release().catch(() => undefined);
+  }
+}
+
+async function readUsable<T>(options: ReadThroughOptions<T>): Promise<T | undefined> {
+  const stored = await options.store.get(options.key);
+  return stored ? options.accept(stored) : undefined;
+}

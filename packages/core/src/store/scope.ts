@@ -1,0 +1,75 @@
+/*
+ * Who an entry of shared state belongs to. One store may be shared by clients of several
+ * API keys (tenants) and several services (staging and production on one Redis): what one
+ * learnt must never answer another's call. Entries are scoped by a digest of the service
+ * address and the API key, so the key itself is never stored.
+ */
+
+/** Hex of `bytes`. */
+function hex(bytes: Uint8Array): string {
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * The first 32 hex digits of the SHA-256 of `address`, a newline and `apiKey` (`anonymous`
+ * without one): equal for the same service and key, unrelated otherwise, and the key cannot
+ * be read back from it. Undefined without Web Crypto (a page served over plain HTTP).
+ */
+export async function scopeDigest(
+  address: string,
+  apiKey: string | undefined,
+): Promise<string | undefined> {
+  const subtle = globalThis.crypto?.subtle;
+  if (subtle === undefined) return undefined;
+  const text = `${address}\n${apiKey ?? 'anonymous'}`;
+  const digest = await subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return hex(new Uint8Array(digest).subarray(0, 16));
+}
+
+/**
+ * 16 random hex digits: a unique stamp for one claim (Web Crypto where present; the stamp
+ * only needs to differ between claims, it guards no secret).
+ */
+export function randomStamp(): string {
+  const bytes = new Uint8Array(8);
+  if (globalThis.crypto?.getRandomValues) globalThis.crypto.getRandomValues(bytes);
+  else for (let index = 0; index < bytes.length; index++) bytes[index] = Math.random() * 256;
+  return hex(bytes);
+}
+
+/**
+ * The origin of a service address (`https://api.example.com`: scheme, host in lower case,
+ * port unless the default), so spellings of one service share its state. Different host
+ * names (`localhost` and `127.0.0.1`) stay different services.
+ */
+export function originOf(address: string | undefined): string {
+  if (address === undefined) return '';
+  try {
+    return new URL(address).origin;
+  } catch {
+    return address;
+  }
+}
+
+/** Each client's scope: registered by `CatalogClient`, read by the tools. */
+const clientScopes = new WeakMap<object, () => Promise<string>>();
+
+/** Records how `client`'s scope is computed (CatalogClient's constructor does). */
+export function registerClientScope(client: object, scope: () => Promise<string>): void {
+  clientScopes.set(client, scope);
+}
+
+/**
+ * The scope of a client's update memory: a digest of its REST base URL and API key. For an
+ * object that is not a `CatalogClient` (a stand-in implementing the calls), one scope of its
+ * own, so it never shares entries with another client.
+ */
+export function clientScope(client: object): Promise<string> {
+  let scope = clientScopes.get(client);
+  if (scope === undefined) {
+    const own = Promise.resolve(`private-${randomStamp()}`);
+    scope = () => own;
+    clientScopes.set(client, scope);
+  }
+  return scope();
+}

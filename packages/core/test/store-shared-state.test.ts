@@ -1,0 +1,320 @@
+import type { ServerResponse } from 'node:http';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type AnyCatalogTool,
+  CatalogClient,
+  type CatalogStore,
+  ConfigurationError,
+  createCatalogToolList,
+  MemoryCatalogStore,
+  RateLimitError,
+  StoreUnavailableError,
+} from '../src/index.js';
+import { RepeatedUpdateError } from '../src/errors/index.js';
+import { TEST_KEY } from './support/fixtures.js';
+import {
+  type ReceivedRequest,
+  sendJson,
+  startTestServer,
+  type TestServer,
+} from './support/test-server.js';
+
+/*
+ * Two "instances" in one process: separate clients and tool sets that share (or not) one
+ * store. The same guarantees across real processes and Redis are proven by
+ * packages/integration/test/multi-process.
+ */
+
+/** A store that fails every operation while `failing` is set, as a Redis that went away. */
+class FlakyStore implements CatalogStore {
+  readonly name = 'flaky test store';
+  failing = false;
+  readonly inner: MemoryCatalogStore;
+
+  constructor(inner = new MemoryCatalogStore()) {
+    this.inner = inner;
+  }
+
+  #check(): void {
+    if (this.failing) throw new Error('connection refused');
+  }
+  async get(key: string) {
+    this.#check();
+    return this.inner.get(key);
+  }
+  async set(key: string, value: string, ttlMs?: number) {
+    this.#check();
+    return this.inner.set(key, value, ttlMs);
+  }
+  async setIfAbsent(key: string, value: string, ttlMs?: number) {
+    this.#check();
+    return this.inner.setIfAbsent(key, value, ttlMs);
+  }
+  async delete(key: string) {
+    this.#check();
+    return this.inner.delete(key);
+  }
+  async lock(key: string, options: Parameters<CatalogStore['lock']>[1]) {
+    this.#check();
+    return this.inner.lock(key, options);
+  }
+}
+
+type Mode = 'ok' | 'drop' | 'slow' | '429' | '429-long';
+let mode: Mode = 'ok';
+let applied = 0;
+/** When each request arrived (performance.now), with the key it carried. */
+let arrivals: { at: number; url: string; key: string }[] = [];
+let service: TestServer;
+/** Called when a PATCH arrives, before it is answered. */
+let onPatch: () => void = () => undefined;
+
+function answer(request: ReceivedRequest, response: ServerResponse) {
+  arrivals.push({
+    at: performance.now(),
+    url: request.url,
+    key: String(request.headers['x-api-key']),
+  });
+  if (mode === '429' || mode === '429-long') {
+    const retryAfter = mode === '429' ? '1' : '3600';
+    mode = 'ok';
+    return sendJson(
+      response,
+      429,
+      { detail: 'Daily limit reached' },
+      { 'retry-after': retryAfter },
+    );
+  }
+  if (request.url.startsWith('/v1/websites')) return sendJson(response, 200, { websites: [] });
+  onPatch();
+  applied += 1;
+  const body = { collection_id: 'col_1', name: JSON.parse(request.body).name, clauses: [] };
+  if (mode === 'drop') {
+    response.socket?.destroy();
+    return;
+  }
+  if (mode === 'slow') {
+    setTimeout(() => sendJson(response, 200, body), 200);
+    return;
+  }
+  return sendJson(response, 200, body);
+}
+
+beforeAll(async () => {
+  service = await startTestServer(answer);
+});
+afterAll(() => service.close());
+beforeEach(() => {
+  mode = 'ok';
+  arrivals = [];
+  onPatch = () => undefined;
+});
+
+function client(store?: CatalogStore, apiKey = TEST_KEY) {
+  return new CatalogClient({
+    apiKey,
+    baseUrl: service.origin,
+    timeoutMs: 5_000,
+    maxRetries: 0,
+    ...(store ? { store } : {}),
+  });
+}
+
+function updateTool(store?: CatalogStore): AnyCatalogTool {
+  const [tool] = createCatalogToolList({
+    client: client(),
+    include: ['update_collection'],
+    ...(store ? { store } : {}),
+  });
+  return tool as AnyCatalogTool;
+}
+
+const rename = (name: string) => ({ collection_id: 'col_1', name });
+
+async function outcome(tool: AnyCatalogTool, input: unknown): Promise<unknown> {
+  try {
+    return await tool.execute(input as never);
+  } catch (error) {
+    return error;
+  }
+}
+
+describe('the rate-limit pause, shared through the store', () => {
+  it('a 429 seen by one client makes another client sharing the store wait until the reset', async () => {
+    const store = new MemoryCatalogStore();
+    mode = '429';
+    await expect(client(store).websites.search({ query: 'nike' })).rejects.toBeInstanceOf(
+      RateLimitError,
+    );
+    const limitedAt = arrivals[0]?.at ?? 0;
+    const started = performance.now();
+    await client(store).websites.search({ query: 'nike' });
+    expect(started - limitedAt).toBeLessThan(500);
+    // Retry-After: 1 — nothing reached the service before the second was over.
+    expect(arrivals).toHaveLength(2);
+    expect((arrivals[1]?.at ?? 0) - limitedAt).toBeGreaterThanOrEqual(990);
+  });
+
+  it('each client with its own store (the default) sends at once', async () => {
+    mode = '429';
+    await expect(client().websites.search({ query: 'nike' })).rejects.toBeInstanceOf(
+      RateLimitError,
+    );
+    await client().websites.search({ query: 'nike' });
+    expect((arrivals[1]?.at ?? 0) - (arrivals[0]?.at ?? 0)).toBeLessThan(500);
+  });
+
+  it('a pause longer than the call may wait ends the call at once, nothing sent', async () => {
+    const store = new MemoryCatalogStore();
+    mode = '429-long';
+    await expect(client(store).websites.search({ query: 'nike' })).rejects.toBeInstanceOf(
+      RateLimitError,
+    );
+    const other = client(store);
+    const search = await other.websites.search({ query: 'nike' }).catch((error) => error);
+    expect(search).toBeInstanceOf(RateLimitError);
+    expect((search as RateLimitError).retryAfterMs).toBeGreaterThan(3_590_000);
+    const update = await other.collections.update('col_1', { name: 'x' }).catch((e) => e);
+    expect(update).toBeInstanceOf(RateLimitError);
+    expect((update as RateLimitError).outcomeUnknown).toBe(false);
+    expect(arrivals).toHaveLength(1);
+  });
+
+  it('another API key sharing the store is not paused', async () => {
+    const store = new MemoryCatalogStore();
+    mode = '429-long';
+    await expect(client(store).websites.search({ query: 'nike' })).rejects.toBeInstanceOf(
+      RateLimitError,
+    );
+    await client(store, 'ck_test_another_key_0000000001').websites.search({ query: 'nike' });
+    expect(arrivals).toHaveLength(2);
+  });
+
+  it('when the store fails, a change fails unsent with a StoreUnavailableError and a search goes on', async () => {
+    const store = new FlakyStore();
+    store.failing = true;
+    const failing = client(store);
+    const error = await failing.collections.update('col_1', { name: 'x' }).catch((e) => e);
+    expect(error).toBeInstanceOf(StoreUnavailableError);
+    expect((error as StoreUnavailableError).store).toBe('flaky test store');
+    expect((error as StoreUnavailableError).message).toContain('flaky test store');
+    expect((error as StoreUnavailableError).outcomeUnknown).toBe(false);
+    expect(arrivals).toHaveLength(0);
+    await failing.websites.search({ query: 'nike' });
+    expect(arrivals).toHaveLength(1);
+  });
+});
+
+describe('the update memory, shared through the store', () => {
+  it('a repeat after an unknown outcome is refused in another instance sharing the store', async () => {
+    const store = new MemoryCatalogStore();
+    mode = 'drop';
+    const before = applied;
+    expect(await outcome(updateTool(store), rename('Dropped'))).toMatchObject({
+      outcomeUnknown: true,
+    });
+    expect(await outcome(updateTool(store), rename('Dropped'))).toBeInstanceOf(RepeatedUpdateError);
+    expect(applied).toBe(before + 1);
+  });
+
+  it('without a shared store the other instance sends it again (applied twice)', async () => {
+    mode = 'drop';
+    const before = applied;
+    await outcome(updateTool(), rename('Twice'));
+    await outcome(updateTool(), rename('Twice'));
+    expect(applied).toBe(before + 2);
+  });
+
+  it('the client’s store is the default: tools on clients sharing one share the memory', async () => {
+    const store = new MemoryCatalogStore();
+    mode = 'drop';
+    const before = applied;
+    const tool = () =>
+      createCatalogToolList({ client: client(store), include: ['update_collection'] })[0];
+    await outcome(tool() as AnyCatalogTool, rename('Via client'));
+    expect(await outcome(tool() as AnyCatalogTool, rename('Via client'))).toBeInstanceOf(
+      RepeatedUpdateError,
+    );
+    expect(applied).toBe(before + 1);
+  });
+
+  it('a repeat of a success in another instance is answered from memory', async () => {
+    const store = new MemoryCatalogStore();
+    const before = applied;
+    await outcome(updateTool(store), rename('Once'));
+    expect(await outcome(updateTool(store), rename('Once'))).toMatchObject({
+      alreadyApplied: true,
+    });
+    expect(applied).toBe(before + 1);
+  });
+
+  it('identical updates sent by two instances at once are sent once', async () => {
+    const store = new MemoryCatalogStore();
+    mode = 'slow';
+    const before = applied;
+    const results = await Promise.all([
+      outcome(updateTool(store), rename('Racing')),
+      outcome(updateTool(store), rename('Racing')),
+    ]);
+    expect(applied).toBe(before + 1);
+    expect(
+      results.filter((result) => (result as { alreadyApplied?: true }).alreadyApplied),
+    ).toHaveLength(1);
+  });
+
+  it('when the store fails before sending, nothing is sent and the model reads that nothing changed', async () => {
+    const store = new FlakyStore();
+    store.failing = true;
+    const tool = updateTool(store);
+    const before = applied;
+    const error = await outcome(tool, rename('No store'));
+    expect(error).toBeInstanceOf(StoreUnavailableError);
+    expect(applied).toBe(before);
+    expect(tool.errorToModelOutput(error)).toContain('nothing was sent and nothing changed');
+  });
+
+  it('when the store fails after sending, a later repeat counts the update as unknown, never as unsent', async () => {
+    let now = 0;
+    const store = new FlakyStore(new MemoryCatalogStore({ now: () => now }));
+    onPatch = () => {
+      store.failing = true;
+    };
+    const before = applied;
+    // The answer arrives, but its outcome cannot be written: the claim stays pending.
+    expect(await outcome(updateTool(store), rename('Lost record'))).toMatchObject({
+      collection: { name: 'Lost record' },
+    });
+    store.failing = false;
+    onPatch = () => undefined;
+    // Past the longest the first instance could have taken (its time limit plus two store
+    // operations).
+    now += 5_000 + 2 * 5_000 + 1;
+    expect(await outcome(updateTool(store), rename('Lost record'))).toBeInstanceOf(
+      RepeatedUpdateError,
+    );
+    expect(applied).toBe(before + 1);
+  });
+});
+
+describe('the store option', () => {
+  it('a client without one has its own memory store', () => {
+    expect(client().store).toBeInstanceOf(MemoryCatalogStore);
+    expect(client().store).not.toBe(client().store);
+  });
+
+  it('refuses a store that is not one, naming the option', () => {
+    expect(() => new CatalogClient({ store: {} as CatalogStore })).toThrow(
+      /option store must be a CatalogStore/,
+    );
+    expect(() =>
+      createCatalogToolList({ client: client(), store: { get() {} } as unknown as CatalogStore }),
+    ).toThrow(ConfigurationError);
+    expect(() =>
+      createCatalogToolList({ client: client(), store: { get() {} } as unknown as CatalogStore }),
+    ).toThrow(/store/);
+  });
+
+  it('keeps the store out of the client’s JSON', () => {
+    expect(JSON.stringify(client(new MemoryCatalogStore()))).not.toContain('store');
+  });
+});

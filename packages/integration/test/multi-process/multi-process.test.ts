@@ -1,0 +1,418 @@
+import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApprovalSeal } from '../../../../examples/web-chat/src/security/approvals.js';
+import { bundleInstanceScript, type InstanceScript } from './support/bundle.js';
+import { type FaultProxy, startFaultProxy } from './support/fault-proxy.js';
+import { InstancePool, type InstanceSetup, runFresh } from './support/instances.js';
+import { redisServerInstalled, type SuiteRedis, startSuiteRedis } from './support/redis-server.js';
+import type {
+  FaultKind,
+  InstanceResult,
+  InstanceTask,
+  SessionTokenResult,
+} from './support/tasks.js';
+
+/*
+ * Many instances, one truth: every guarantee catalogkit gives holds across real processes
+ * that share nothing but one Redis (a real redis-server, killed and restarted mid-run) and
+ * the service (the emulator, with faults after applying). Each instance is a child process
+ * with its own client, tools and sessions (./workers/instance.ts); long-lived ones stand for
+ * servers behind a load balancer, one-shot ones for serverless invocations.
+ */
+
+const FAULTS: readonly FaultKind[] = [
+  'drop-after',
+  '500-after',
+  'truncate',
+  'late-answer',
+  'slow-apply',
+];
+const APPROVAL_SECRET = 'multi-process-approval-secret-0123456789';
+/** Client time limit of an update; the late faults answer (or apply) after it. */
+const UPDATE_TIMEOUT_MS = 2_000;
+const LATE_MS = UPDATE_TIMEOUT_MS + 300;
+const STORE_NAME = 'redis (ioredis)';
+const POOL_SIZE = 4;
+
+let script: InstanceScript;
+let redis: SuiteRedis;
+let emulator: RunningEmulator;
+let proxy: FaultProxy;
+let setup: InstanceSetup;
+let pool: InstancePool;
+
+/** The proxy's REST base (faults on request) and the emulator's own. */
+const restBase = () => `${proxy.origin}/api`;
+
+/** Adds `count` empty collections of the valid key's user to the emulator, as test data. */
+function addCollections(prefix: string, count: number): string[] {
+  const owner = emulator.state.collections.get('col_summer')?.user_id ?? '';
+  return Array.from({ length: count }, (_, index) => {
+    const id = `${prefix}_${String(index).padStart(2, '0')}`;
+    emulator.state.collections.set(id, {
+      collection_id: id,
+      name: id,
+      description: '',
+      clauses: [],
+      created_at: '2025-05-01T09:30:00.000Z',
+      updated_at: '2025-05-01T09:30:00.000Z',
+      user_id: owner,
+    });
+    return id;
+  });
+}
+
+/** The model's input: add one clause selecting the update's own marker product. */
+function addMarker(collectionId: string, marker: string): Record<string, unknown> {
+  return {
+    collection_id: collectionId,
+    name: null,
+    description: null,
+    add_clauses: [{ brand_ids: [], website_ids: [], category_ids: [], product_ids: [marker] }],
+    replace_clauses: null,
+    remove_clause_ids: null,
+  };
+}
+
+/** The model's input: rename the collection. */
+function rename(collectionId: string, name: string): Record<string, unknown> {
+  return { ...addMarker(collectionId, ''), name, add_clauses: null };
+}
+
+/** How many clauses of the emulator's collections select `marker`: times it was applied. */
+function timesApplied(marker: string): number {
+  let count = 0;
+  for (const collection of emulator.state.collections.values()) {
+    for (const clause of collection.clauses) if (clause.product_ids.includes(marker)) count++;
+  }
+  return count;
+}
+
+/** Whether a call sent the update: it answered it, or failed after it may have arrived. */
+function sentIt(result: InstanceResult): boolean {
+  if (result.ok) return (result.value as { sent: boolean }).sent;
+  return result.error.outcomeUnknown && result.error.name !== 'RepeatedUpdateError';
+}
+
+/**
+ * A call that did not send: answered from memory (`alreadyApplied`), nothing left to add
+ * (`alreadySelected`: the collection's last answer, shared through the store, selects it),
+ * or refused as a repeat of an unknown outcome.
+ */
+function heldBack(result: InstanceResult): boolean {
+  if (result.ok) return !(result.value as { sent: boolean }).sent;
+  return result.error.name === 'RepeatedUpdateError';
+}
+
+describe.skipIf(!redisServerInstalled && !process.env.CI)('many instances, one Redis', () => {
+  beforeAll(async () => {
+    // One after the other, so a failing step leaves the earlier ones for afterAll to stop.
+    redis = await startSuiteRedis();
+    emulator = await startEmulator({ port: 0 });
+    script = await bundleInstanceScript();
+    proxy = await startFaultProxy(new URL(emulator.baseUrl).origin, LATE_MS);
+    setup = {
+      script: script.path,
+      env: { REDIS_URL: redis.url, API_KEY: emulator.keys.valid, APPROVAL_SECRET },
+    };
+    pool = await InstancePool.start(POOL_SIZE, setup);
+  }, 60_000);
+
+  afterAll(async () => {
+    await pool?.close();
+    await proxy?.close();
+    await emulator?.close();
+    await redis?.stop();
+    await script?.remove();
+  });
+
+  it('300 faulted updates, each repeated by the model in another process (a fresh one per step for some): none applied twice', async () => {
+    const conversations = addCollections('col_mp', 30);
+    // 10 faulted updates adding a clause each, then a clean rename whose repeat is answered
+    // from the shared memory (a repeated add is already held back by the known state).
+    const steps = 11;
+    const patchesBefore = emulator.stats.count('PATCH /v1/collections/:collection_id');
+    const started = performance.now();
+    const cpuBefore = process.cpuUsage();
+    /** Runs on a long-lived instance, or in a fresh process (serverless). */
+    const call = (fresh: boolean, instance: number, task: InstanceTask) =>
+      fresh ? runFresh(setup, task) : pool.run(instance, task);
+    const updates: {
+      marker: string;
+      fault?: FaultKind;
+      first: InstanceResult;
+      repeat: InstanceResult;
+    }[] = [];
+    let freshProcesses = 0;
+    await Promise.all(
+      conversations.map(async (collectionId, c) => {
+        for (let k = 0; k < steps; k++) {
+          const n = c * steps + k;
+          const marker = `mp_${c}_${k}`;
+          // The serverless conversations (the longest paths: a process start per step) get
+          // the quick faults; the late ones wait out a client's time limit each.
+          const kinds = c < 2 ? FAULTS.slice(0, 3) : FAULTS;
+          const fault = k < 10 ? kinds[n % kinds.length] : undefined;
+          const input = fault ? addMarker(collectionId, marker) : rename(collectionId, marker);
+          const task = (withFault?: FaultKind): InstanceTask => ({
+            kind: 'update',
+            baseUrl: restBase(),
+            input,
+            timeoutMs: UPDATE_TIMEOUT_MS,
+            ...(withFault ? { fault: withFault } : {}),
+          });
+          // Serverless: conversation 0 repeats every update in a new process, conversation 1
+          // makes every first call in one; elsewhere one call in sixteen runs in one.
+          const freshFirst = c === 1 || n % 16 === 3;
+          const freshRepeat = c === 0 || n % 16 === 11;
+          freshProcesses += Number(freshFirst) + Number(freshRepeat);
+          // The repeat always runs elsewhere: another instance than the first, or a new process.
+          const [first, repeat] =
+            c % 5 === 2
+              ? // The model's parallel calls: both at once, in two instances.
+                await Promise.all([call(false, n, task(fault)), call(false, n + 1, task())])
+              : [await call(freshFirst, n, task(fault)), await call(freshRepeat, n + 1, task())];
+          updates.push({ marker, fault, first, repeat });
+        }
+      }),
+    );
+    // Late faults apply after their client gave up: wait for every one to reach the service.
+    await proxy.idle();
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    const driverCpuSeconds = (cpu.user + cpu.system) / 1e6;
+
+    const faulted = updates.filter((update) => update.fault !== undefined);
+    expect(faulted).toHaveLength(300);
+    const applied = new Map(faulted.map((update) => [update.marker, timesApplied(update.marker)]));
+    const twice = faulted.filter((update) => (applied.get(update.marker) ?? 0) > 1);
+    const sentTwice = updates.filter((update) => sentIt(update.first) && sentIt(update.repeat));
+    expect({ appliedTwice: twice.length, sentTwice: sentTwice.length }).toEqual({
+      appliedTwice: 0,
+      sentTwice: 0,
+    });
+    // One call of each update sent it; the other held back (answered from memory, nothing
+    // left to add, or refused as the repeat of an unknown outcome).
+    for (const { first, repeat } of updates) {
+      expect(Number(sentIt(first)) + Number(sentIt(repeat))).toBe(1);
+      expect(heldBack(sentIt(first) ? repeat : first)).toBe(true);
+    }
+    // An update never applied is one whose client gave up before its request got through:
+    // its outcome was unknown, so holding the repeat back was right.
+    for (const update of faulted.filter((each) => applied.get(each.marker) === 0)) {
+      const sender = sentIt(update.first) ? update.first : update.repeat;
+      expect(sender.ok ? 'answered' : sender.error.name).toBe('TimeoutError');
+    }
+    // The service received exactly the updates applied: nothing else was sent.
+    const renamed = conversations.filter(
+      (id, c) => emulator.state.collections.get(id)?.name === `mp_${c}_${steps - 1}`,
+    );
+    const appliedTotal = [...applied.values()].reduce((sum, times) => sum + times, 0);
+    expect(emulator.stats.count('PATCH /v1/collections/:collection_id') - patchesBefore).toBe(
+      appliedTotal + renamed.length,
+    );
+    // Every kind of fault was injected (a faulted call that lost the race to its parallel
+    // repeat sent nothing, so met none).
+    for (const kind of FAULTS) expect(proxy.injected[kind]).toBeGreaterThanOrEqual(40);
+    // The clean renames' repeats were answered from the memory the other process left.
+    const clean = updates.filter((update) => update.fault === undefined);
+    expect(renamed.length).toBeGreaterThan(20);
+    for (const { first, repeat } of clean.filter((update) => update.first.ok && update.repeat.ok)) {
+      const held = sentIt(first) ? repeat : first;
+      expect((held as { value: { alreadyApplied: boolean } }).value.alreadyApplied).toBe(true);
+    }
+    // Each call ran in a different process from its repeat.
+    expect(updates.every((update) => update.first.pid !== update.repeat.pid)).toBe(true);
+    console.info(
+      `multi-process: ${updates.length} updates (${faulted.length} faulted), ${freshProcesses} fresh processes, 0 applied twice, 0 sent twice, ${seconds.toFixed(1)} s (suite process CPU ${driverCpuSeconds.toFixed(1)} s)`,
+    );
+  }, 90_000);
+
+  it('20 processes sharing chat sessions: one conversation and one token minted per session', async () => {
+    const crowd = await InstancePool.start(20, setup);
+    try {
+      const sessions = Array.from({ length: 5 }, (_, index) => `mp-session-${index}`);
+      const conversationsBefore = emulator.stats.count('POST /v1/conversations');
+      const mintsBefore = emulator.stats.count('POST /v1/conversations/:conversation_id/tokens');
+      const results = await Promise.all(
+        crowd.pids.map((_, index) =>
+          crowd.run(index, { kind: 'tokens', baseUrl: emulator.baseUrl, sessionIds: sessions }),
+        ),
+      );
+      const tokens = results.flatMap((result) =>
+        result.ok ? (result.value as SessionTokenResult[]) : [],
+      );
+      expect(tokens).toHaveLength(20 * sessions.length);
+      expect(tokens.filter((token) => !token.ok)).toEqual([]);
+      for (const sessionId of sessions) {
+        const handed = new Set(
+          tokens.flatMap((token) =>
+            token.ok && token.sessionId === sessionId ? [token.token] : [],
+          ),
+        );
+        expect(handed.size).toBe(1);
+      }
+      expect(emulator.stats.count('POST /v1/conversations') - conversationsBefore).toBe(5);
+      expect(
+        emulator.stats.count('POST /v1/conversations/:conversation_id/tokens') - mintsBefore,
+      ).toBe(5);
+    } finally {
+      await crowd.close();
+    }
+  });
+
+  it('a 429 seen by one process pauses the others until the reset', async () => {
+    const route = 'GET /v1/websites/search';
+    emulator.faults.set({ routes: [route], status: 429, retryAfterSeconds: 2, times: 1 });
+    const searchesBefore = emulator.stats.count(route);
+    const search = (instance: number, maxRetries?: number) =>
+      pool.run(instance, {
+        kind: 'search',
+        baseUrl: emulator.baseUrl,
+        query: 'nike',
+        timeoutMs: 10_000,
+        ...(maxRetries === undefined ? {} : { maxRetries }),
+      });
+    // Instance 0 meets the limit and reports it (no retry of its own): the pause is shared.
+    const limited = await search(0, 0);
+    expect(limited.ok ? 'answered' : limited.error.name).toBe('RateLimitError');
+    // The others search while the pause lasts.
+    const others = await Promise.all([1, 2, 3].map((instance) => search(instance)));
+    for (const result of others) {
+      expect(result.ok).toBe(true);
+      // They asked well within the pause, and were answered only after it.
+      expect(result.startedAt - limited.endedAt).toBeLessThan(1_500);
+      expect(result.endedAt - limited.endedAt).toBeGreaterThanOrEqual(1_900);
+    }
+    // The service saw the limited search and one search per instance after the reset:
+    // nobody sent into the limit.
+    expect(emulator.stats.count(route) - searchesBefore).toBe(1 + others.length);
+    emulator.faults.clear();
+  });
+
+  it('approvals replayed across instances are refused: each runs once', async () => {
+    const seal = new ApprovalSeal(APPROVAL_SECRET, 15 * 60_000);
+    const approvals = Array.from({ length: 30 }, (_, index) => {
+      const binding = { toolCallId: `call_${index}`, session: 'shopper', chatId: 'chat_mp' };
+      return { binding, sealed: seal.seal(`approval_${index}`, binding) };
+    });
+    const replays = await Promise.all(
+      approvals.map(({ binding, sealed }, index) =>
+        Promise.all(
+          // Sent to every instance at once, as a replayed request behind a load balancer.
+          Array.from({ length: POOL_SIZE }, (_, instance) =>
+            pool.run(index + instance, { kind: 'approval', binding, sealed }),
+          ),
+        ),
+      ),
+    );
+    for (const results of replays) {
+      const verdicts = results.map((result) =>
+        result.ok ? (result.value as { verdict: string }).verdict : 'error',
+      );
+      expect(verdicts.filter((verdict) => verdict === 'fresh')).toHaveLength(1);
+      expect(verdicts.filter((verdict) => verdict === 'used')).toHaveLength(POOL_SIZE - 1);
+    }
+    // A later replay in a fresh process is refused too.
+    const late = approvals[0];
+    const again = await runFresh(setup, {
+      kind: 'approval',
+      binding: late?.binding ?? { toolCallId: '', session: '', chatId: '' },
+      sealed: late?.sealed ?? '',
+    });
+    expect(again.ok && (again.value as { verdict: string }).verdict).toBe('used');
+  });
+
+  it('redis-server killed and restarted mid-run: calls fail with an error naming the store, or go on; nothing applied twice; no expired token handed out', async () => {
+    // Tokens of 3 s, so several expire and are refreshed across the outage.
+    const shortTokens = await startEmulator({ port: 0, maxTokenTtlSeconds: 3 });
+    try {
+      const conversations = addCollections('col_outage', 8);
+      const sessions = Array.from({ length: 4 }, (_, index) => `outage-session-${index}`);
+      const updates: { marker: string; results: InstanceResult[] }[] = [];
+      const handedOut: SessionTokenResult[] = [];
+      const stop = performance.now() + 7_000;
+      const driveUpdates = async (collectionId: string, c: number) => {
+        for (let k = 0; performance.now() < stop; k++) {
+          const marker = `outage_${c}_${k}`;
+          const task = (fault?: FaultKind): InstanceTask => ({
+            kind: 'update',
+            baseUrl: restBase(),
+            input: addMarker(collectionId, marker),
+            timeoutMs: UPDATE_TIMEOUT_MS,
+            ...(fault ? { fault } : {}),
+          });
+          const first = await pool.run(
+            c + k,
+            task(k % 2 === 0 ? FAULTS[k % FAULTS.length] : undefined),
+          );
+          const repeat = await pool.run(c + k + 1, task());
+          updates.push({ marker, results: [first, repeat] });
+        }
+      };
+      const driveTokens = async (instance: number) => {
+        while (performance.now() < stop) {
+          const result = await pool.run(instance, {
+            kind: 'tokens',
+            baseUrl: shortTokens.baseUrl,
+            sessionIds: sessions,
+            refreshMarginMs: 1_000,
+          });
+          if (result.ok) handedOut.push(...(result.value as SessionTokenResult[]));
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      };
+      const outage = (async () => {
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        await redis.kill();
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        await redis.restart();
+      })();
+      await Promise.all([
+        ...conversations.map(driveUpdates),
+        ...Array.from({ length: POOL_SIZE }, (_, instance) => driveTokens(instance)),
+        outage,
+      ]);
+      await proxy.idle();
+
+      // Whatever failed, failed with an error a caller can act on.
+      const failures = [
+        ...updates.flatMap(({ results }) =>
+          results.flatMap((result) => (result.ok ? [] : [result.error])),
+        ),
+        ...handedOut.flatMap((token) => (token.ok ? [] : [token.error])),
+      ];
+      const storeFailures = failures.filter((error) => error.name === 'StoreUnavailableError');
+      expect(storeFailures.length).toBeGreaterThan(0);
+      for (const error of storeFailures) {
+        expect(error.store).toBe(STORE_NAME);
+        expect(error.message).toContain(STORE_NAME);
+        expect(error.outcomeUnknown).toBe(false);
+      }
+      const otherFailures = failures.filter(
+        (error) =>
+          error.name !== 'StoreUnavailableError' &&
+          error.name !== 'RepeatedUpdateError' &&
+          !error.outcomeUnknown,
+      );
+      expect(otherFailures).toEqual([]);
+      // Nothing applied twice, and work went on after the restart.
+      expect(updates.filter(({ marker }) => timesApplied(marker) > 1)).toEqual([]);
+      expect(updates.some(({ results }) => results.every((result) => result.ok))).toBe(true);
+      // Every token handed out was still valid at the service when it was handed out.
+      const tokens = handedOut.flatMap((token) => (token.ok ? [token] : []));
+      expect(tokens.length).toBeGreaterThan(0);
+      for (const token of tokens) {
+        const held = shortTokens.state.tokens.get(token.token);
+        expect(held).toBeDefined();
+        expect(held?.expires_at.getTime()).toBeGreaterThan(token.handedOutAt);
+      }
+      const minted = new Set(tokens.map((token) => token.token)).size;
+      console.info(
+        `multi-process restart: ${updates.length} updates, ${handedOut.length} token requests (${minted} tokens minted), ${storeFailures.length} calls failed with StoreUnavailableError (${STORE_NAME}), 0 applied twice, 0 expired tokens handed out`,
+      );
+    } finally {
+      await shortTokens.close();
+    }
+  });
+});
