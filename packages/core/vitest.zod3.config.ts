@@ -13,6 +13,7 @@ export default mergeConfig(
       alias: [
         { find: /^zod\/v4$/, replacement: require.resolve('zod3/v4') },
         { find: /^zod\/v4\/core$/, replacement: require.resolve('zod3/v4/core') },
+        { find: /^zod\/v4\/mini$/, replacement: require.resolve('zod3/v4/mini') },
       ],
     },
     test: { env: { CATALOGKIT_ZOD: '3' } },

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { RepeatedUpdateError } from '../src/errors/index.js';
 import { sharedPauseMs } from '../src/http/rate-limit-pause.js';
 import {
   type AnyCatalogTool,
@@ -12,7 +13,6 @@ import {
   RateLimitError,
   StoreUnavailableError,
 } from '../src/index.js';
-import { RepeatedUpdateError } from '../src/errors/index.js';
 import { UpdateMemory } from '../src/tools/built-in/update-memory.js';
 import { TEST_KEY } from './support/fixtures.js';
 import {

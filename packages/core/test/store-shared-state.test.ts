@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { RepeatedUpdateError } from '../src/errors/index.js';
 import {
   type AnyCatalogTool,
   CatalogClient,
@@ -10,7 +11,6 @@ import {
   RateLimitError,
   StoreUnavailableError,
 } from '../src/index.js';
-import { RepeatedUpdateError } from '../src/errors/index.js';
 import { TEST_KEY } from './support/fixtures.js';
 import {
   type ReceivedRequest,

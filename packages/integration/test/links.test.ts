@@ -42,7 +42,9 @@ async function search(
 }
 
 const linksOf = (output: SearchCatalogOutput) =>
-  output.response.products.flatMap((product) => product.variants.map((variant) => variant.url ?? ''));
+  output.response.products.flatMap((product) =>
+    product.variants.map((variant) => variant.url ?? ''),
+  );
 
 describe('buy links of real search results (emulator over HTTP)', () => {
   it('reference mode: the model reads one reference per offer and no link; each resolves to its link', async () => {

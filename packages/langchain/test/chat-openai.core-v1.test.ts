@@ -1,17 +1,17 @@
 import type { SearchCatalogOutput, SearchWebsitesOutput } from '@catalogkit/core';
-import {
-  declaredTools,
-  openAiResultsSeen,
-  type ScriptedCall,
-  type ScriptedTurn,
-  startOpenAiStandIn as startOpenAiChatStandIn,
-} from '@catalogkit/testing';
 import { type AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { RunnableLambda } from '@langchain/core/runnables';
 import type { DynamicStructuredTool } from '@langchain/core/tools';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { ChatOpenAI } from '@langchain/openai';
 import { describe, expect, it } from 'vitest';
+import {
+  declaredTools,
+  openAiResultsSeen,
+  type ScriptedCall,
+  type ScriptedTurn,
+  startOpenAiStandIn as startOpenAiChatStandIn,
+} from '../../testing/src/stand-ins/index.js';
 import { createCatalogTools, isCatalogToolFailure } from '../src/index.js';
 import { clientOptions, useEmulator } from './support/langchain-tools-suite.js';
 

@@ -1,10 +1,10 @@
+import { Agent, OpenAIProvider, run } from '@openai/agents';
+import { describe, expect, it } from 'vitest';
 import {
   declaredTools,
   openAiResultsSeen,
   startOpenAiStandIn as startOpenAiChatStandIn,
-} from '@catalogkit/testing';
-import { Agent, OpenAIProvider, run } from '@openai/agents';
-import { describe, expect, it } from 'vitest';
+} from '../../testing/src/stand-ins/index.js';
 import { catalogToolOutputOf, createCatalogTools } from '../src/index.js';
 import { useOfflineEmulator } from './support/offline-emulator.js';
 

@@ -1,4 +1,5 @@
-import { type CatalogStore, SessionLockTimeoutError } from '@catalogkit/core';
+import type { CatalogStore } from '@catalogkit/core';
+import { SessionLockTimeoutError } from '@catalogkit/core/errors';
 import type { RateLimit } from './rate-limit.js';
 
 /** Takes one request for a key: undefined when allowed, else the seconds to wait. */

@@ -1,5 +1,8 @@
 import type { SearchCatalogOutput, SearchWebsitesOutput } from '@catalogkit/core';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
+import type { ToolSet } from 'ai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod/v4';
 import {
   anthropicResultsSeen,
   declarations,
@@ -16,10 +19,7 @@ import {
   startAnthropicStandIn,
   startGoogleStandIn,
   startOpenAiStandIn as startOpenAiChatStandIn,
-} from '@catalogkit/testing';
-import type { ToolSet } from 'ai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod/v4';
+} from '../../../testing/src/stand-ins/index.js';
 import { createCatalogTools } from '../../src/index.js';
 
 /** The provider packages of one major of `ai`, each making a model that calls `baseURL`. */

@@ -1,11 +1,11 @@
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
+import type { ToolSet } from 'ai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   openAiResultsSeen,
   type ScriptedTurn,
   startOpenAiStandIn as startOpenAiChatStandIn,
-} from '@catalogkit/testing';
-import type { ToolSet } from 'ai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+} from '../../../testing/src/stand-ins/index.js';
 import { createCatalogTools, type SearchCatalogOutput } from '../../src/index.js';
 
 /** What one `streamText` run gave, read the same way on AI SDK 6 and 7. */

@@ -7,6 +7,18 @@
  * buy-link guards. Their errors (TokenMintError, SessionLockTimeoutError) are at
  * `@catalogkit/core/errors`.
  */
+
+export {
+  type CatalogStore,
+  type LockOptions,
+  MemoryCatalogStore,
+  type MemoryCatalogStoreOptions,
+  MemorySessionStore,
+  type MemorySessionStoreOptions,
+  type ReleaseLock,
+  type SessionStore,
+  type StoredValue,
+} from '../store/index.js';
 export type { BackoffOptions } from './backoff.js';
 export {
   createHttpTokenMinter,
@@ -27,14 +39,3 @@ export type {
   MintedToken,
   TokenMinter,
 } from './token-manager-options.js';
-export {
-  type CatalogStore,
-  type LockOptions,
-  MemoryCatalogStore,
-  type MemoryCatalogStoreOptions,
-  MemorySessionStore,
-  type MemorySessionStoreOptions,
-  type ReleaseLock,
-  type SessionStore,
-  type StoredValue,
-} from '../store/index.js';

@@ -1,10 +1,10 @@
 import { abortable, runWithinTime, SingleFlight } from '../async.js';
 import { AbortError, ProtocolError } from '../errors/transport-errors.js';
-import { ConversationIdSchema, type Turn, TurnRequestSchema } from '../schemas/conversations.js';
+import type { Turn } from '../schemas/conversations.js';
 import type { CatalogStore } from '../store/catalog-store.js';
 import { MemoryCatalogStore } from '../store/memory-store.js';
 import { readThroughLocked } from '../store/read-through.js';
-import { validateRequest } from '../validation/request.js';
+import { requireId, requireMessage } from '../validation/text.js';
 import type { TurnInput } from './service-calls.js';
 import { ConversationTokenManager } from './token-manager.js';
 import type {
@@ -60,7 +60,7 @@ export class ChatSession<TTurn = Turn> {
   #tokens: ConversationTokenManager | undefined;
 
   constructor(options: ChatSessionOptions<TTurn>) {
-    validateRequest(ConversationIdSchema, options?.sessionId, 'ChatSession', 'sessionId');
+    requireId(options?.sessionId, 'ChatSession', 'sessionId');
     this.#options = options;
     const clock = options.tokenOptions?.monotonicNow ?? options.tokenOptions?.now;
     this.#store = options.store ?? new MemoryCatalogStore(clock ? { now: clock } : {});
@@ -82,7 +82,7 @@ export class ChatSession<TTurn = Turn> {
    * refused with RequestValidationError naming `message`, before anything is sent.
    */
   async send(message: string, options: CallOptions = {}): Promise<TTurn> {
-    validateRequest(TurnRequestSchema, { message }, 'ChatSession.send');
+    requireMessage(message, 'ChatSession.send');
     const conversationId = await this.conversationId(options);
     const tokens = this.#tokenManager(conversationId);
     return tokens.withToken(

@@ -284,7 +284,9 @@ export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = n
   }
   const client =
     read.client ??
-    new CatalogClient(options.store ? { store: options.store, ...read.clientOptions } : read.clientOptions);
+    new CatalogClient(
+      options.store ? { store: options.store, ...read.clientOptions } : read.clientOptions,
+    );
   assertToolsConfigured(client, read.selected);
   const context: BindContext = {
     client,

@@ -5,8 +5,8 @@ import { ConfigurationError } from '../errors/catalog-error.js';
 import { isRecord } from '../is-record.js';
 import type { BuyLinkMode } from '../links/references.js';
 import { CountryCodeSchema } from '../schemas/index.js';
-import { hasLoneSurrogate } from '../validation/text.js';
 import { type CatalogStore, isCatalogStore } from '../store/catalog-store.js';
+import { hasLoneSurrogate } from '../validation/text.js';
 import {
   type AnyCatalogToolDefinition,
   CATALOG_TOOL_NAMES,

@@ -54,7 +54,7 @@ function issueType(issue: ZodIssue): string {
  * Turns zod issues into 422 items. `location` is where the input came from (`query`,
  * `body`, `path`); unknown keys get one item each so every field is named.
  */
-export function issuesFromZod(error: z.ZodError, location: string): ValidationIssue[] {
+export function issuesFromZod(error: z.core.$ZodError, location: string): ValidationIssue[] {
   return error.issues.flatMap((issue): ValidationIssue[] => {
     const loc = [
       location,

@@ -1,6 +1,7 @@
 import type { ValidationIssue } from '@catalogkit/core';
 import type { Context } from 'hono';
-import type { z } from 'zod/v4';
+import type * as z from 'zod/v4/core';
+import { safeParse } from 'zod/v4/core';
 import { issuesFromZod, PARSE_OPTIONS, validationError } from './errors.js';
 
 /** A parsed JSON body, or the 422 item describing why it could not be parsed. */
@@ -36,14 +37,14 @@ async function readJsonBody(c: Context, allowEmpty: boolean): Promise<JsonBody> 
  */
 export async function validatedBody<T>(
   c: Context,
-  schema: z.ZodType<T>,
+  schema: z.$ZodType<T>,
   allowEmpty = false,
 ): Promise<ValidatedBody<T>> {
   const body = await readJsonBody(c, allowEmpty);
   if (!body.ok) return { ok: false, response: validationError(c, [body.issue]) };
   // Only an allowed empty body is undefined here; JSON `null` is checked like any value.
   const value = body.value === undefined ? {} : body.value;
-  const parsed = schema.safeParse(value, PARSE_OPTIONS);
+  const parsed = safeParse(schema, value, PARSE_OPTIONS);
   if (!parsed.success) {
     return { ok: false, response: validationError(c, issuesFromZod(parsed.error, 'body')) };
   }

@@ -296,6 +296,11 @@ describe.skipIf(!redisServerInstalled && !process.env.CI)('many instances, one R
       const binding = { toolCallId: `call_${index}`, session: 'shopper', chatId: 'chat_mp' };
       return { binding, sealed: seal.seal(`approval_${index}`, binding) };
     });
+    // Each approval is recorded as issued by the instance that showed it, as the web chat does.
+    for (const [index, { binding, sealed }] of approvals.entries()) {
+      const issued = await pool.run(index, { kind: 'approval', binding, sealed, issue: true });
+      expect(issued.ok && (issued.value as { verdict: string }).verdict).toBe('issued');
+    }
     const replays = await Promise.all(
       approvals.map(({ binding, sealed }, index) =>
         Promise.all(

@@ -22,6 +22,8 @@ export type InstanceTask =
       kind: 'approval';
       sealed: string;
       binding: { toolCallId: string; session: string; chatId: string };
+      /** Record the approval as issued (what the instance that showed it does), not use it. */
+      issue?: true;
     };
 
 /** Faults on a collection update, every one after the service applied it. */

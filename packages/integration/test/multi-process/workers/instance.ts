@@ -15,12 +15,14 @@ import {
   type AnyCatalogTool,
   CatalogClient,
   type CatalogStore,
-  ChatSession,
   createCatalogToolList,
-  createHttpTokenMinter,
-  createTurnSender,
   StoreUnavailableError,
 } from '@catalogkit/core';
+import {
+  ChatSession,
+  createHttpTokenMinter,
+  createTurnSender,
+} from '@catalogkit/core/conversations';
 import { createRedisStore } from '@catalogkit/redis';
 import { Redis } from 'ioredis';
 // The web chat's approval store (examples/web-chat), as its instances use it.
@@ -75,13 +77,13 @@ async function update(task: Extract<InstanceTask, { kind: 'update' }>): Promise<
     include: ['update_collection'],
   }) as AnyCatalogTool[];
   const output = (await tool?.execute(task.input as never)) as {
-    update: object;
+    request: { update: object };
     alreadyApplied?: true;
     alreadySelected?: unknown[];
   };
   // Not sent: a repeat of a success answered from memory, or nothing left to add (the
   // collection's last answer already selects it).
-  const sent = output.alreadyApplied !== true && Object.keys(output.update).length > 0;
+  const sent = output.alreadyApplied !== true && Object.keys(output.request.update).length > 0;
   return {
     sent,
     alreadyApplied: output.alreadyApplied === true,
@@ -143,7 +145,12 @@ async function approval(task: Extract<InstanceTask, { kind: 'approval' }>): Prom
   const binding: ApprovalBinding = task.binding;
   const opened = seal.open(task.sealed, binding);
   if (opened === undefined || seal.expired(opened)) return { verdict: 'refused' };
-  return { verdict: await new StoreUsedApprovals(store).markUsed(opened.nonce, opened.expiresAt) };
+  const used = new StoreUsedApprovals(store);
+  if (task.issue) {
+    await used.issue(opened.nonce, opened.expiresAt - Date.now());
+    return { verdict: 'issued' };
+  }
+  return { verdict: await used.markUsed(opened.nonce) };
 }
 
 async function run(task: InstanceTask): Promise<InstanceResult> {
