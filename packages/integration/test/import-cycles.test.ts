@@ -31,6 +31,7 @@ describe('import cycles', () => {
       '../../langchain/src',
       '../../emulator/src',
       '../../redis/src',
+      '../../testing/src',
     ]);
     expect(cycles).toEqual([]);
   }, 60_000);

@@ -141,6 +141,7 @@ function specs(repo: string, templates: string): ExampleSpec[] {
   return [
     agent('ai-sdk-agent'),
     agent('langchain-agent'),
+    agent('openai-agents-agent'),
     {
       name: 'examples/web-chat',
       source: example('web-chat'),
