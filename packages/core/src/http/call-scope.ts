@@ -100,7 +100,7 @@ export class CallScope {
 }
 
 /** How one call runs: its name, time limit, the caller's signal and the body limits. */
-export interface CallSettings {
+interface CallSettings {
   operation: string;
   timeoutMs: number;
   signal?: AbortSignal | undefined;

@@ -20,7 +20,7 @@ import { parseRetryAfter } from './retry-after.js';
 import { parseWwwAuthenticate, redactChallenges } from './www-authenticate.js';
 
 /** What is known about the call that got the error answer. */
-export interface ErrorContext {
+interface ErrorContext {
   operation: string;
   redact: Redactor;
   /** Whether a credential was sent (decides a 401's reason when `detail` is unclear). */

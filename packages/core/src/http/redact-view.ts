@@ -111,11 +111,6 @@ function foldUnit(unit: number): number {
   return FORMAT_CHAR.test(String.fromCharCode(unit)) ? -1 : unit;
 }
 
-/** Whether the fold drops `unit` (so text around a secret may hold it at the edges). */
-export function foldDrops(unit: number): boolean {
-  return foldUnit(unit) < 0;
-}
-
 const NOT_ASCII = /[\u0080-\uffff]/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the fold drops control characters.
 const DROPPED_ASCII = /[\x00-\x20+\-\x7f]+/g;
@@ -318,7 +313,7 @@ const ESCAPE = /[%&\\]/;
  * One layer of decoding, or undefined when `input` has nothing to decode (so further layers
  * would change nothing either). Each escape becomes its character, spanning the escape.
  */
-export function decodeLayer(input: MappedText): MappedText | undefined {
+function decodeLayer(input: MappedText): MappedText | undefined {
   const { text } = input;
   if (!ESCAPE.test(text)) return undefined;
   const out = new Builder(text.length);

@@ -21,7 +21,7 @@ export interface BuyLinkTrustOptions {
 }
 
 /** The name of the catalog search tool, the only trusted source unless renamed. */
-export const CATALOG_SEARCH_TOOL = 'search_catalog';
+const CATALOG_SEARCH_TOOL = 'search_catalog';
 
 /** The set of trusted tool names of some options. */
 export function trustedToolNames(options: BuyLinkTrustOptions = {}): ReadonlySet<string> {
@@ -58,7 +58,7 @@ export function catalogResultOf(
  * The buy links of one product, as the catalog view prints them: each variant's `url`, or
  * the product's own `url` when it has no variants.
  */
-export function productBuyLinks(product: Pick<Product, 'variants' | 'url'>): string[] {
+function productBuyLinks(product: Pick<Product, 'variants' | 'url'>): string[] {
   const variants = Array.isArray(product.variants) ? product.variants : [];
   if (variants.length === 0) return typeof product.url === 'string' ? [product.url] : [];
   return variants.flatMap((variant) =>

@@ -8,7 +8,7 @@ import { isRecord } from '../is-record.js';
 import { type JsonRpcError, type JsonRpcResponse, JsonRpcResponseSchema } from '../schemas/mcp.js';
 
 /** JSON-RPC code this service uses for rate limits, with `data.retry_after` in seconds. */
-export const RATE_LIMIT_RPC_CODE = -32000;
+const RATE_LIMIT_RPC_CODE = -32000;
 
 /** A JSON-RPC id as sent by the client. */
 export type RpcId = string | number;

@@ -2,7 +2,7 @@ import type { PaymentChallenge } from './challenge.js';
 import { baseUnits, currencyKey, isDecimals, isoDigits } from './units.js';
 
 /** What a challenge asks, as stated: whole base units, and the decimals they have. */
-export interface PaymentAmount {
+interface PaymentAmount {
   /** `request.amount`: an integer count of the smallest unit. */
   units: bigint;
   /**

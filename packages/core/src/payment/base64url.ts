@@ -1,7 +1,7 @@
 // Web-standard only (atob/btoa, TextEncoder): core runs in browsers and edge workers too.
 
 /** Decodes base64url (padding optional) to UTF-8 text; undefined when it is not base64url. */
-export function decodeBase64Url(value: string): string | undefined {
+function decodeBase64Url(value: string): string | undefined {
   if (!/^[A-Za-z0-9_-]*={0,2}$/.test(value)) return undefined;
   const base64 = value.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
   try {

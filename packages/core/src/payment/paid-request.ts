@@ -35,13 +35,13 @@ export interface PayableRequest {
 }
 
 /** One HTTP exchange: the step the payment step wraps. */
-export type SendStep<R extends PayableRequest, C extends PaymentCall> = (
+type SendStep<R extends PayableRequest, C extends PaymentCall> = (
   request: R,
   call: C,
 ) => Promise<Response>;
 
 /** What the payment step needs from the connection, beyond the options. */
-export interface PaymentDeps<C extends PaymentCall> {
+interface PaymentDeps<C extends PaymentCall> {
   /** Whether an `authorization` value is the client's own API key sent as a bearer token. */
   isApiKeyBearer(value: string): boolean;
   logger: CatalogLogger | undefined;

@@ -109,7 +109,7 @@ export function defineCatalogTool<Input, Output extends CatalogToolResult, Name 
 }
 
 /** Throws a ConfigurationError naming `what` when `name` is not a usable tool name. */
-export function assertToolName(name: unknown, what: string): asserts name is string {
+function assertToolName(name: unknown, what: string): asserts name is string {
   if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
     throw new ConfigurationError(
       `${what} is ${JSON.stringify(name)}; tool names must match ${TOOL_NAME_PATTERN.source}`,

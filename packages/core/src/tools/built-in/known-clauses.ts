@@ -5,7 +5,7 @@ export const SELECTOR_KEYS = ['brand_ids', 'website_ids', 'category_ids', 'produ
 type SelectorKey = (typeof SELECTOR_KEYS)[number];
 
 /** An update with the clauses to add that the collection already has taken out. */
-export interface UpdateWithoutKnownClauses {
+interface UpdateWithoutKnownClauses {
   /** What is left to send; `{}` when nothing is. */
   update: CollectionUpdate;
   /** What was taken out of `add_clauses`: whole clauses, or the ids of a one-kind clause. */

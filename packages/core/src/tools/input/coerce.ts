@@ -42,7 +42,7 @@ export function oneOf(
  * must parse and be an array; its items then pass the same coercion and validation as
  * any other list's, so nothing is accepted that a real list would not be.
  */
-export function listInJsonText(value: string): unknown[] | undefined {
+function listInJsonText(value: string): unknown[] | undefined {
   const text = value.trim();
   if (!text.startsWith('[') || !text.endsWith(']')) return undefined;
   try {

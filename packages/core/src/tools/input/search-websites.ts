@@ -9,7 +9,7 @@ import { choice, exactObject, list, modelInput, text, wholeNumber } from './fiel
  * The example category id the description gives: a lower-case, hyphenated slug as the
  * service and the catalog search's results use (a test checks the emulator accepts it).
  */
-export const EXAMPLE_CATEGORY_ID = 'running-shoes';
+const EXAMPLE_CATEGORY_ID = 'running-shoes';
 
 /** `UK` is not an ISO 3166-1 code, but models (and people) use it for Great Britain. */
 const COUNTRY_ALIASES = { UK: 'GB' } as const;
