@@ -21,7 +21,7 @@ const BUY_LINKS = [
   'https://go.example/r?u=https%3A%2F%2Fsock.example%2Fx&sig=ZmFrZQ==',
 ] as const;
 
-/** A `structuredContent` shaped like the UCP catalog result (field notes), with extras. */
+/** A `structuredContent` shaped like the UCP catalog result (service contract), with extras. */
 const catalogFixture: CatalogSearchResult = CatalogSearchResultSchema.parse({
   ucp: { version: '2026-01-11' },
   products: [

@@ -31,8 +31,11 @@ export async function connectRedisStore(url: string, logger?: CatalogLogger): Pr
   const redis = new Redis(url, {
     lazyConnect: true,
     connectTimeout: 5_000,
-    maxRetriesPerRequest: 1,
+    // The options @catalogkit/redis recommends: a command that failed is never sent again
+    // later (a late write could apply a claim the caller was told had failed).
+    maxRetriesPerRequest: 0,
     enableOfflineQueue: false,
+    autoResendUnfulfilledCommands: false,
   });
   let reported = false;
   redis.on('error', (error: Error) => {

@@ -41,9 +41,9 @@ export interface HttpTokenMinterOptions {
  * the token, its `expires_at` and the answer's `Date` header (for clock skew).
  *
  * Assumption: the contract does not show how tokens are minted; this endpoint follows the
- * field notes' comparable service and is what the emulator implements. Never ship the API
- * key to a browser: expose your own endpoint that mints, and mint in the browser by
- * calling it.
+ * comparable service of docs/service-contract.md and is what the emulator implements.
+ * Never ship the API key to a browser: expose your own endpoint that mints, and mint in the
+ * browser by calling it.
  */
 export function createHttpTokenMinter(options: HttpTokenMinterOptions): TokenMinter {
   const { client, conversationId, ttlSeconds } = options;

@@ -18,9 +18,9 @@ export type Conversation = Closed<z.infer<typeof ConversationSchema>>;
 
 /*
  * Wire shapes of the conversation-token endpoints. The contract shows only
- * `POST /v1/conversations`; minting and turns follow the field notes' comparable service,
- * as the emulator implements them (docs/ARCHITECTURE.md). Requests are validated
- * strictly, responses parsed leniently (unknown fields kept).
+ * `POST /v1/conversations`; minting and turns follow a comparable service, as
+ * docs/service-contract.md ("Conversations and tokens") says and the emulator implements
+ * them. Requests are validated strictly, responses parsed leniently (unknown fields kept).
  */
 
 /** Body of `POST /v1/conversations/{conversation_id}/tokens`. */

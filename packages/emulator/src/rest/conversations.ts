@@ -14,7 +14,7 @@ import { replyTo } from './turn-reply.js';
 
 export const CONVERSATION_NOT_FOUND_DETAIL = 'Conversation not found.';
 
-/** Token lifetime when the mint body names none (the field notes' comparable service: 30 min). */
+/** Token lifetime when the mint body names none (docs/service-contract.md: 30 min). */
 const DEFAULT_TOKEN_TTL_SECONDS = 1800;
 
 type RestContext = Context<{ Variables: RestVariables }>;
