@@ -43,20 +43,24 @@ export interface CatalogStore {
   readonly name?: string;
   /** Reads a live entry, or undefined when it is missing or expired. */
   get(key: string): Promise<StoredValue | undefined>;
-  /** Writes an entry; with `ttlMs` it disappears after that many milliseconds. */
+  /**
+   * Writes an entry; with `ttlMs` it disappears after that many milliseconds. A write its
+   * caller gave up on (its time limit passed) may still be run by the store later.
+   */
   set(key: string, value: string, ttlMs?: number): Promise<void>;
   /**
    * Writes an entry only when the key holds no live entry, atomically: of several instances
-   * racing on one key exactly one gets `true`. Used to claim a collection update or an
-   * approval once across instances.
+   * racing on one key exactly one gets `true`. Every decision to send a collection update
+   * (its claim, the takeover of an old one) and to run an approval is one of these, so none
+   * rests on a lock's lease. `MemoryCatalogStore` never evicts an entry created this way
+   * before it expires.
    */
   setIfAbsent(key: string, value: string, ttlMs?: number): Promise<boolean>;
   /** Removes an entry (no error when it is missing). */
   delete(key: string): Promise<void>;
   /**
    * Takes the exclusive lock of `key`, waiting while another holder has it. Used so only
-   * one instance mints for a session at a time (the others then read the holder's result),
-   * and to change a collection's shared bookkeeping one instance at a time.
+   * one instance mints for a session at a time (the others then read the holder's result).
    */
   lock(key: string, options: LockOptions): Promise<ReleaseLock>;
 }

@@ -451,7 +451,9 @@ export class UpdateMemory {
    */
   async #beginSend(target: Target, owner: string, signal?: AbortSignal): Promise<boolean> {
     const name = `${target.scope}:${target.collectionId}`;
-    const markTtlMs = this.#claimTtlMs(target);
+    // The send ends within the holder's time: a mark left behind (its clearing failed) only
+    // withholds the collection's state until then, and a little more.
+    const markTtlMs = target.holdMs + this.#marginMs;
     const what = 'recording a collection update before sending it';
     const [sending] = await Promise.all([
       this.#call(what, signal, (store) => store.setIfAbsent(SENDING_KEY + name, owner, markTtlMs)),
@@ -485,8 +487,11 @@ export class UpdateMemory {
       Math.max(AFTER_SEND_MIN_MS, callEnds - monotonicMs()),
     );
     const until = monotonicMs() + budgetMs;
-    const within = (operation: (store: CatalogStore) => Promise<unknown>) =>
-      this.#quietly(operation, Math.max(1, until - monotonicMs()));
+    // Once the budget is spent, nothing more is started (what is already out may still land).
+    const within = async (operation: (store: CatalogStore) => Promise<unknown>) => {
+      const leftMs = until - monotonicMs();
+      if (leftMs >= 1) await this.#quietly(operation, leftMs);
+    };
     const name = `${target.scope}:${target.collectionId}`;
     const record = (): Promise<void> => {
       if (result.kind === 'refused')

@@ -13,6 +13,8 @@ export interface InstanceSetup {
     REDIS_URL: string;
     API_KEY: string;
     APPROVAL_SECRET: string;
+    /** The Redis store's time limit per command (ms); its default when absent. */
+    STORE_TIMEOUT_MS?: string;
   };
 }
 

@@ -21,6 +21,12 @@ export interface SuiteRedis {
   kill(): Promise<void>;
   /** Starts it again on the same port and data directory. */
   restart(): Promise<void>;
+  /**
+   * SIGSTOP: it hangs, connections open, reading nothing (a stalled or overloaded Redis).
+   * Commands already sent run when `resume()` sends SIGCONT.
+   */
+  pause(): void;
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -102,7 +108,10 @@ export async function startSuiteRedis(): Promise<SuiteRedis> {
     url: `redis://127.0.0.1:${port}`,
     kill,
     restart: launch,
+    pause: () => child?.kill('SIGSTOP'),
+    resume: () => child?.kill('SIGCONT'),
     async stop() {
+      child?.kill('SIGCONT');
       await kill();
       await rm(dir, { recursive: true, force: true });
     },

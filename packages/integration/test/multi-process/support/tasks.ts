@@ -9,6 +9,13 @@ export type InstanceTask =
       /** The fault the proxy injects on this call's PATCH (see fault-proxy.ts). */
       fault?: FaultKind;
       timeoutMs: number;
+      /** Another tenant's API key (default the instance's). */
+      apiKey?: string;
+      /**
+       * The claim's write is reported failed at once but reaches Redis 50 ms later, as a
+       * command a client gave up on still runs when Redis reads it.
+       */
+      lateClaim?: boolean;
     }
   | {
       kind: 'tokens';
@@ -22,9 +29,11 @@ export type InstanceTask =
       kind: 'approval';
       sealed: string;
       binding: { toolCallId: string; session: string; chatId: string };
-      /** Record the approval as issued (what the instance that showed it does), not use it. */
-      issue?: true;
-    };
+    }
+  /** Records that an approval was sealed (the instance that sealed it does). */
+  | { kind: 'issueApproval'; nonce: string; ttlMs: number }
+  /** An operator ends the rate-limit pause of the instance's key at this service. */
+  | { kind: 'clearPause'; baseUrl: string };
 
 /** Faults on a collection update, every one after the service applied it. */
 export type FaultKind = 'drop-after' | '500-after' | 'truncate' | 'late-answer' | 'slow-apply';

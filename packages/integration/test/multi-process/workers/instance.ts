@@ -18,11 +18,7 @@ import {
   createCatalogToolList,
   StoreUnavailableError,
 } from '@catalogkit/core';
-import {
-  ChatSession,
-  createHttpTokenMinter,
-  createTurnSender,
-} from '@catalogkit/core/conversations';
+import { ChatSession, createHttpTokenMinter, createTurnSender } from '@catalogkit/core/conversations';
 import { createRedisStore } from '@catalogkit/redis';
 import { Redis } from 'ioredis';
 // The web chat's approval store (examples/web-chat), as its instances use it.
@@ -33,7 +29,7 @@ import {
 } from '../../../../../examples/web-chat/src/security/approvals.js';
 import type { InstanceResult, InstanceTask, TaskError } from '../support/tasks.js';
 
-const { REDIS_URL = '', API_KEY = '', APPROVAL_SECRET = '' } = process.env;
+const { REDIS_URL = '', API_KEY = '', APPROVAL_SECRET = '', STORE_TIMEOUT_MS } = process.env;
 
 // No offline queue: while Redis is down a command fails at once (the store turns that into
 // a StoreUnavailableError naming itself) instead of waiting for the reconnection.
@@ -45,7 +41,10 @@ const redis = new Redis(REDIS_URL, {
 });
 // Connection losses are expected (the suite restarts redis-server): the store reports them.
 redis.on('error', () => undefined);
-const store: CatalogStore = createRedisStore(redis);
+const store: CatalogStore = createRedisStore(
+  redis,
+  STORE_TIMEOUT_MS ? { timeoutMs: Number(STORE_TIMEOUT_MS) } : {},
+);
 
 function describeError(error: unknown): TaskError {
   const shape = (error ?? {}) as Record<string, unknown>;
@@ -58,9 +57,15 @@ function describeError(error: unknown): TaskError {
   };
 }
 
-function client(baseUrl: string, timeoutMs: number, fault?: string, maxRetries = 2): CatalogClient {
+function client(
+  baseUrl: string,
+  timeoutMs: number,
+  fault?: string,
+  maxRetries = 2,
+  apiKey = API_KEY,
+): CatalogClient {
   return new CatalogClient({
-    apiKey: API_KEY,
+    apiKey,
     baseUrl,
     timeoutMs,
     maxRetries,
@@ -70,11 +75,35 @@ function client(baseUrl: string, timeoutMs: number, fault?: string, maxRetries =
   });
 }
 
+/**
+ * The store, but the first claim of a collection update is reported failed at once while its
+ * `SET NX` still reaches Redis 50 ms later (what a client's time limit does to a command
+ * already on its way).
+ */
+function lateClaimStore(): CatalogStore {
+  let late = true;
+  return {
+    name: store.name ?? 'store',
+    get: (key) => store.get(key),
+    set: (key, value, ttlMs) => store.set(key, value, ttlMs),
+    async setIfAbsent(key, value, ttlMs) {
+      if (!late || !key.startsWith('catalogkit:update:'))
+        return store.setIfAbsent(key, value, ttlMs);
+      late = false;
+      setTimeout(() => void store.setIfAbsent(key, value, ttlMs).catch(() => undefined), 50);
+      throw new StoreUnavailableError(store.name ?? 'store', 'SET NX failed: no answer in time');
+    },
+    delete: (key) => store.delete(key),
+    lock: (key, options) => store.lock(key, options),
+  };
+}
+
 async function update(task: Extract<InstanceTask, { kind: 'update' }>): Promise<unknown> {
   // A tool set per call, as a serverless handler builds it per request: only the store is shared.
   const [tool] = createCatalogToolList({
-    client: client(task.baseUrl, task.timeoutMs, task.fault),
+    client: client(task.baseUrl, task.timeoutMs, task.fault, 2, task.apiKey),
     include: ['update_collection'],
+    ...(task.lateClaim ? { store: lateClaimStore() } : {}),
   }) as AnyCatalogTool[];
   const output = (await tool?.execute(task.input as never)) as {
     request: { update: object };
@@ -145,25 +174,43 @@ async function approval(task: Extract<InstanceTask, { kind: 'approval' }>): Prom
   const binding: ApprovalBinding = task.binding;
   const opened = seal.open(task.sealed, binding);
   if (opened === undefined || seal.expired(opened)) return { verdict: 'refused' };
-  const used = new StoreUsedApprovals(store);
-  if (task.issue) {
-    await used.issue(opened.nonce, opened.expiresAt - Date.now());
-    return { verdict: 'issued' };
+  return { verdict: await new StoreUsedApprovals(store).markUsed(opened.nonce) };
+}
+
+async function issueApproval(
+  task: Extract<InstanceTask, { kind: 'issueApproval' }>,
+): Promise<unknown> {
+  await new StoreUsedApprovals(store).issue(task.nonce, task.ttlMs);
+  return { issued: true };
+}
+
+async function clearPause(task: Extract<InstanceTask, { kind: 'clearPause' }>): Promise<unknown> {
+  await client(task.baseUrl, 5_000).clearRateLimitPause();
+  return { cleared: true };
+}
+
+/** The task's handler. */
+function handlerOf(task: InstanceTask): () => Promise<unknown> {
+  switch (task.kind) {
+    case 'update':
+      return () => update(task);
+    case 'tokens':
+      return () => tokens(task);
+    case 'search':
+      return () => search(task);
+    case 'approval':
+      return () => approval(task);
+    case 'issueApproval':
+      return () => issueApproval(task);
+    case 'clearPause':
+      return () => clearPause(task);
   }
-  return { verdict: await used.markUsed(opened.nonce) };
 }
 
 async function run(task: InstanceTask): Promise<InstanceResult> {
   const startedAt = Date.now();
   try {
-    const value =
-      task.kind === 'update'
-        ? await update(task)
-        : task.kind === 'tokens'
-          ? await tokens(task)
-          : task.kind === 'search'
-            ? await search(task)
-            : await approval(task);
+    const value = await handlerOf(task)();
     return { ok: true, value, startedAt, endedAt: Date.now(), pid: process.pid };
   } catch (error) {
     return {
