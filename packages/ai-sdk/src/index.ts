@@ -20,6 +20,7 @@ export {
   ResponseTooLargeError,
   ServerError,
   SessionLockTimeoutError,
+  StoreUnavailableError,
   TimeoutError,
   TokenMintError,
   ValidationError,

@@ -221,5 +221,8 @@ export class MemoryCatalogStore implements CatalogStore {
 export const MemorySessionStore = MemoryCatalogStore;
 /** @deprecated Use `MemoryCatalogStore`. */
 export type MemorySessionStore = MemoryCatalogStore;
-/** @deprecated Use `MemoryCatalogStoreOptions`. */
+/**
+ * Options of the memory store, by its old name.
+ * @deprecated Use `MemoryCatalogStoreOptions`.
+ */
 export type MemorySessionStoreOptions = MemoryCatalogStoreOptions;

@@ -12,6 +12,7 @@ export const CATALOG_TOOL_NAMES = [
   'search_websites',
   'update_collection',
 ] as const;
+/** The name of a built-in tool before any rename: `search_catalog`, `search_websites` or `update_collection`. */
 export type CatalogToolName = (typeof CATALOG_TOOL_NAMES)[number];
 
 /**

@@ -11,8 +11,6 @@ import type { CatalogToolResult } from '../result.js';
 
 export type { SearchWebsitesInput };
 
-const { defaultCountry } = WEBSITE_SEARCH_LIMITS;
-
 /** What the application gets from `search_websites`: the request as sent and the full response. */
 export type SearchWebsitesOutput = CatalogToolResult<WebsiteSearchParams, WebsiteSearchResponse>;
 
@@ -46,7 +44,7 @@ function websiteLine(website: Website, index: number): string {
 /** The compact view: one line per website with its name, address, id and best commission rate. */
 export function formatWebsites(output: SearchWebsitesOutput): string {
   const { request, response } = output;
-  const country = request.country ?? defaultCountry;
+  const country = request.country ?? WEBSITE_SEARCH_LIMITS.defaultCountry;
   const head = `${countOf(response.websites.length, 'website')} for "${request.query}" (commission rates for ${country}).`;
   if (response.websites.length === 0)
     return `${head}\nNothing matched; try another name or domain.`;
