@@ -11,6 +11,7 @@ import {
   TurnSchema,
 } from '../schemas/conversations.js';
 import { validateRequest } from '../validation/request.js';
+import { requireToken } from '../validation/text.js';
 import type { MintedToken, TokenMinter } from './token-manager-options.js';
 
 /** What the HTTP helpers need of a `CatalogClient`: its low-level REST call. */
@@ -110,7 +111,8 @@ export function createTurnSender(options: TurnSenderOptions): TurnSender {
   return async ({ conversationId, token, message, signal }) => {
     const id = validateRequest(ConversationIdSchema, conversationId, operation, 'conversationId');
     const body = validateRequest(TurnRequestSchema, { message }, operation);
-    validateRequest(ConversationIdSchema, token, operation, 'token');
+    // Checked and trimmed like ChatSession's (visible ASCII only; the token is never quoted).
+    const bearer = requireToken(token, operation);
     const response = await client.request(
       {
         operation,
@@ -118,7 +120,7 @@ export function createTurnSender(options: TurnSenderOptions): TurnSender {
         path: `/v1/conversations/${encodeURIComponent(id)}/turns`,
         body,
         retry: 'once',
-        auth: { type: 'bearer', token },
+        auth: { type: 'bearer', token: bearer },
       },
       { signal },
     );

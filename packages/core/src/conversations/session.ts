@@ -4,7 +4,7 @@ import type { Turn } from '../schemas/conversations.js';
 import type { CatalogStore } from '../store/catalog-store.js';
 import { MemoryCatalogStore } from '../store/memory-store.js';
 import { readThroughLocked } from '../store/read-through.js';
-import { requireId, requireMessage } from '../validation/text.js';
+import { requireId, requireMessage, requireToken } from '../validation/text.js';
 import type { TurnInput } from './service-calls.js';
 import { ConversationTokenManager } from './token-manager.js';
 import type {
@@ -53,6 +53,8 @@ const LEASE_MARGIN_MS = 5_000;
  */
 export class ChatSession<TTurn = Turn> {
   readonly #options: ChatSessionOptions<TTurn>;
+  /** `sessionId` as checked (trimmed), read once: the store keys use this, never the option. */
+  readonly #sessionId: string;
   readonly #store: CatalogStore;
   readonly #lifecycle = new AbortController();
   readonly #creating = new SingleFlight<string>();
@@ -60,7 +62,7 @@ export class ChatSession<TTurn = Turn> {
   #tokens: ConversationTokenManager | undefined;
 
   constructor(options: ChatSessionOptions<TTurn>) {
-    requireId(options?.sessionId, 'ChatSession', 'sessionId');
+    this.#sessionId = requireId(options?.sessionId, 'ChatSession', 'sessionId');
     this.#options = options;
     const clock = options.tokenOptions?.monotonicNow ?? options.tokenOptions?.now;
     this.#store = options.store ?? new MemoryCatalogStore(clock ? { now: clock } : {});
@@ -86,7 +88,15 @@ export class ChatSession<TTurn = Turn> {
     const conversationId = await this.conversationId(options);
     const tokens = this.#tokenManager(conversationId);
     return tokens.withToken(
-      (token) => this.#options.sendTurn({ conversationId, token, message, signal: options.signal }),
+      (token) =>
+        this.#options.sendTurn({
+          conversationId,
+          // Checked here, before any header is built: a CR/LF or space would otherwise end
+          // as a ConnectionError (or `Bearer  tok`) whose text may quote the token.
+          token: requireToken(token, 'ChatSession.send'),
+          message,
+          signal: options.signal,
+        }),
       options,
     );
   }
@@ -106,7 +116,7 @@ export class ChatSession<TTurn = Turn> {
   #findOrCreate(): Promise<string> {
     return readThroughLocked({
       store: this.#store,
-      key: `${this.#options.sessionId}:conversation`,
+      key: `${this.#sessionId}:conversation`,
       accept: (stored) => (stored.value === '' ? undefined : stored.value),
       create: async () => {
         const id = await this.#createConversation();
@@ -134,7 +144,7 @@ export class ChatSession<TTurn = Turn> {
   #tokenManager(conversationId: string): ConversationTokenManager {
     this.#tokens ??= new ConversationTokenManager({
       ...this.#options.tokenOptions,
-      key: `${this.#options.sessionId}:token:${conversationId}`,
+      key: `${this.#sessionId}:token:${conversationId}`,
       store: this.#store,
       mint: ({ signal }) => this.#options.mintToken({ conversationId, signal }),
     });

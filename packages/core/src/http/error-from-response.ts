@@ -15,7 +15,7 @@ import {
   ValidationIssueSchema,
 } from '../schemas/common.js';
 import type { Redactor } from './redact.js';
-import { headerRecord, snippet } from './response-body.js';
+import { headerRecord, parseServerJson, snippet } from './response-body.js';
 import { parseRetryAfter } from './retry-after.js';
 import { parseWwwAuthenticate, redactChallenges } from './www-authenticate.js';
 
@@ -32,7 +32,7 @@ function readDetail(text: string): ErrorDetail {
   // Parsed whatever the content type says: some servers label JSON errors as text/plain.
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = parseServerJson(text);
   } catch {
     return undefined; // Not JSON after all (a proxy page): "no detail".
   }

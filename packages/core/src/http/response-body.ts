@@ -25,6 +25,46 @@ export function snippet(text: string, redact: Redactor): string {
   return flat.length > SNIPPET_LENGTH ? `${flat.slice(0, SNIPPET_LENGTH)}…` : flat;
 }
 
+const PROTO = '__proto__';
+
+/**
+ * Deletes every own `__proto__` member of a JSON.parse result, in place. JSON.parse makes
+ * such a key an ordinary member, but zod 3.25 and zod 4 before colinhacks/zod#5898 copy it
+ * with `out[key] = value`, which replaces the copy's prototype with the server's object
+ * (fields nobody validated), and any later `Object.assign` or deep merge in the app does the
+ * same. No contract field is named `__proto__`, so nothing real is lost. Iterative, so a
+ * deeply nested answer cannot overflow the stack; linear in the answer's size.
+ */
+export function withoutProtoKeys<T>(parsed: T): T {
+  const pending: unknown[] = [parsed];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (value === null || typeof value !== 'object') continue;
+    if (Array.isArray(value)) {
+      for (const item of value) if (item !== null && typeof item === 'object') pending.push(item);
+      continue;
+    }
+    if (Object.hasOwn(value, PROTO)) delete (value as Record<string, unknown>)[PROTO];
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      const member = (value as Record<string, unknown>)[key];
+      if (member !== null && typeof member === 'object') pending.push(member);
+    }
+  }
+  return parsed;
+}
+
+/**
+ * JSON.parse for text a server sent: the same, without own `__proto__` members (see
+ * {@link withoutProtoKeys}). Throws what JSON.parse throws.
+ */
+export function parseServerJson(text: string): unknown {
+  const parsed: unknown = JSON.parse(text);
+  // A key can only be `__proto__` if the text spells it, plainly or with `\u` escapes:
+  // without either, the walk is skipped (the usual answer).
+  return text.includes(PROTO) || text.includes('\\u') ? withoutProtoKeys(parsed) : parsed;
+}
+
 /** Parses a JSON body; truncated or non-JSON text becomes a ProtocolError. */
 export function parseJsonText(
   text: string,
@@ -33,7 +73,7 @@ export function parseJsonText(
   redact: Redactor,
 ): unknown {
   try {
-    return JSON.parse(text);
+    return parseServerJson(text);
   } catch {
     // No cause: JSON.parse's message quotes the body, which the redactor would not see.
     throw new ProtocolError(

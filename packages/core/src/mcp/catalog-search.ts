@@ -3,7 +3,7 @@ import { readBodyText } from '../http/body-reader.js';
 import type { CallScope } from '../http/call-scope.js';
 import { errorFromResponse } from '../http/error-from-response.js';
 import { markAnswer, type Redactor } from '../http/redact.js';
-import { mediaType, parseJsonText, snippet } from '../http/response-body.js';
+import { mediaType, parseJsonText, parseServerJson, snippet } from '../http/response-body.js';
 import type { RequestOptions, ServiceConnection } from '../http/service-connection.js';
 import {
   AUTH_TIERS,
@@ -52,7 +52,7 @@ function readTier(response: Response, connection: ServiceConnection): AuthTier {
 /** The JSON-RPC `error` a non-2xx body carries, if it is one. */
 function carriedRpcError(text: string): JsonRpcError | undefined {
   try {
-    const parsed = JsonRpcResponseSchema.safeParse(JSON.parse(text));
+    const parsed = JsonRpcResponseSchema.safeParse(parseServerJson(text));
     return parsed.success ? parsed.data.error : undefined;
   } catch {
     return undefined;

@@ -1,6 +1,7 @@
 import { ProtocolError } from '../errors/transport-errors.js';
 import { BoundedBodyReader, concatChunks, tooLarge } from '../http/body-reader.js';
 import type { CallScope } from '../http/call-scope.js';
+import { parseServerJson } from '../http/response-body.js';
 import { matchResponse, type RpcId } from './json-rpc.js';
 import { SseEventReader } from './sse-events.js';
 
@@ -11,7 +12,7 @@ function inspectEvent(data: string, id: RpcId): Found {
   if (data.trim() === '') return undefined;
   let payload: unknown;
   try {
-    payload = JSON.parse(data);
+    payload = parseServerJson(data);
   } catch {
     // No cause: JSON.parse's message quotes the event's text, past the redactor.
     return { error: new ProtocolError('MCP event stream carried invalid JSON') };

@@ -1,7 +1,7 @@
 import { CatalogToolError } from '../errors/mcp-errors.js';
 import { ProtocolError } from '../errors/transport-errors.js';
 import type { Redactor } from '../http/redact.js';
-import { parseResponse } from '../http/response-body.js';
+import { parseResponse, parseServerJson } from '../http/response-body.js';
 import { type CatalogSearchResult, CatalogSearchResultSchema } from '../schemas/catalog.js';
 import { type ToolCallResult, ToolCallResultSchema } from '../schemas/mcp.js';
 import { answerCheck } from '../validation/schema-check.js';
@@ -29,7 +29,7 @@ function structuredPayload(tool: ToolCallResult): unknown {
   const text = tool.content?.find((item) => item.type === 'text')?.text;
   if (typeof text === 'string') {
     try {
-      return JSON.parse(text);
+      return parseServerJson(text);
     } catch {
       // Plain prose, not a JSON copy: reported below as a missing structuredContent.
     }

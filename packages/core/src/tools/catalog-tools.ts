@@ -246,10 +246,10 @@ function assertStrictModeSchema(definition: AnyCatalogToolDefinition): void {
 
 /** The tools' `store` option, else the client's own (a CatalogClient always has one). */
 function storeFor(
-  options: CatalogToolsOptions<AnyCatalogToolDefinition>,
+  store: CatalogStore | undefined,
   client: CatalogToolClient,
 ): CatalogStore | undefined {
-  if (options.store) return options.store;
+  if (store) return store;
   const own: unknown = (client as { store?: unknown }).store;
   return isCatalogStore(own) ? own : undefined;
 }
@@ -285,12 +285,12 @@ export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = n
   const client =
     read.client ??
     new CatalogClient(
-      options.store ? { store: options.store, ...read.clientOptions } : read.clientOptions,
+      read.store ? { store: read.store, ...read.clientOptions } : read.clientOptions,
     );
   assertToolsConfigured(client, read.selected);
   const context: BindContext = {
     client,
-    store: storeFor(options, client),
+    store: storeFor(read.store, client),
     view: read.view,
     defaults: read.defaults,
     names: read.names,

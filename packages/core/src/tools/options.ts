@@ -76,7 +76,9 @@ export interface ToolOptionsRead {
   /** The client given, if any (else one is made from `clientOptions`). */
   client: CatalogClient | undefined;
   clientOptions: CatalogClientOptions | undefined;
-  /** The application's own tools, in their order. */
+  /** The `store` given, if any, as checked (never read again from the options). */
+  store: CatalogStore | undefined;
+  /** The application's own tools, in their order: plain copies read once, names fixed. */
   custom: readonly AnyCatalogToolDefinition[];
   /** The tools to build, in their order: the built-ins first, then `tools`. */
   selected: readonly string[];
@@ -91,9 +93,46 @@ type Rename = (name: string) => string;
 
 const isFunction = (value: unknown): boolean => typeof value === 'function';
 
-/** What the tools call on a client: a stand-in with these three works too. */
+/** The three methods the tools call on a client: a stand-in with these works too. */
+const CLIENT_METHODS = [
+  ['catalog', 'search'],
+  ['websites', 'search'],
+  ['collections', 'update'],
+] as const;
+
+/** What the tools call on a client: `catalog.search`, `websites.search`, `collections.update`. */
 function isClientLike(value: unknown): boolean {
-  return isRecord(value) && ['catalog', 'websites', 'collections'].every((key) => key in value);
+  if (!isRecord(value)) return false;
+  return CLIENT_METHODS.every(([group, method]) => {
+    const methods = value[group];
+    return isRecord(methods) && isFunction(methods[method]);
+  });
+}
+
+const DEFINITION_FIELDS = [
+  'name',
+  'description',
+  'inputSchema',
+  'mutates',
+  'execute',
+  'toModelOutput',
+  'modelFieldName',
+] as const;
+
+/**
+ * A tool definition as a plain copy, each field read once: the name checked is the name
+ * bound, whatever a getter or Proxy would answer later. Methods stay bound to the
+ * definition the application gave, so `this` in them is what it was.
+ */
+function definitionSnapshot(value: unknown): unknown {
+  if (!isRecord(value)) return value;
+  const copy: Record<string, unknown> = {};
+  for (const field of DEFINITION_FIELDS) {
+    const member = value[field];
+    if (member !== undefined)
+      copy[field] = typeof member === 'function' ? member.bind(value) : member;
+  }
+  return copy;
 }
 
 function isToolDefinition(value: unknown): boolean {
@@ -121,10 +160,15 @@ function optionFields() {
         .optional(),
       tools: z
         .array(
-          z.custom<AnyCatalogToolDefinition>(
-            isToolDefinition,
-            'must be a tool definition (made with defineCatalogTool)',
-          ),
+          z
+            .unknown()
+            .transform(definitionSnapshot)
+            .pipe(
+              z.custom<AnyCatalogToolDefinition>(
+                isToolDefinition,
+                'must be a tool definition (made with defineCatalogTool)',
+              ),
+            ),
         )
         .readonly()
         .optional(),
@@ -233,6 +277,7 @@ function readFields(options: OptionFields, issues: Issues): ToolOptionsRead | un
   return {
     client: options.client,
     clientOptions: options.clientOptions,
+    store: options.store,
     custom,
     selected,
     names,
@@ -275,7 +320,39 @@ function issueText(found: z.core.$ZodIssue): string {
 export function readToolOptions(options: unknown): ToolOptionsRead {
   const parsed = toolOptionsSchema().safeParse(options);
   if (parsed.success) return parsed.data;
-  throw new ConfigurationError(
-    `Invalid catalog tools options: ${parsed.error.issues.map(issueText).join('; ')}`,
-  );
+  const texts = parsed.error.issues.map(issueText);
+  // zod runs the checks across fields only once every field passes: with other errors,
+  // an unknown name in include/exclude would go unreported until those are fixed.
+  for (const found of earlySelectionIssues(options)) {
+    const text = issueText(found);
+    if (!texts.includes(text)) texts.push(text);
+  }
+  throw new ConfigurationError(`Invalid catalog tools options: ${texts.join('; ')}`);
+}
+
+/**
+ * The include/exclude issues of options that failed their field checks, from whatever the
+ * fields hold: tool names are the built-ins and every custom tool with a string name.
+ */
+function earlySelectionIssues(options: unknown): z.core.$ZodIssue[] {
+  if (!isRecord(options)) return [];
+  const custom = Array.isArray(options.tools) ? options.tools : [];
+  const all = [
+    ...CATALOG_TOOL_NAMES,
+    ...custom.flatMap((tool: unknown) =>
+      isRecord(tool) && typeof tool.name === 'string' ? [tool.name] : [],
+    ),
+  ];
+  const issues: Issues = [];
+  for (const key of ['include', 'exclude'] as const) {
+    const list: unknown = options[key];
+    if (!Array.isArray(list)) continue;
+    for (const [index, name] of list.entries()) {
+      // A non-string has its own issue already ("must be a tool name").
+      if (typeof name === 'string' && !all.includes(name)) {
+        issues.push(issue(name, [key, index], `must be one of ${all.join(', ')}`));
+      }
+    }
+  }
+  return issues as z.core.$ZodIssue[];
 }

@@ -1,7 +1,7 @@
 import type * as z from 'zod/v4/core';
 import { safeParse } from 'zod/v4/core';
 import { type RequestIssue, RequestValidationError } from '../errors/catalog-error.js';
-import { hasLoneSurrogate, LONE_SURROGATE_MESSAGE } from './text.js';
+import { snapshotRequest } from './snapshot.js';
 
 type ZodIssue = z.$ZodIssue;
 
@@ -45,52 +45,30 @@ function toRequestIssue(issue: ZodIssue, prefix: string): RequestIssue {
   return { path: issuePath(issue, prefix), message: describeIssue(issue) };
 }
 
-/**
- * Strings that are not well-formed Unicode (a lone surrogate) cannot be encoded for the
- * wire: `encodeURIComponent` throws on them and URLSearchParams silently swaps them for
- * U+FFFD, so an id would reach the service changed. Each one found is an issue. `path` is
- * the way down to `value`, shared and restored, so that a clean input allocates nothing.
- */
-function malformedStrings(value: unknown, path: string[], found: RequestIssue[]): void {
-  if (typeof value === 'string') {
-    if (hasLoneSurrogate(value))
-      found.push({ path: path.join('.'), message: LONE_SURROGATE_MESSAGE });
-  } else if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) {
-      path.push(String(index));
-      malformedStrings(value[index], path, found);
-      path.pop();
-    }
-  } else if (value !== null && typeof value === 'object') {
-    for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
-      path.push(key);
-      malformedStrings((value as Record<string, unknown>)[key], path, found);
-      path.pop();
-    }
-  }
-}
-
 /** The outcome of checking one input: its parsed value, or the issues found. */
 export type Checked<T> = { ok: true; data: T } | { ok: false; issues: RequestIssue[] };
 
 /**
  * Checks input strictly, without throwing: zod's verdict (zod mini and classic schemas
- * alike), and every lone surrogate as an issue too. `prefix` is prepended to paths. The data
- * is zod's output, a copy the caller may keep.
+ * alike), plus every part JSON cannot carry unchanged (a lone surrogate in a string or a
+ * field name, NaN, a Map, a hole) and input too deep, circular or too large, as issues.
+ * `prefix` is prepended to paths. Zod checks one plain snapshot of the input (see
+ * `snapshot.ts`), read once, and the data is zod's output of that snapshot: a copy the
+ * caller may keep and send, which no getter, Proxy or `toJSON` of the caller can change
+ * after the check.
  */
 export function checkRequest<S extends z.$ZodType>(
   schema: S,
   input: unknown,
   prefix = '',
 ): Checked<z.output<S>> {
-  const malformed: RequestIssue[] = [];
-  malformedStrings(input, prefix ? [prefix] : [], malformed);
-  const parsed = safeParse(schema, input);
-  if (parsed.success && malformed.length === 0) return { ok: true, data: parsed.data };
+  const snapshot = snapshotRequest(input, prefix);
+  if (snapshot.truncated) return { ok: false, issues: snapshot.issues };
+  const parsed = safeParse(schema, snapshot.value);
+  if (parsed.success && snapshot.issues.length === 0) return { ok: true, data: parsed.data };
   const issues = parsed.success
-    ? malformed
-    : [...parsed.error.issues.map((issue) => toRequestIssue(issue, prefix)), ...malformed];
+    ? snapshot.issues
+    : [...parsed.error.issues.map((issue) => toRequestIssue(issue, prefix)), ...snapshot.issues];
   return { ok: false, issues };
 }
 

@@ -64,3 +64,24 @@ export function requireMessage(value: unknown, operation: string): string {
   if (issues.length > 0) throw new RequestValidationError(operation, issues);
   return value as string;
 }
+
+// An RFC 6750 bearer token is visible ASCII; anything else (a space, CR/LF, NUL, a
+// non-ASCII character) either breaks the Authorization header or is sent changed.
+const TOKEN_TEXT = /^[\x21-\x7E]+$/;
+
+/**
+ * A conversation token about to be sent as `Authorization: Bearer <token>`: visible ASCII
+ * only, not empty. Throws a RequestValidationError naming `token` otherwise; the message
+ * never quotes the token, which is a secret.
+ */
+export function requireToken(value: unknown, operation: string): string {
+  if (typeof value !== 'string') {
+    throw new RequestValidationError(operation, [{ path: 'token', message: 'expected string' }]);
+  }
+  if (!TOKEN_TEXT.test(value)) {
+    const message =
+      'must be visible ASCII only, without spaces or control characters (it is sent in the Authorization header)';
+    throw new RequestValidationError(operation, [{ path: 'token', message }]);
+  }
+  return value;
+}
