@@ -1,4 +1,4 @@
-import { z } from 'zod/v4';
+import * as z from 'zod/v4';
 import { CatalogClient } from '../client.js';
 import { ENV_VARS, readEnv } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';

@@ -1,7 +1,7 @@
 import type { Price } from '../schemas/index.js';
 
 /** One formatter per currency: building an Intl.NumberFormat is not free. */
-const formatters = new Map<string, Intl.NumberFormat | null>();
+const formatters = /* @__PURE__ */ new Map<string, Intl.NumberFormat | null>();
 
 function formatterFor(currency: string): Intl.NumberFormat | null {
   if (!formatters.has(currency)) {

@@ -1,4 +1,4 @@
-import { z } from 'zod/v4';
+import * as z from 'zod/v4';
 import type { CatalogClient } from '../client.js';
 import type { CatalogClientOptions } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';

@@ -40,7 +40,7 @@ interface Schemaish {
  * of `z.int()`, a pattern, a key a later zod adds) may carry a rule it would miss: then zod
  * parses.
  */
-const KNOWN_KEYS = new Set([
+const KNOWN_KEYS = /* @__PURE__ */ new Set([
   'type',
   'checks',
   'shape',
@@ -232,7 +232,7 @@ function probeCodeGeneration(): boolean {
 }
 
 let compiler: AnswerCheckCompiler | undefined;
-const checks = new WeakMap<object, Check | null>();
+const checks = /* @__PURE__ */ new WeakMap<object, Check | null>();
 
 /**
  * The answer check of `schema`, or undefined where zod must parse: under

@@ -14,8 +14,9 @@ export const REQUEST_MAX_DEPTH = 256;
 /** Most values (strings, numbers, objects, items...) one request may hold. */
 export const REQUEST_MAX_VALUES = 1_000_000;
 
-const TOO_DEEP = `nested too deeply or circular (more than ${REQUEST_MAX_DEPTH} levels)`;
-const TOO_LARGE = `too large (more than ${REQUEST_MAX_VALUES} values)`;
+// Literals, not templates of the constants above: a module-level template is code a bundler keeps.
+const TOO_DEEP = 'nested too deeply or circular (more than 256 levels)';
+const TOO_LARGE = 'too large (more than 1000000 values)';
 
 /** The way down to a value, linked to its parent so that a clean copy builds no strings. */
 interface PathLink {

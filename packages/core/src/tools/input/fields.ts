@@ -1,4 +1,4 @@
-import { z } from 'zod/v4';
+import * as z from 'zod/v4';
 import { checkRequest } from '../../validation/request.js';
 import { hasLoneSurrogate } from '../../validation/text.js';
 import { type Coerce, topLevel } from './coerce.js';
@@ -69,7 +69,7 @@ export function exactObject<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
 }
 
 /** Tool input schemas built here: their issue messages are written for a model. */
-const modelInputSchemas = new WeakSet<object>();
+const modelInputSchemas = /* @__PURE__ */ new WeakSet<object>();
 
 /**
  * The input schema of a tool: `coerce` runs first (fields left out become null, unambiguous
