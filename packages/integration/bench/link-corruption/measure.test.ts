@@ -4,7 +4,7 @@
 import type { BuyLinkMode } from '@catalogkit/core/links';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MANGLES, seededRandom } from './mangles.js';
+import { MANGLES, seededRandom } from '../../../testing/src/scenarios/mangles.js';
 import { type CorruptionRow, measureLinkCorruption } from './measure.js';
 
 const LINK =

@@ -7,8 +7,8 @@ import {
 } from '@catalogkit/core/links';
 import { formatMinorUnits } from '@catalogkit/core/tools';
 import type { RunningEmulator } from '@catalogkit/emulator';
+import { MANGLES, type Mangle, seededRandom } from '../../../testing/src/scenarios/mangles.js';
 import { TOKEN_TABLE_QUERIES } from '../token-table.js';
-import { MANGLES, type Mangle, seededRandom } from './mangles.js';
 
 /** One offer as the stand-in model writes about it. */
 interface Offer {
