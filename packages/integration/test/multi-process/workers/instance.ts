@@ -18,7 +18,11 @@ import {
   createCatalogToolList,
   StoreUnavailableError,
 } from '@catalogkit/core';
-import { ChatSession, createHttpTokenMinter, createTurnSender } from '@catalogkit/core/conversations';
+import {
+  ChatSession,
+  createHttpTokenMinter,
+  createTurnSender,
+} from '@catalogkit/core/conversations';
 import { createRedisStore } from '@catalogkit/redis';
 import { Redis } from 'ioredis';
 // The web chat's approval store (examples/web-chat), as its instances use it.
