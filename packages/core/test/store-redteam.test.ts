@@ -216,7 +216,7 @@ describe('F1: the update memory is scoped by service and API key', () => {
   it('another API key sharing the store reaches the service (its 404), never the owner’s collection', async () => {
     const store = new MemoryCatalogStore();
     const add = { add_clauses: [clause('prod_secret')] };
-    expect(await outcome(instance(store), add)).toMatchObject({ collection: { name: 'Summer' } });
+    expect(await outcome(instance(store), add)).toMatchObject({ response: { name: 'Summer' } });
     const before = patchesAt(service).length;
     const other = await outcome(instance(store, { apiKey: OTHER_KEY }), add);
     expect(other).toBeInstanceOf(NotFoundError);
@@ -240,7 +240,7 @@ describe('F1: the update memory is scoped by service and API key', () => {
     const add = { add_clauses: [clause('prod_42')] };
     await outcome(instance(store), add);
     const production = await outcome(instance(store, { base: second.origin }), add);
-    expect(production).toMatchObject({ update: add });
+    expect(production).toMatchObject({ request: { update: add } });
     expect((production as { alreadySelected?: unknown }).alreadySelected).toBeUndefined();
     expect(patchesAt(second)).toHaveLength(1);
     expect(clauses.get(second)?.[0]?.product_ids).toEqual(['prod_42']);
@@ -505,7 +505,7 @@ describe('F6: a store that hangs after the update was sent does not stretch the 
     const started = performance.now();
     const result = await outcome(instance(store, { timeoutMs: 1_500 }), { name: 'Hung' });
     const took = performance.now() - started;
-    expect(result).toMatchObject({ collection: { name: 'Hung' } });
+    expect(result).toMatchObject({ response: { name: 'Hung' } });
     expect(took).toBeLessThan(1_500 + 1_000);
   }, 40_000);
 });
@@ -552,7 +552,7 @@ describe('a claim whose write failed but landed later (a store that timed out)',
     await sleep(100);
     const started = performance.now();
     const repeat = await outcome(instance(store, { timeoutMs: 1_000 }), { name: 'Late' });
-    expect(repeat).toMatchObject({ collection: { name: 'Late' } });
+    expect(repeat).toMatchObject({ response: { name: 'Late' } });
     expect(performance.now() - started).toBeLessThan(1_000);
     expect(patchesAt(service).length).toBe(before + 1);
   }, 30_000);

@@ -282,7 +282,7 @@ describe('the update memory, shared through the store', () => {
     const before = applied;
     // The answer arrives, but its outcome cannot be written: the claim stays pending.
     expect(await outcome(updateTool(store), rename('Lost record'))).toMatchObject({
-      collection: { name: 'Lost record' },
+      response: { name: 'Lost record' },
     });
     store.failing = false;
     onPatch = () => undefined;
