@@ -28,6 +28,7 @@ export { importFrom, type ModuleLoader } from './run/load.js';
 export { formatReport } from './run/report.js';
 export { type RunScenarioOptions, runScenario } from './run/run-scenario.js';
 export {
+  changeDenied,
   droppedConnection,
   keyEchoed,
   linkCopiedWrong,

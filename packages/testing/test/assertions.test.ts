@@ -94,8 +94,12 @@ describe('assertChangesApproved', () => {
     expect(thrown(() => assertChangesApproved(service!, [])).message).toMatch(
       /update_collection reached the service 1 time but the shopper approved 0/,
     );
-    assertChangesApproved(service, [{ toolName: 'update_collection', input: {}, approved: true }]);
-    const denied = [{ toolName: 'update_collection', input: {}, approved: false }];
+    assertChangesApproved(service, [
+      { toolName: 'update_collection', input: { collection_id: 'col_summer' }, approved: true },
+    ]);
+    const denied = [
+      { toolName: 'update_collection', input: { collection_id: 'col_summer' }, approved: false },
+    ];
     thrown(() => assertChangesApproved(service!, denied));
   });
 });

@@ -5,10 +5,10 @@ import { rows, runCli } from './support/cli.js';
 describe('catalogkit-testing check', () => {
   it('exits 0 and prints the table for a well-behaved agent', { timeout: 120_000 }, async () => {
     const { code, stdout, stderr } = await runCli(['check', 'test/fixtures/good-agent.ts']);
-    expect(stderr).toContain('good-agent.ts (ai-sdk), 7 scenarios');
+    expect(stderr).toContain(`good-agent.ts (ai-sdk), ${SCENARIOS.length} scenarios`);
     expect(stdout).toMatch(/^scenario +\| result \| what went wrong\n/);
     expect(rows(stdout)).toEqual(SCENARIOS.map((scenario) => [scenario.id, 'pass']));
-    expect(stdout).toContain('7 of 7 scenarios passed');
+    expect(stdout).toContain(`${SCENARIOS.length} of ${SCENARIOS.length} scenarios passed`);
     expect(code).toBe(0);
   });
 
@@ -20,14 +20,14 @@ describe('catalogkit-testing check', () => {
     const failed = rows(stdout)
       .filter(([, result]) => result === 'FAIL')
       .map(([id]) => id);
-    expect(failed).toEqual(['update-outcome-unknown', 'link-copied-wrong']);
+    expect(failed).toEqual(['update-outcome-unknown', 'link-copied-wrong', 'change-denied']);
     expect(stdout).toMatch(
       /\nlink-copied-wrong +\| FAIL +\| "https:\/\/go\.catalogkit\.test\/\S+ is not a buy link the catalog gave \(a miscopy of https/,
     );
     expect(stdout).toMatch(
       /\nupdate-outcome-unknown +\| FAIL +\| the update never reached the service/,
     );
-    expect(stdout).toContain('5 of 7 scenarios passed');
+    expect(stdout).toContain(`${SCENARIOS.length - 3} of ${SCENARIOS.length} scenarios passed`);
   });
 
   it('gives a LangChain agent (export const framework) a ChatOpenAI and LangChain tools', {

@@ -55,6 +55,8 @@ const MISTAKES: Record<string, Mistake> = {
     fails: {
       'update-outcome-unknown':
         /^update_collection reached the service 1 time but the shopper approved 0: a change ran without approval/,
+      'change-denied':
+        /^update_collection reached the service 1 time but the shopper approved 0: a change ran without approval.*the agent never asked the shopper/,
     },
   },
 };
@@ -67,7 +69,9 @@ describe.each(Object.entries(MISTAKES))('a broken agent that %s', (_, mistake) =
       'check',
       `test/fixtures/mistakes/${mistake.file}`,
     ]);
-    expect(stderr).toContain(`${mistake.file} (${mistake.framework}), 7 scenarios`);
+    expect(stderr).toContain(
+      `${mistake.file} (${mistake.framework}), ${SCENARIOS.length} scenarios`,
+    );
     const rows = reportRows(stdout);
     expect(rows.map((row) => row.id)).toEqual(SCENARIOS.map((scenario) => scenario.id));
     for (const row of rows) {
@@ -76,7 +80,9 @@ describe.each(Object.entries(MISTAKES))('a broken agent that %s', (_, mistake) =
       if (expected) expect(row.problems).toMatch(expected);
     }
     const failed = Object.keys(mistake.fails).length;
-    expect(stdout).toContain(`${7 - failed} of 7 scenarios passed`);
+    expect(stdout).toContain(
+      `${SCENARIOS.length - failed} of ${SCENARIOS.length} scenarios passed`,
+    );
     expect(code).toBe(1);
   });
 

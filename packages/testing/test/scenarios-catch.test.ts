@@ -88,6 +88,28 @@ const retryingTools: AgentFunction<LanguageModel, ToolSet> = async (prompt, cont
   return { text: (await generate(prompt, context, tools)).text };
 };
 
+/**
+ * Retries on a fresh client each time, as a handler that builds its tools per call without a
+ * shared store does: a client that shares the store waits out the 429's pause instead of
+ * sending, so only a new client's retries reach the limited service.
+ */
+const retryingFreshClients: AgentFunction<LanguageModel, ToolSet> = async (prompt, context) => {
+  const tools = wrapped(context.tools, (name, execute) => async (input, options) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        if (attempt === 0) return await execute(input, options);
+        const fresh = createCatalogTools({ clientOptions: context.clientOptions }) as ToolSet;
+        const retry = fresh[name]?.execute;
+        if (!retry) throw new Error(`no ${name}`);
+        return await (retry as Execute)(input, options);
+      } catch (error) {
+        if (attempt >= 4) throw error;
+      }
+    }
+  });
+  return { text: (await generate(prompt, context, tools)).text };
+};
+
 /** A client that never retries, so one dropped connection loses the search. */
 const noRetries: AgentFunction<LanguageModel, ToolSet> = async (prompt, context) => {
   const tools = createCatalogTools({ clientOptions: { ...context.clientOptions, maxRetries: 0 } });
@@ -138,8 +160,8 @@ const cases: [Scenario, string, AgentFunction<LanguageModel, ToolSet>, RegExp][]
   ],
   [
     rateLimited,
-    'a tool wrapper that retries',
-    retryingTools,
+    'a tool wrapper that retries on fresh clients',
+    retryingFreshClients,
     /the rate-limited website search: 5 requests/,
   ],
   [

@@ -1,11 +1,15 @@
 import type { ModelView, RunningStandIn } from '../stand-ins/index.js';
 import { throwIfAny } from './error.js';
 
-/** A sentence that asks for a repeat ("try again", "retry it", "call it again"). */
+/**
+ * Words that ask for a repeat ("try again", "retry it", "repeat the call", "send it once
+ * more", "re-run", "resend", "call it again").
+ */
 const INVITES =
-  /\b(try (it |this |that |once )?(again|more)|retry|call (it|the tool|this tool) again)\b/i;
-/** A sentence that forbids it instead. */
-const FORBIDS = /\b(do not|don't|never|not|no)\b/i;
+  /\b(try\b[^.!?]{0,20}?\b(again|more)|retry|retries|retrying|repeat\w*|re-?run\w*|re-?send\w*|re-?submit\w*|re-?issue\w*|once more|(call|send|run|submit|make|issue)\s+(it|this|that|the \w+( \w+)?)\s+again)\b/gi;
+/** A negation right before the repeat it governs ("do not retry", "never call it again"). */
+const FORBIDS =
+  /\b(do not|don't|does not|doesn't|must not|mustn't|should not|shouldn't|never|not|no need to|cannot|can't|without)(\s+\S+){0,4}\s*$/i;
 /** Refused before sending (bad arguments): nothing reached the service, so a retry is right. */
 const REFUSED_BEFORE_SENDING = /^(Error: )?Invalid arguments|refused the input/i;
 /** Instructions about failures: only those count (retrying a search with other words is fine). */
@@ -16,8 +20,12 @@ function sentences(text: string): string[] {
   return text.split(/(?<=[.!?])\s+|\n+/);
 }
 
+/** True when the sentence asks for a repeat that no negation right before it forbids. */
 function invites(sentence: string): boolean {
-  return INVITES.test(sentence) && !FORBIDS.test(sentence);
+  for (const match of sentence.matchAll(INVITES)) {
+    if (!FORBIDS.test(sentence.slice(Math.max(0, match.index - 60), match.index))) return true;
+  }
+  return false;
 }
 
 /** Options of {@link assertNotToldToRetry}. */

@@ -2,7 +2,7 @@ import { CatalogAssertionError } from '../assertions/error.js';
 import { SCENARIOS } from '../scenarios/catalog.js';
 import type { AgentFunction, Scenario, ScenarioResult } from '../scenarios/types.js';
 import { formatReport } from './report.js';
-import { type RunScenarioOptions, runScenario } from './run-scenario.js';
+import { describeError, type RunScenarioOptions, runScenario } from './run-scenario.js';
 
 /** Options of {@link runScenarios} and {@link checkAgent}. */
 export interface CheckAgentOptions extends RunScenarioOptions {
@@ -34,7 +34,18 @@ export async function runScenarios<Model = unknown, Tools = unknown>(
 ): Promise<ScenarioResult[]> {
   const results: ScenarioResult[] = [];
   for (const scenario of options.scenarios ?? SCENARIOS) {
-    results.push(await runScenario(scenario, agent, options));
+    // One scenario that cannot run (its service, its model) never stops the others.
+    try {
+      results.push(await runScenario(scenario, agent, options));
+    } catch (error) {
+      results.push({
+        id: scenario.id,
+        title: scenario.title,
+        passed: false,
+        problems: [`the scenario could not run: ${describeError(error)}`],
+        durationMs: 0,
+      });
+    }
   }
   return results;
 }

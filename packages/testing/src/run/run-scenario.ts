@@ -30,8 +30,31 @@ export interface RunScenarioOptions {
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
-function describeError(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+/** What was thrown, as text, whatever it is (an object with no prototype, a throwing getter). */
+export function describeError(error: unknown): string {
+  try {
+    return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  } catch {
+    return `a value that cannot be shown as text (${Object.prototype.toString.call(error)})`;
+  }
+}
+
+/** First wait after the answer, then each further wait while requests still arrive. */
+const SETTLE_STEP_MS = 150;
+/** The longest the kit waits for work the agent left running after it answered. */
+const SETTLE_MAX_MS = 1_500;
+
+/**
+ * Waits until neither the service nor the model got a request for a short while (capped):
+ * an agent may answer first and change data after (an un-awaited stream or `onFinish`).
+ */
+async function settle(service: CatalogService, model: RunningStandIn): Promise<void> {
+  const seen = () => service.exchanges.length + model.requests.length;
+  let count = -1;
+  for (let waited = 0; waited < SETTLE_MAX_MS && count !== seen(); waited += SETTLE_STEP_MS) {
+    count = seen();
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_STEP_MS));
+  }
 }
 
 /** The answer's `text`, or why the value is no answer. */
@@ -64,11 +87,17 @@ async function answerWithin(
   }
 }
 
-/** The shopper: approves every change, and records each decision. */
-function approver(approvals: ApprovalRecord[]): Approve {
+/** The shopper: approves (or denies) every change, and records each decision and its time. */
+function approver(approvals: ApprovalRecord[], shopper: Scenario['shopper']): Approve {
   return async (call) => {
-    approvals.push({ toolName: call.toolName, input: call.input, approved: true });
-    return { approved: true };
+    const approved = shopper !== 'denies';
+    approvals.push({
+      toolName: call?.toolName,
+      input: call?.input,
+      approved,
+      at: performance.now(),
+    });
+    return approved ? { approved } : { approved, reason: 'The shopper declined this change.' };
   };
 }
 
@@ -99,10 +128,12 @@ async function play<Model, Tools>(
     model: setup.model as Model,
     tools: setup.tools as Tools,
     clientOptions: service.clientOptions,
-    approve: approver(approvals),
+    approve: approver(approvals, scenario.shopper),
   };
   const started = Promise.resolve().then(() => agent(scenario.prompt, context));
-  return { ...run, ...(await answerWithin(started, options.timeoutMs ?? DEFAULT_TIMEOUT_MS)) };
+  const outcome = await answerWithin(started, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  await settle(service, model);
+  return { ...run, ...outcome };
 }
 
 /**
@@ -124,7 +155,13 @@ export async function runScenario<Model = unknown, Tools = unknown>(
     model = await startOpenAiStandIn(scenario.model(service));
     const run = await play(scenario, agent, options, service, model);
     const secrets = service.secrets();
-    const problems = scenario.expect(run).map((problem) => maskSecrets(problem, secrets));
+    let found: string[];
+    try {
+      found = scenario.expect(run);
+    } catch (error) {
+      found = [`the scenario's checks could not read the run: ${describeError(error)}`];
+    }
+    const problems = found.map((problem) => maskSecrets(problem, secrets));
     const durationMs = Math.round(performance.now() - started);
     return {
       id: scenario.id,

@@ -41,6 +41,11 @@ function countProblems(what: string, count: number, max: number): string[] {
   return count > max ? [`${what}: ${count} requests (at most ${max} expected)`] : [];
 }
 
+/** The scenario's fault must be met: else it passed without testing anything. */
+function metProblems(what: string, count: number): string[] {
+  return count === 0 ? [`${what} never reached the service: the scenario's fault was not met`] : [];
+}
+
 /** A search, then an answer with the offers' buy links as the model read them. */
 export const shoppingRun: Scenario = {
   id: 'shopping-run',
@@ -129,6 +134,7 @@ export const rateLimited: Scenario = {
       run.service.emulator.stats.count(WEBSITES),
       3,
     ),
+    ...metProblems('the rate-limited website search', run.service.emulator.stats.count(WEBSITES)),
   ],
 };
 
@@ -142,6 +148,7 @@ export const paymentChallenge: Scenario = {
   expect: (run) => [
     ...commonProblems(run, { atLeastLinks: 0, maxServiceRequests: 4, maxModelRequests: 4 }),
     ...countProblems('the challenged search', run.service.emulator.stats.count(MCP_CALL), 3),
+    ...metProblems('the challenged search', run.service.emulator.stats.count(MCP_CALL)),
     ...countProblems('payments taken', run.service.emulator.payments.accepted.length, 1),
   ],
 };
@@ -197,6 +204,40 @@ export const linkCopiedWrong: Scenario = {
   expect: (run) => commonProblems(run, SEARCH_RUN),
 };
 
+/**
+ * The shopper denies the change the model asks for: the agent must not apply it, and must
+ * still answer.
+ */
+export const changeDenied: Scenario = {
+  id: 'change-denied',
+  title: 'a change the shopper denies',
+  prompt: 'Add the first running shoe of the catalog to my Summer collection.',
+  shopper: 'denies',
+  model: (service) => {
+    const call = updateCall(service);
+    let asked = false;
+    return (): ScriptedTurn => {
+      if (asked) return 'You declined the change, so your Summer collection is unchanged.';
+      asked = true;
+      return [call];
+    };
+  },
+  expect: (run) => {
+    const sent = run.service.emulator.stats.count(UPDATE_ROUTE);
+    return [
+      ...commonProblems(run, { atLeastLinks: 0, maxServiceRequests: 2, maxModelRequests: 4 }),
+      ...(run.approvals.length === 0
+        ? ['the agent never asked the shopper before the change (call approve)']
+        : []),
+      ...(sent > 0
+        ? [
+            `update_collection reached the service ${sent} time${sent === 1 ? '' : 's'} after the shopper denied it: honour the decision approve returns`,
+          ]
+        : []),
+    ];
+  },
+};
+
 /** Every scenario, in the order the report lists them. */
 export const SCENARIOS: readonly Scenario[] = [
   shoppingRun,
@@ -206,4 +247,5 @@ export const SCENARIOS: readonly Scenario[] = [
   droppedConnection,
   keyEchoed,
   linkCopiedWrong,
+  changeDenied,
 ];

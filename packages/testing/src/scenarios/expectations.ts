@@ -2,7 +2,7 @@ import { changeAppliedTwiceProblems, unapprovedChangeProblems } from '../asserti
 import { requestProblems } from '../assertions/counts.js';
 import { buyLinkProblems } from '../assertions/links.js';
 import { retryProblems } from '../assertions/retry.js';
-import { maskSecret, secretProblems } from '../assertions/secrets.js';
+import { maskSecret, secretProblems, uiText } from '../assertions/secrets.js';
 import type { ScenarioRun } from './types.js';
 
 /** What every scenario checks, with its own limits. */
@@ -22,6 +22,15 @@ export function maskSecrets(text: string, secrets: readonly string[]): string {
     if (secret.length >= 8) masked = masked.split(secret).join(maskSecret(secret));
   }
   return masked;
+}
+
+/** Links in what the browser received: the browser shows them too, so they must be buy links. */
+function uiLinkProblems(run: ScenarioRun): string[] {
+  if (run.answer?.ui === undefined) return [];
+  const text = uiText(run.answer.ui).strings.join('\n');
+  return buyLinkProblems(text, run.service.buyLinkSources()).map(
+    (problem) => `in what the browser received: ${problem}`,
+  );
 }
 
 function standInProblems(run: ScenarioRun): string[] {
@@ -46,10 +55,14 @@ export function commonProblems(run: ScenarioRun, limits: CommonExpectations): st
       ? []
       : [`the agent gave no answer: ${maskSecrets(run.failure, secrets)}`]),
     ...standInProblems(run),
+    ...(run.model.requests.length === 0
+      ? ['the model was never asked: the agent must use the model the kit gives it']
+      : []),
     ...secretProblems(secrets, { model: run.model, answer: text, ui: run.answer?.ui }),
     ...(text === undefined
       ? []
       : buyLinkProblems(text, run.service.buyLinkSources(), { atLeast: limits.atLeastLinks })),
+    ...uiLinkProblems(run),
     ...changeAppliedTwiceProblems(run.service),
     ...unapprovedChangeProblems(run.service, run.approvals),
     ...retryProblems(run.model.views),

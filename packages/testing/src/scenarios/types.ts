@@ -85,6 +85,8 @@ export interface Scenario {
   prompt: string;
   /** How the service starts (which key the client gets, whether it echoes the key). */
   service?: CatalogServiceOptions;
+  /** What the kit's shopper answers to every approval request (default `'approves'`). */
+  shopper?: 'approves' | 'denies';
   /** Faults and state set on the running service before the agent runs. */
   arm?(service: CatalogService): void;
   /** The model's script, given the service (its data, to name real products). */

@@ -22,6 +22,8 @@ export interface ServiceExchange {
   responseBody: string;
   /** True when the answer was cut off (dropped or truncated by a fault). */
   cut: boolean;
+  /** When the request arrived (`performance.now()`), to order it against approvals. */
+  at: number;
 }
 
 /** Rewrites an answer's body before the client gets it (e.g. to echo the key). */
@@ -73,6 +75,7 @@ export class ServiceProxy {
   }
 
   async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const at = performance.now();
     const body = await readBody(request);
     const exchange: ServiceExchange = {
       method: request.method ?? 'GET',
@@ -82,6 +85,7 @@ export class ServiceProxy {
       status: undefined,
       responseBody: '',
       cut: false,
+      at,
     };
     this.exchanges.push(exchange);
     // Joined as text, so no path (`//host/…`, an absolute URL) can lead anywhere but the emulator.

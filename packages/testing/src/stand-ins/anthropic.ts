@@ -1,7 +1,7 @@
 import { type Json, jsonList, stringOr } from '../json.js';
 import { writeArguments } from './arguments.js';
 import { textPieces } from './openai-chat.js';
-import { anthropicToolProblems } from './schema-rules.js';
+import { anthropicToolProblems, duplicateNameProblems } from './schema-rules.js';
 import {
   type CallSeen,
   callId,
@@ -157,7 +157,13 @@ function anthropicAnswer(turn: ScriptedTurn, context: AnswerContext): StandInRep
 /** Anthropic Messages (`POST /messages`). */
 export const anthropicWire: Wire = {
   serves: (path) => path.startsWith('/messages'),
-  problems: (body) => jsonList(body.tools).flatMap(anthropicToolProblems),
+  problems: (body) => {
+    const tools = jsonList(body.tools);
+    return [
+      ...tools.flatMap(anthropicToolProblems),
+      ...duplicateNameProblems(tools.map((tool) => tool.name)),
+    ];
+  },
   rejection: (problems) => ({
     status: 400,
     json: { type: 'error', error: { type: 'invalid_request_error', message: problems.join('; ') } },

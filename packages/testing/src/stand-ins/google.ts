@@ -1,7 +1,7 @@
 import { isJson, type Json, jsonList, stringOr } from '../json.js';
 import { writeArguments } from './arguments.js';
 import { textPieces } from './openai-chat.js';
-import { geminiDeclarationProblems } from './schema-rules.js';
+import { duplicateNameProblems, geminiDeclarationProblems } from './schema-rules.js';
 import {
   type CallSeen,
   contentText,
@@ -131,10 +131,15 @@ function googleAnswer(turn: ScriptedTurn, context: AnswerContext): StandInReply 
 /** Gemini (`POST /models/{model}:generateContent` and `:streamGenerateContent?alt=sse`). */
 export const geminiWire: Wire = {
   serves: (path) => /^\/models\/[^:]+:(generateContent|streamGenerateContent)/.test(path),
-  problems: (body) =>
-    jsonList(body.tools)
-      .flatMap((tool) => jsonList(tool.functionDeclarations))
-      .flatMap(geminiDeclarationProblems),
+  problems: (body) => {
+    const declarations = jsonList(body.tools).flatMap((tool) =>
+      jsonList(tool.functionDeclarations),
+    );
+    return [
+      ...declarations.flatMap(geminiDeclarationProblems),
+      ...duplicateNameProblems(declarations.map((declaration) => declaration.name)),
+    ];
+  },
   rejection: (problems) => ({
     status: 400,
     json: { error: { code: 400, message: problems.join('; '), status: 'INVALID_ARGUMENT' } },

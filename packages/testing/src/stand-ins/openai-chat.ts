@@ -1,6 +1,6 @@
 import { isJson, type Json, jsonList, stringOr } from '../json.js';
 import { writeArguments } from './arguments.js';
-import { openAiStrictProblems } from './schema-rules.js';
+import { duplicateNameProblems, openAiNameProblems, openAiStrictProblems } from './schema-rules.js';
 import {
   type CallSeen,
   callId,
@@ -40,13 +40,20 @@ export function openAiTools(body: Json, strictByDefault: boolean): DeclaredTool[
   }));
 }
 
-/** OpenAI's strict-mode problems of every strict tool of a request. */
+/**
+ * OpenAI's problems with a request's tools: every function's name, names given twice, and
+ * strict mode's rules for every strict tool.
+ */
 export function openAiSchemaProblems(tools: DeclaredTool[]): string[] {
-  return tools.flatMap((tool) =>
-    tool.strict === true
-      ? openAiStrictProblems(tool.parameters).map((p) => `${tool.name} ${p}`)
-      : [],
-  );
+  return [
+    ...tools.flatMap((tool) => openAiNameProblems(tool.name)),
+    ...duplicateNameProblems(tools.map((tool) => tool.name)),
+    ...tools.flatMap((tool) =>
+      tool.strict === true
+        ? openAiStrictProblems(tool.parameters).map((p) => `${tool.name} ${p}`)
+        : [],
+    ),
+  ];
 }
 
 /** OpenAI's 400 for a function schema strict mode refuses. */

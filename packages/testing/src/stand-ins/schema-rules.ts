@@ -166,7 +166,8 @@ const GEMINI_JSON_SCHEMA_KEYWORDS = new Set([
 
 export function geminiDeclarationProblems(declaration: Json): string[] {
   const name = String(declaration.name);
-  if (!/^[a-zA-Z_][a-zA-Z0-9_.-]{0,63}$/.test(name)) return [`${name}: invalid function name`];
+  // The v1beta docs: a letter or underscore first, then letters, digits, `_ : . -`; 64 at most.
+  if (!/^[a-zA-Z_][a-zA-Z0-9_:.-]{0,63}$/.test(name)) return [`${name}: invalid function name`];
   if (declaration.parameters !== undefined && declaration.parametersJsonSchema !== undefined) {
     return [`${name}: parameters and parametersJsonSchema are mutually exclusive`];
   }
@@ -188,15 +189,38 @@ export function geminiDeclarationProblems(declaration: Json): string[] {
   ]);
 }
 
+/** Tool names given more than once in one request (every provider refuses them). */
+export function duplicateNameProblems(names: readonly unknown[]): string[] {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const name of names.map(String)) {
+    if (seen.has(name)) repeated.add(name);
+    seen.add(name);
+  }
+  return [...repeated].map((name) => `${name}: tool names must be unique`);
+}
+
+/** OpenAI function names (Chat Completions and Responses, strict or not). */
+export function openAiNameProblems(name: string): string[] {
+  return /^[a-zA-Z0-9_-]{1,64}$/.test(name)
+    ? []
+    : [`${name}: function name must match ^[a-zA-Z0-9_-]{1,64}$`];
+}
+
 /**
  * Anthropic Messages `tools[]`: `name` matches `^[a-zA-Z0-9_-]{1,64}$` and `input_schema` is a
- * JSON Schema of type `object`.
+ * JSON Schema of type `object`, with no `oneOf`, `allOf` or `anyOf` at its top level.
  */
 export function anthropicToolProblems(tool: Json): string[] {
   const name = String(tool.name);
   const schema = isObject(tool.input_schema) ? tool.input_schema : undefined;
+  const combinators = ['oneOf', 'allOf', 'anyOf'].filter((key) => schema?.[key] !== undefined);
   return [
     ...(/^[a-zA-Z0-9_-]{1,64}$/.test(name) ? [] : [`${name}: invalid tool name`]),
     ...(schema?.type === 'object' ? [] : [`${name}: input_schema must be an object schema`]),
+    ...combinators.map(
+      (key) =>
+        `${name}: input_schema does not support oneOf, allOf, or anyOf at the top level (${key})`,
+    ),
   ];
 }

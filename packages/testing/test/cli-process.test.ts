@@ -1,0 +1,75 @@
+// The CLI runs the agent in a child process (red-team M2, M3) and checks the command and the
+// module before any scenario (L2, L4): an agent that ends the process or blocks it, or prints
+// a fake table, cannot make the report pass or hang it.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rows, runCli } from './support/cli.js';
+
+let dir = '';
+beforeAll(async () => {
+  // Inside the package, so the agent's framework packages resolve as a project's would.
+  dir = await mkdtemp(fileURLToPath(new URL('./.tmp-cli-', import.meta.url)));
+  const files: Record<string, string> = {
+    'exits.ts': `export default async function agent() {
+  console.log('shopping-run | pass\\n\\n1 of 1 scenarios passed');
+  process.exit(0);
+}\n`,
+    'busy.ts': 'export default async function agent() { for (;;) {} }\n',
+    'syntax.ts': 'export default async function agent( { return {\n',
+  };
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('catalogkit-testing check runs the agent in a child process', () => {
+  it('an agent that calls process.exit(0) and prints a fake table fails', {
+    timeout: 60_000,
+  }, async () => {
+    const { code, stdout } = await runCli([
+      'check',
+      join(dir, 'exits.ts'),
+      '--scenario',
+      'shopping-run',
+    ]);
+    expect(rows(stdout)).toEqual([['shopping-run', 'FAIL']]);
+    expect(stdout).toContain('the agent ended the process during the scenario (exit code 0)');
+    expect(stdout).toContain('0 of 1 scenarios passed');
+    expect(code).toBe(1);
+  });
+
+  it('an agent stuck in a synchronous loop is stopped and fails', { timeout: 60_000 }, async () => {
+    const started = performance.now();
+    const { code, stdout } = await runCli([
+      'check',
+      join(dir, 'busy.ts'),
+      '--scenario',
+      'shopping-run',
+      '--timeout',
+      '500',
+    ]);
+    expect(rows(stdout)).toEqual([['shopping-run', 'FAIL']]);
+    expect(stdout).toMatch(/the agent blocked the process for over \d+ ms/);
+    expect(code).toBe(1);
+    expect(performance.now() - started).toBeLessThan(30_000);
+  });
+
+  it('a module that does not load, or a bad --timeout, exits 2 naming it', async () => {
+    const syntax = await runCli(['check', join(dir, 'syntax.ts')]);
+    expect(syntax.code).toBe(2);
+    expect(syntax.stderr).toContain(`could not load your agent module ${join(dir, 'syntax.ts')}`);
+    const missing = await runCli(['check', join(dir, 'missing.ts')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`could not load your agent module ${join(dir, 'missing.ts')}`);
+    for (const value of ['1e10', '0x10', '0', '-5', '2147483648']) {
+      const bad = await runCli(['check', 'test/fixtures/good-agent.ts', '--timeout', value]);
+      expect([value, bad.code, bad.stderr]).toEqual([
+        value,
+        2,
+        expect.stringContaining('--timeout must'),
+      ]);
+      expect(bad.stderr).toContain(`--timeout must be a whole number of milliseconds`);
+    }
+  });
+});
