@@ -162,7 +162,10 @@ describe.skipIf(noRedis)(
         );
       // Answered from what the first update's answer left in the store: nothing was sent.
       expect(outputs).toEqual([
-        expect.objectContaining({ update: {}, alreadySelected: [expect.anything()] }),
+        expect.objectContaining({
+          request: expect.objectContaining({ update: {} }),
+          alreadySelected: [expect.anything()],
+        }),
       ]);
       expect(app.emulator.stats.count(PATCH_ROUTE)).toBe(1);
     });
