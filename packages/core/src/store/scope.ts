@@ -10,6 +10,13 @@ function hex(bytes: Uint8Array): string {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
+/** The SHA-256 of `text` in hex; undefined without Web Crypto (a page served over plain HTTP). */
+export async function sha256Hex(text: string): Promise<string | undefined> {
+  const subtle = globalThis.crypto?.subtle;
+  if (subtle === undefined) return undefined;
+  return hex(new Uint8Array(await subtle.digest('SHA-256', new TextEncoder().encode(text))));
+}
+
 /**
  * The first 32 hex digits of the SHA-256 of `address`, a newline and `apiKey` (`anonymous`
  * without one): equal for the same service and key, unrelated otherwise, and the key cannot
@@ -19,11 +26,7 @@ export async function scopeDigest(
   address: string,
   apiKey: string | undefined,
 ): Promise<string | undefined> {
-  const subtle = globalThis.crypto?.subtle;
-  if (subtle === undefined) return undefined;
-  const text = `${address}\n${apiKey ?? 'anonymous'}`;
-  const digest = await subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return hex(new Uint8Array(digest).subarray(0, 16));
+  return (await sha256Hex(`${address}\n${apiKey ?? 'anonymous'}`))?.slice(0, 32);
 }
 
 /**

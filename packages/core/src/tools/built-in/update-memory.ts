@@ -6,7 +6,7 @@ import { isRecord } from '../../is-record.js';
 import type { Collection, CollectionUpdate } from '../../schemas/index.js';
 import type { CatalogStore, StoredValue } from '../../store/catalog-store.js';
 import { MemoryCatalogStore } from '../../store/memory-store.js';
-import { randomStamp } from '../../store/scope.js';
+import { randomStamp, sha256Hex } from '../../store/scope.js';
 import { callStore, STORE_TIMEOUT_MS, storeName } from '../../store/store-call.js';
 import { normalizeUpdate } from './update-normal-form.js';
 
@@ -82,10 +82,7 @@ function updateText(collectionId: string, update: CollectionUpdate): string {
  */
 async function updateFingerprint(collectionId: string, update: CollectionUpdate): Promise<string> {
   const text = updateText(collectionId, update);
-  const subtle = globalThis.crypto?.subtle;
-  if (subtle === undefined) return text;
-  const digest = await subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return (await sha256Hex(text)) ?? text;
 }
 
 /** Whether `answer` shows an older state than `held`: both dated, `answer` strictly earlier. */
