@@ -1,7 +1,8 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConsumerSpec } from './consumers.js';
-import { cleanEnv, run } from './run.js';
+import { CommandError, cleanEnv, run } from './run.js';
+import { classifyTscErrors, describeDependencyErrors } from './tsc-errors.js';
 
 /** How one consumer project went. */
 export interface ConsumerResult {
@@ -12,6 +13,11 @@ export interface ConsumerResult {
   typecheck: 'ok' | 'failed' | 'not run';
   toolCall: 'ok' | 'failed' | 'not run' | 'skipped';
   seconds: number;
+  /**
+   * Errors strict tsc found inside third-party packages' own declarations (an upstream
+   * release's, reported with its version, not failing the rehearsal).
+   */
+  dependencyErrors?: string;
   /** Seconds each phase took (install, type-check, tool call). */
   phases: string;
   error?: string;
@@ -125,6 +131,25 @@ export function startConsumerResult(name: string): {
 }
 
 /**
+ * Strict tsc (which also emits dist/). Fails on our errors; errors only inside a third-party
+ * package's own declarations are recorded on `result` instead, with that package's version.
+ */
+async function typeCheck(
+  dir: string,
+  result: ConsumerResult,
+  options: { cwd: string; timeoutMs: number },
+): Promise<void> {
+  try {
+    await run(join(dir, 'node_modules', '.bin', 'tsc'), ['-p', '.'], options);
+  } catch (error) {
+    if (!(error instanceof CommandError)) throw error;
+    const { ours, dependencies } = classifyTscErrors(error.output, dir);
+    if (ours.length > 0 || dependencies.size === 0) throw error;
+    result.dependencyErrors = describeDependencyErrors(dependencies);
+  }
+}
+
+/**
  * Creates the project, installs it once from the local registry, type-checks it under
  * `strict` and runs its one tool call against the emulator.
  */
@@ -142,7 +167,7 @@ export async function runConsumer(
     await phase('install', () => run(pm, [...pmArgs, 'install'], options));
     result.install = 'ok';
     result.versions = installedVersions(dir, spec.shown);
-    await phase('tsc', () => run(join(dir, 'node_modules', '.bin', 'tsc'), ['-p', '.'], options));
+    await phase('tsc', () => typeCheck(dir, result, options));
     result.typecheck = 'ok';
     if (skip) {
       result.toolCall = 'skipped';

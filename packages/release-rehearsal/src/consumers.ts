@@ -1,5 +1,4 @@
-import semver from 'semver';
-import { run } from './run.js';
+import type { Versions } from './pins.js';
 
 /** A fresh project outside the workspace that installs the packages from the local registry. */
 export interface ConsumerSpec {
@@ -36,7 +35,9 @@ const TOOLING = { typescript: '5.9.3', '@types/node': '24.19.2' };
  * types: with `skipLibCheck: false`, "TS7016: Could not find a declaration file for module
  * 'json-schema'" unless the application installs them, as these consumers do.
  */
-const AI_LIB_TYPES = { '@types/json-schema': '^7.0.15' };
+const aiLibTypes = (input: ConsumerInputs) => ({
+  '@types/json-schema': newest(input, '@types/json-schema'),
+});
 
 /**
  * Consumers type-checked strict with `skipLibCheck: false` on other TypeScript versions: the
@@ -49,55 +50,34 @@ const TYPESCRIPT_CONSUMERS = [
   { label: 'TypeScript 5.4', typescript: '5.4.5', sdk: false },
 ];
 
-/** The lowest and the newest version of each supported major of a peer (from its range). */
-export interface MajorVersions {
-  major: number;
-  lowest: string;
-  newest: string;
-}
-
-/**
- * For each `^x.y.z` alternative of `range`: its floor (what the tests run) and the newest
- * version of that major on the registry npm is configured with.
- */
-export async function majorsOf(name: string, range: string, cwd: string): Promise<MajorVersions[]> {
-  const { stdout } = await run('npm', ['view', name, 'versions', '--json'], {
-    cwd,
-    timeoutMs: 120_000,
-  });
-  const published = (JSON.parse(stdout) as string[]).filter((v) => !semver.prerelease(v));
-  return range.split('||').map((alternative) => {
-    const lowest = semver.minVersion(alternative.trim())?.version ?? alternative;
-    const newest = semver.maxSatisfying(published, alternative.trim()) ?? lowest;
-    return { major: semver.major(lowest), lowest, newest };
-  });
-}
-
-/** The versions a rehearsal installs: the packages just published and the peers to try. */
+/** The versions a rehearsal installs: the packages just published and the others to try. */
 export interface ConsumerInputs {
   /** Published version of each @catalogkit package, by name. */
   published: Record<string, string>;
-  ai: MajorVersions[];
-  zodFloors: { v3: string; v4: string };
-  zodNewest: string;
-  ioredis: MajorVersions[];
-  langchain: string;
-  langchainCore: string;
-  /** Newest Next.js 16 and React 19. */
-  next: string;
-  react: string;
-  /** Newest Vite 8. */
-  vite: string;
+  /** Each tracked third-party package's majors (pinned, or the registry's newest). */
+  versions: Versions;
+}
+
+/** The newest of `name`'s newest supported major (or of `major`). */
+function newest(input: ConsumerInputs, name: string, major?: number): string {
+  const majors = input.versions[name] ?? [];
+  const found = major === undefined ? majors.at(-1) : majors.find((m) => m.major === major);
+  return found?.newest ?? `missing ${name}`;
+}
+
+/** The floor of `name`'s supported `major`. */
+function lowest(input: ConsumerInputs, name: string, major: number): string {
+  return input.versions[name]?.find((m) => m.major === major)?.lowest ?? `missing ${name}`;
 }
 
 function aiConsumers(input: ConsumerInputs, sdk: string): ConsumerSpec[] {
-  return input.ai.flatMap(({ major, lowest, newest }) => {
+  return (input.versions.ai ?? []).flatMap(({ major, lowest: floor, newest: latest }) => {
     const versions =
-      lowest === newest
-        ? [['lowest = newest', lowest]]
+      floor === latest
+        ? [['lowest = newest', floor]]
         : [
-            ['lowest', lowest],
-            ['newest', newest],
+            ['lowest', floor],
+            ['newest', latest],
           ];
     return versions.map(([label, version]) => ({
       name: `ai ${major} ${label}`,
@@ -112,10 +92,10 @@ function aiConsumers(input: ConsumerInputs, sdk: string): ConsumerSpec[] {
         // The lowest ai runs with the lowest zod we support (3 for ai 5, 4 beyond).
         zod:
           label === 'newest'
-            ? input.zodNewest
+            ? newest(input, 'zod')
             : major === 5
-              ? input.zodFloors.v3
-              : input.zodFloors.v4,
+              ? lowest(input, 'zod', 3)
+              : lowest(input, 'zod', 4),
       },
       shown: ['ai', 'zod'],
     }));
@@ -124,7 +104,7 @@ function aiConsumers(input: ConsumerInputs, sdk: string): ConsumerSpec[] {
 
 /** The consumers of {@link TYPESCRIPT_CONSUMERS}, our declarations type-checked too. */
 function typeScriptConsumers(input: ConsumerInputs, published: (name: string) => string) {
-  const ai = input.ai.find(({ major }) => major === 7)?.newest ?? 'missing';
+  const ai = newest(input, 'ai', 7);
   return TYPESCRIPT_CONSUMERS.map(
     ({ label, typescript, sdk }): ConsumerSpec => ({
       name: sdk ? `${label}, ai 7 newest` : `${label}, core`,
@@ -136,11 +116,11 @@ function typeScriptConsumers(input: ConsumerInputs, published: (name: string) =>
         ? {
             '@catalogkit/ai-sdk': published('ai-sdk'),
             ai,
-            zod: input.zodNewest,
+            zod: newest(input, 'zod'),
             typescript,
-            ...AI_LIB_TYPES,
+            ...aiLibTypes(input),
           }
-        : { '@catalogkit/core': published('core'), zod: input.zodNewest, typescript },
+        : { '@catalogkit/core': published('core'), zod: newest(input, 'zod'), typescript },
       shown: sdk ? ['typescript', 'ai', 'zod'] : ['typescript', 'zod'],
       checkLibs: true,
     }),
@@ -163,13 +143,13 @@ export function consumerSpecs(input: ConsumerInputs): ConsumerSpec[] {
       engineStrict: true,
       dependencies: {
         '@catalogkit/ai-sdk': version('ai-sdk'),
-        ai: input.ai.find(({ major }) => major === 7)?.newest ?? 'missing',
-        zod: input.zodNewest,
-        next: input.next,
-        react: input.react,
-        'react-dom': input.react,
-        '@types/react': '^19.0.0',
-        '@types/react-dom': '^19.0.0',
+        ai: newest(input, 'ai', 7),
+        zod: newest(input, 'zod'),
+        next: newest(input, 'next'),
+        react: newest(input, 'react'),
+        'react-dom': newest(input, 'react-dom'),
+        '@types/react': newest(input, '@types/react'),
+        '@types/react-dom': newest(input, '@types/react-dom'),
       },
       shown: ['next', 'react', 'ai'],
     },
@@ -180,7 +160,7 @@ export function consumerSpecs(input: ConsumerInputs): ConsumerSpec[] {
       module: 'esm',
       packageManager: 'pnpm',
       engineStrict: true,
-      dependencies: { ...core, zod: input.zodNewest, vite: input.vite },
+      dependencies: { ...core, zod: newest(input, 'zod'), vite: newest(input, 'vite') },
       shown: ['vite', 'zod'],
     },
     {
@@ -191,9 +171,9 @@ export function consumerSpecs(input: ConsumerInputs): ConsumerSpec[] {
       engineStrict: true,
       dependencies: {
         '@catalogkit/langchain': version('langchain'),
-        langchain: input.langchain,
-        '@langchain/core': input.langchainCore,
-        zod: input.zodNewest,
+        langchain: newest(input, 'langchain'),
+        '@langchain/core': newest(input, '@langchain/core'),
+        zod: newest(input, 'zod'),
       },
       shown: ['langchain', '@langchain/core', '@langchain/langgraph', 'zod'],
     },
@@ -203,11 +183,11 @@ export function consumerSpecs(input: ConsumerInputs): ConsumerSpec[] {
       module: 'cjs',
       packageManager: 'npm',
       engineStrict: true,
-      dependencies: { ...core, zod: input.zodNewest },
+      dependencies: { ...core, zod: newest(input, 'zod') },
       shown: ['zod'],
       checkLibs: true,
     },
-    ...input.ioredis.map(({ major, newest }) => ({
+    ...(input.versions.ioredis ?? []).map(({ major, newest: latest }) => ({
       name: `Redis store, ioredis ${major}`,
       template: 'redis.ts',
       module: 'esm' as const,
@@ -216,8 +196,8 @@ export function consumerSpecs(input: ConsumerInputs): ConsumerSpec[] {
       dependencies: {
         ...core,
         '@catalogkit/redis': version('redis'),
-        ioredis: newest,
-        zod: input.zodNewest,
+        ioredis: latest,
+        zod: newest(input, 'zod'),
       },
       shown: ['ioredis'],
       needsRedis: true,

@@ -31,6 +31,11 @@ export interface ExampleContext {
   published: Record<string, string>;
   /** CATALOG_* of the emulator. */
   env: NodeJS.ProcessEnv;
+  /**
+   * Install the third-party versions the workspace's lockfile resolved for the example (its
+   * node_modules in the installed copy), not the newest its ranges admit (`--newest`).
+   */
+  locked: boolean;
 }
 
 interface Manifest {
@@ -83,14 +88,29 @@ function copyEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...env, PATH: [dirname(process.execPath), ...path].join(delimiter) };
 }
 
-/** `workspace:` ranges become the published versions; private workspace packages are dropped. */
+/** The version installed for `name` in `folder` of the installed workspace copy, if any. */
+function lockedVersion(folder: string | undefined, name: string): string | undefined {
+  if (!folder) return undefined;
+  try {
+    const manifest = readFileSync(join(folder, 'node_modules', name, 'package.json'), 'utf8');
+    return (JSON.parse(manifest) as { version?: string }).version;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `workspace:` ranges become the published versions; private workspace packages are dropped;
+ * third-party ranges become the versions `lockedIn` has installed, when given.
+ */
 function publishedRanges(
   deps: Record<string, string> | undefined,
   published: Record<string, string>,
+  lockedIn?: string,
 ): Record<string, string> {
   return Object.fromEntries(
     Object.entries(deps ?? {}).flatMap(([name, range]): [string, string][] => {
-      if (!range.startsWith('workspace:')) return [[name, range]];
+      if (!range.startsWith('workspace:')) return [[name, lockedVersion(lockedIn, name) ?? range]];
       const version = published[name];
       return version ? [[name, `^${version}`]] : [];
     }),
@@ -184,10 +204,13 @@ function writeCopy(dir: string, spec: ExampleSpec, context: ExampleContext): voi
   const own: Manifest = spec.source
     ? (JSON.parse(readFileSync(join(spec.source, 'package.json'), 'utf8')) as Manifest)
     : {};
+  const lockedIn = context.locked ? spec.source : undefined;
   const extra = Object.fromEntries(
     Object.entries(spec.extra).map(([name, range]) => [
       name,
-      range === 'published' ? `^${context.published[name] ?? 'missing'}` : range,
+      range === 'published'
+        ? `^${context.published[name] ?? 'missing'}`
+        : (lockedVersion(lockedIn, name) ?? range),
     ]),
   );
   const manifest = {
@@ -195,9 +218,9 @@ function writeCopy(dir: string, spec: ExampleSpec, context: ExampleContext): voi
     private: true,
     type: 'module',
     scripts: spec.wholeFolder ? { build: own.scripts?.build ?? '' } : { build: 'tsc -p .' },
-    dependencies: { ...publishedRanges(own.dependencies, context.published), ...extra },
+    dependencies: { ...publishedRanges(own.dependencies, context.published, lockedIn), ...extra },
     devDependencies: spec.wholeFolder
-      ? publishedRanges(own.devDependencies, context.published)
+      ? publishedRanges(own.devDependencies, context.published, lockedIn)
       : TOOLING,
   };
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);

@@ -10,25 +10,30 @@
  * it (the web chat's page measured too) and runs one scenario (src/example-copies.ts). Exits
  * non-zero on any failure.
  *
- * `--keep` leaves the temporary folder in place for inspection; `--head` rehearses the last
- * commit instead of the working tree (uncommitted and untracked files left out); `--source DIR`
- * rehearses another checkout; `--reuse DIR/repo` starts from the versioned, built copy a run
- * with `--keep` left (to iterate on the later steps).
+ * Consumers install the third-party versions recorded in `pins.json` (src/pins.ts); `--newest`
+ * installs the registry's newest of each supported major instead and prints the drift table.
+ * `--keep` keeps only the tarballs (printed last, with the verdict: after a failed rehearsal they
+ * are for inspection, not for release); `--keep-all` keeps the whole temporary folder; `--head`
+ * rehearses the last commit instead of the working tree (uncommitted and untracked files left
+ * out); `--source DIR` rehearses another checkout; `--reuse DIR/repo` starts from the versioned,
+ * built copy a run with `--keep-all` left (to iterate on the later steps).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ConsumerResult, runConsumer } from './consumer-project.js';
-import { type ConsumerInputs, consumerSpecs, majorsOf } from './consumers.js';
+import { consumerSpecs } from './consumers.js';
 import { checkExampleCopies, type ExampleResult } from './example-copies.js';
 import { runNextConsumer } from './next-consumer.js';
 import { type MeasuredPage, measurePages, overPageBudget, WEB_CHAT_PAGE } from './page-budgets.js';
+import { driftRows, pinnedVersions, registryVersions, type Versions } from './pins.js';
 import { freePort, startRegistry } from './registry.js';
 import { cleanEnv, inPool, run } from './run.js';
 import { type Service, startEmulatorFromRegistry, startRedis } from './services.js';
 import { measure, readBudgets, readPageBudgets, type SizeReport } from './size.js';
+import { table } from './table.js';
 import { checkTarball, type TarballCheck } from './tarball-checks.js';
 import { runViteConsumer } from './vite-consumer.js';
 import { copyWorkspace, publicPackages, readManifest, repoRoot } from './workspace.js';
@@ -62,12 +67,6 @@ function pnpmCommand(): string[] {
   return /\.[cm]?js$/.test(execPath) ? [process.execPath, execPath] : [execPath];
 }
 
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ');
-  return [line(header), line(widths.map((w) => '─'.repeat(w))), ...rows.map(line)].join('\n');
-}
-
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 
 /** Copies the workspace, installs it, applies the pending changesets and builds. */
@@ -92,7 +91,9 @@ async function prepareCopy(repo: string, pnpm: string[]): Promise<void> {
 
 async function main(): Promise<void> {
   const started = performance.now();
-  const keep = process.argv.includes('--keep');
+  const keepAll = process.argv.includes('--keep-all');
+  const keepTarballs = process.argv.includes('--keep');
+  let kept: string | undefined;
   const work = mkdtempSync(join(tmpdir(), 'catalogkit-rehearsal-'));
   let repo = join(work, 'repo');
   const pnpm = pnpmCommand();
@@ -103,7 +104,7 @@ async function main(): Promise<void> {
   try {
     const reuse = optionValue('--reuse');
     if (reuse)
-      repo = reuse; // a copy a previous run kept (--keep), already versioned and built
+      repo = reuse; // a copy a previous run kept (--keep-all), already versioned and built
     else await prepareCopy(repo, pnpm);
     const packages = publicPackages(repo);
     const names = packages.map((p) => p.manifest.name);
@@ -157,7 +158,9 @@ async function main(): Promise<void> {
       services.push(emulator);
       return emulator;
     });
-    const lookingUp = step('look up the peer versions to try', () => peerVersions(repo, published));
+    const lookingUp = step('the versions to try (pins.json, or --newest)', () =>
+      versionsToTry(repo),
+    );
     const pagesDir = join(work, 'page-sizes');
     mkdirSync(pagesDir);
     const measuringPages = step('page sizes from the published packages, zod included', () =>
@@ -169,7 +172,7 @@ async function main(): Promise<void> {
       }),
     );
     pending.push(checking, starting, lookingUp, measuringPages);
-    const [checks, emulator, inputs, pages] = await Promise.all([
+    const [checks, emulator, versions, pages] = await Promise.all([
       checking,
       starting,
       lookingUp,
@@ -183,7 +186,7 @@ async function main(): Promise<void> {
       () =>
         inPool(
           3,
-          consumerSpecs(inputs).map((spec) => () => {
+          consumerSpecs({ published, versions }).map((spec) => () => {
             process.stdout.write(`  · ${spec.name}\n`);
             const context = {
               root: join(work, 'consumers'),
@@ -211,6 +214,7 @@ async function main(): Promise<void> {
         registryUrl: registry.url,
         published,
         env: emulator.env,
+        locked: !process.argv.includes('--newest'),
       }),
     );
 
@@ -227,8 +231,11 @@ async function main(): Promise<void> {
   } finally {
     await Promise.allSettled(pending); // nothing may start after the services are stopped
     for (const service of services.reverse()) await service.stop().catch(() => undefined);
-    if (keep) print(`kept ${work}`);
-    else rmSync(work, { recursive: true, force: true });
+    if (keepAll) kept = work;
+    else {
+      if (keepTarballs) kept = keepTarballsOf(work);
+      rmSync(work, { recursive: true, force: true });
+    }
   }
   print(
     `\n${table(
@@ -239,7 +246,21 @@ async function main(): Promise<void> {
   print(
     `\nrehearsal ${failed ? 'FAILED' : 'passed'} in ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
+  if (kept)
+    print(
+      `${keepAll ? 'kept the rehearsal folder' : 'kept the tarballs'} in ${kept} (rehearsal ${failed ? 'FAILED, exit 1: not for release' : 'passed, exit 0'})`,
+    );
   process.exitCode = failed ? 1 : 0;
+}
+
+/** Moves the packed tarballs (if any were made) out of the rehearsal folder; their new folder. */
+function keepTarballsOf(work: string): string | undefined {
+  const from = join(work, 'tarballs');
+  if (!existsSync(from)) return undefined;
+  const to = mkdtempSync(join(tmpdir(), 'catalogkit-tarballs-'));
+  for (const file of readdirSync(from).filter((f) => f.endsWith('.tgz')))
+    renameSync(join(from, file), join(to, file));
+  return to;
 }
 
 /** Prints the pages against their budgets; true when one is past its budget or has none. */
@@ -275,34 +296,23 @@ function reportExamples(examples: ExampleResult[]): boolean {
   return examples.some((e) => !e.ok);
 }
 
-async function peerVersions(
-  repo: string,
-  published: Record<string, string>,
-): Promise<ConsumerInputs> {
-  const peer = (folder: string, name: string) =>
-    readManifest(join(repo, 'packages', folder)).peerDependencies?.[name] ?? '';
-  const [ai, zod, ioredis, langchain, next, react, vite] = await Promise.all([
-    majorsOf('ai', peer('ai-sdk', 'ai'), repo),
-    majorsOf('zod', peer('core', 'zod'), repo),
-    majorsOf('ioredis', peer('redis', 'ioredis'), repo),
-    majorsOf('langchain', '^1.0.0', repo),
-    majorsOf('next', '^16.0.0', repo),
-    majorsOf('react', '^19.0.0', repo),
-    majorsOf('vite', '^8.0.0', repo),
-  ]);
-  const lcCore = peer('langchain', '@langchain/core').split('||').at(-1)?.trim() ?? '^1';
-  return {
-    published,
-    ai,
-    zodFloors: { v3: zod[0]?.lowest ?? '', v4: zod[1]?.lowest ?? '' },
-    zodNewest: zod.at(-1)?.newest ?? '',
-    ioredis,
-    langchain: langchain[0]?.newest ?? '',
-    langchainCore: lcCore,
-    next: next[0]?.newest ?? '',
-    react: react[0]?.newest ?? '',
-    vite: vite[0]?.newest ?? '',
-  };
+/** What the consumers install: the pins, or with `--newest` the registry's newest (and the drift). */
+async function versionsToTry(repo: string): Promise<Versions> {
+  if (!process.argv.includes('--newest')) return pinnedVersions(repo);
+  const newest = await registryVersions(repo);
+  let pinned: Versions = {};
+  try {
+    pinned = pinnedVersions(repo);
+  } catch {
+    // the drift table shows "none" where no pin fits
+  }
+  print(
+    `\nDrift: the registry's newest against pins.json\n${table(
+      ['package', 'major', 'pinned', 'newest', ''],
+      driftRows(pinned, newest),
+    )}`,
+  );
+  return newest;
 }
 
 function report(
@@ -341,7 +351,7 @@ function report(
         c.name,
         c.versions,
         c.install,
-        c.typecheck,
+        c.dependencyErrors ? `${c.typecheck} (a dependency's own: below)` : c.typecheck,
         c.toolCall,
         `${c.seconds.toFixed(0)} (${c.phases})`,
       ]),
@@ -354,6 +364,8 @@ function report(
   }
   for (const consumer of consumers.filter((c) => c.error))
     print(`\n${consumer.name}: ${consumer.error}`);
+  for (const consumer of consumers.filter((c) => c.dependencyErrors))
+    print(`\n${consumer.name}, not ours (not failing):\n${consumer.dependencyErrors}`);
   const consumerFailed = consumers.some(
     (c) =>
       c.install !== 'ok' ||

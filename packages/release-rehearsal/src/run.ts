@@ -16,9 +16,12 @@ export interface RunResult {
 
 /** A command that failed, with the end of its output (commands here never print secrets). */
 export class CommandError extends Error {
+  /** Everything the command printed (the message holds only its end). */
+  readonly output: string;
   constructor(command: string, detail: string, output: string) {
     super(`${command} ${detail}\n${output.split('\n').slice(-40).join('\n')}`);
     this.name = 'CommandError';
+    this.output = output;
   }
 }
 
