@@ -1,6 +1,6 @@
 import { changeAppliedTwiceProblems, unapprovedChangeProblems } from '../assertions/changes.js';
 import { requestProblems } from '../assertions/counts.js';
-import { buyLinkProblems } from '../assertions/links.js';
+import { type BuyLinkAssertionOptions, buyLinkProblems } from '../assertions/links.js';
 import { retryProblems } from '../assertions/retry.js';
 import { maskSecret, secretProblems, uiText } from '../assertions/secrets.js';
 import type { ScenarioRun } from './types.js';
@@ -24,11 +24,16 @@ export function maskSecrets(text: string, secrets: readonly string[]): string {
   return masked;
 }
 
+/** What a run's links may be besides buy links: the agent's own, the catalog's retailer URLs. */
+function linkOptions(run: ScenarioRun): BuyLinkAssertionOptions {
+  return { allowedLinks: run.allowedLinks, websiteUrls: run.service.websiteUrls() };
+}
+
 /** Links in what the browser received: the browser shows them too, so they must be buy links. */
 function uiLinkProblems(run: ScenarioRun): string[] {
   if (run.answer?.ui === undefined) return [];
   const text = uiText(run.answer.ui).strings.join('\n');
-  return buyLinkProblems(text, run.service.buyLinkSources()).map(
+  return buyLinkProblems(text, run.service.buyLinkSources(), linkOptions(run)).map(
     (problem) => `in what the browser received: ${problem}`,
   );
 }
@@ -61,7 +66,10 @@ export function commonProblems(run: ScenarioRun, limits: CommonExpectations): st
     ...secretProblems(secrets, { model: run.model, answer: text, ui: run.answer?.ui }),
     ...(text === undefined
       ? []
-      : buyLinkProblems(text, run.service.buyLinkSources(), { atLeast: limits.atLeastLinks })),
+      : buyLinkProblems(text, run.service.buyLinkSources(), {
+          ...linkOptions(run),
+          atLeast: limits.atLeastLinks,
+        })),
     ...uiLinkProblems(run),
     ...changeAppliedTwiceProblems(run.service),
     ...unapprovedChangeProblems(run.service, run.approvals),
