@@ -3,6 +3,7 @@ import { requestProblems } from '../assertions/counts.js';
 import { type BuyLinkAssertionOptions, buyLinkProblems } from '../assertions/links.js';
 import { retryProblems } from '../assertions/retry.js';
 import { maskSecret, secretProblems, uiText } from '../assertions/secrets.js';
+import { toolCallsOf, trajectoryProblems } from '../assertions/trajectory.js';
 import type { ScenarioRun } from './types.js';
 
 /** What every scenario checks, with its own limits. */
@@ -50,7 +51,8 @@ function standInProblems(run: ScenarioRun): string[] {
 /**
  * The checks every scenario makes: the agent answered; the key and every other secret in
  * nothing the model or the shopper saw; every link a verified buy link; no change applied
- * twice or without approval; the model never told to repeat a change; requests bounded.
+ * twice or without approval; the model never told to repeat a change; no search repeated
+ * with the same input and no tool run after a denial; requests bounded.
  */
 export function commonProblems(run: ScenarioRun, limits: CommonExpectations): string[] {
   const secrets = run.service.secrets();
@@ -74,6 +76,7 @@ export function commonProblems(run: ScenarioRun, limits: CommonExpectations): st
     ...changeAppliedTwiceProblems(run.service),
     ...unapprovedChangeProblems(run.service, run.approvals),
     ...retryProblems(run.model.views),
+    ...trajectoryProblems(toolCallsOf(run.service.exchanges), { approvals: run.approvals }),
     ...requestProblems({
       service: run.service,
       maxServiceRequests: limits.maxServiceRequests,
