@@ -34,6 +34,8 @@ export interface TrajectoryOptions {
 }
 
 const SEARCH_TOOLS = ['search_catalog', 'search_websites'];
+/** Longest input quoted in a problem: the report stays one line. */
+const MAX_QUOTED = 200;
 const WEBSITES_PATH = /\/websites\/search(?:\?|$)/;
 const UPDATE_PATH = /\/collections\/([^/?#]+)$/;
 
@@ -126,7 +128,9 @@ function repeatProblems(calls: readonly ToolCallRecord[], options: TrajectoryOpt
     .filter(([, count]) => count > answers)
     .map(([key, count]) => {
       const toolName = key.slice(0, key.indexOf(' '));
-      return `${toolName} ran ${count} times with the same input ${key.slice(toolName.length + 1)}: reuse the result of the first search`;
+      const input = key.slice(toolName.length + 1);
+      const shown = input.length > MAX_QUOTED ? `${input.slice(0, MAX_QUOTED)}…` : input;
+      return `${toolName} ran ${count} times with the same input ${shown}: reuse the result of the first search`;
     });
 }
 
