@@ -24,7 +24,10 @@ export interface TrajectoryOptions {
   maxCallsPerAnswer?: number;
   /** Answers the run gave (default 1). */
   answers?: number;
-  /** The shopper's decisions: no tool may run after a denial. */
+  /**
+   * The shopper's decisions: no tool may run after a denial (read from decisions that record
+   * `at`, as the kit's shopper does).
+   */
   approvals?: readonly ApprovalRecord[];
   /**
    * Tools that must not run twice with the same input in one answer (default `search_catalog`
