@@ -1,20 +1,27 @@
 /*
  * The `catalogkit-testing` command: `npx @catalogkit/testing check ./my-agent.ts` runs every
- * scenario against the agent the module exports, prints the report table, and exits 1 when a
- * scenario fails (2 when the command or the module is wrong).
+ * scenario against the agent the module exports, prints the report (a table, JUnit XML or
+ * JSON), and exits 1 when a scenario fails (2 when the command or the module is wrong).
  */
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { allowedEntries } from './assertions/links.js';
 import { runScenarios } from './run/check-agent.js';
 import { FRAMEWORKS } from './run/frameworks.js';
 import { importFrom } from './run/load.js';
-import { formatReport } from './run/report.js';
+import {
+  formatJsonReport,
+  formatJUnitReport,
+  formatReport,
+  type ReporterName,
+} from './run/report.js';
 import { SCENARIOS } from './scenarios/catalog.js';
 import type { AgentFunction, Framework, Scenario, ScenarioResult } from './scenarios/types.js';
 
 const USAGE = `Usage: catalogkit-testing check <agent module> [--scenario <id>]... [--timeout <ms>]
+         [--reporter table|junit|json] [--allow-link <url>]...
 
 Runs catalogkit's scenarios (a shopping run, an update of unknown outcome, a 429, a 402,
 a dropped connection, a key echoed by the service, a link copied wrong) against your agent,
@@ -26,6 +33,13 @@ default 'ai-sdk') says which model and tools it gets; they come from your projec
 packages (@ai-sdk/openai + @catalogkit/ai-sdk, @langchain/openai + @catalogkit/langchain,
 @openai/agents + @catalogkit/openai-agents).
 
+--reporter   table (default), junit (JUnit XML for GitHub Actions, GitLab, Jenkins) or
+             json, on stdout; with junit or json the table goes to stderr.
+--allow-link your own link the answer may give besides buy links (an origin, or a URL and
+             the paths under it); repeat for more.
+
+Exit codes: 0 every scenario passed; 1 a scenario failed; 2 the command or the module is wrong.
+
 Scenarios: ${SCENARIOS.map((scenario) => scenario.id).join(', ')}
 `;
 
@@ -36,6 +50,28 @@ interface Command {
   file: string;
   scenarios: readonly Scenario[];
   timeoutMs: number | undefined;
+  reporter: ReporterName;
+  allowedLinks: string[];
+}
+
+const REPORTERS: readonly ReporterName[] = ['table', 'junit', 'json'];
+
+function parseReporter(value: string): ReporterName {
+  if (!REPORTERS.includes(value as ReporterName)) {
+    throw new UsageError(`--reporter must be one of ${REPORTERS.join(', ')}, got ${value}`);
+  }
+  return value as ReporterName;
+}
+
+function parseLink(value: string): string {
+  try {
+    allowedEntries([value]);
+  } catch (error) {
+    throw new UsageError(
+      `--allow-link: ${(error as Error).message.replace(/^allowedLinks\[0\] /, '')}`,
+    );
+  }
+  return value;
 }
 
 function scenarioNamed(id: string): Scenario {
@@ -61,15 +97,20 @@ function parseCommand(args: readonly string[]): Command {
   const [command, file, ...rest] = args;
   if (command !== 'check' || !file) throw new UsageError(USAGE);
   const picked: Scenario[] = [];
+  const allowedLinks: string[] = [];
   let timeoutMs: number | undefined;
+  let reporter: ReporterName = 'table';
   for (let i = 0; i < rest.length; i += 2) {
     const [flag, value] = [rest[i], rest[i + 1]];
     if (value === undefined) throw new UsageError(`${flag} needs a value`);
     if (flag === '--scenario') picked.push(scenarioNamed(value));
     else if (flag === '--timeout') timeoutMs = parseTimeout(value);
+    else if (flag === '--reporter') reporter = parseReporter(value);
+    else if (flag === '--allow-link') allowedLinks.push(parseLink(value));
     else throw new UsageError(`Unknown option ${flag} ${value}`);
   }
-  return { file: resolve(file), scenarios: picked.length > 0 ? picked : SCENARIOS, timeoutMs };
+  const scenarios = picked.length > 0 ? picked : SCENARIOS;
+  return { file: resolve(file), scenarios, timeoutMs, reporter, allowedLinks };
 }
 
 /** TypeScript modules load through tsx (a dependency of the kit), as in your own tests. */
@@ -123,6 +164,7 @@ interface ChildOrder {
   file: string;
   ids: string[];
   timeoutMs: number | undefined;
+  allowedLinks: string[];
 }
 
 /**
@@ -152,6 +194,7 @@ async function runChild(): Promise<void> {
       load: importFrom(order.file),
       scenarios: [scenarioNamed(id)],
       timeoutMs: order.timeoutMs,
+      allowedLinks: order.allowedLinks,
     });
     await tell({ type: 'result', result } as Omit<ChildMessage, 'nonce'>);
   }
@@ -218,6 +261,7 @@ function runInChild(command: Command, scenarios: readonly Scenario[]): Promise<C
     file: command.file,
     ids: scenarios.map((scenario) => scenario.id),
     timeoutMs: command.timeoutMs,
+    allowedLinks: command.allowedLinks,
   } satisfies ChildOrder);
   return new Promise((resolve) => {
     child.on('exit', (code, signal) => {
@@ -235,6 +279,19 @@ function runInChild(command: Command, scenarios: readonly Scenario[]): Promise<C
       resolve(run);
     });
   });
+}
+
+/** The report on stdout in the chosen format; beside a machine format, the table on stderr. */
+function writeReport(command: Command, results: readonly ScenarioResult[]): void {
+  if (command.reporter === 'table') {
+    process.stdout.write(formatReport(results));
+    return;
+  }
+  process.stderr.write(formatReport(results));
+  const suite = `catalogkit scenarios: ${relative(process.cwd(), command.file) || command.file}`;
+  process.stdout.write(
+    command.reporter === 'junit' ? formatJUnitReport(results, suite) : formatJsonReport(results),
+  );
 }
 
 async function check(args: readonly string[]): Promise<number> {
@@ -266,7 +323,7 @@ async function check(args: readonly string[]): Promise<number> {
     }
     results.push(...run.results);
   }
-  process.stdout.write(formatReport(results));
+  writeReport(command, results);
   return results.every((result) => result.passed) ? 0 : 1;
 }
 

@@ -18,6 +18,12 @@ export { assertBuyLinksVerified, type BuyLinkAssertionOptions } from './assertio
 export { assertNotToldToRetry, type NotToldToRetryOptions } from './assertions/retry.js';
 export { assertKeyNotShown, type SeenByModelAndShopper } from './assertions/secrets.js';
 export {
+  assertTrajectory,
+  type ToolCallRecord,
+  type TrajectoryOptions,
+  toolCallsOf,
+} from './assertions/trajectory.js';
+export {
   AgentCheckError,
   type CheckAgentOptions,
   checkAgent,
@@ -25,7 +31,12 @@ export {
 } from './run/check-agent.js';
 export { FRAMEWORKS } from './run/frameworks.js';
 export { importFrom, type ModuleLoader } from './run/load.js';
-export { formatReport } from './run/report.js';
+export {
+  formatJsonReport,
+  formatJUnitReport,
+  formatReport,
+  type ReporterName,
+} from './run/report.js';
 export { type RunScenarioOptions, runScenario } from './run/run-scenario.js';
 export {
   changeDenied,

@@ -95,7 +95,11 @@ describe('assertChangesApproved', () => {
       /update_collection reached the service 1 time but the shopper approved 0/,
     );
     assertChangesApproved(service, [
-      { toolName: 'update_collection', input: { collection_id: 'col_summer' }, approved: true },
+      {
+        toolName: 'update_collection',
+        input: { collection_id: 'col_summer', add_clauses: [{ product_ids: ['prod_x'] }] },
+        approved: true,
+      },
     ]);
     const denied = [
       { toolName: 'update_collection', input: { collection_id: 'col_summer' }, approved: false },

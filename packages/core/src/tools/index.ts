@@ -16,6 +16,7 @@ export {
   type UpdateCollectionInput,
   type UpdateCollectionOutput,
   type UpdateCollectionRequest,
+  updateCollectionRequest,
 } from './built-in/update-collection.js';
 export {
   type AnyCatalogTool,

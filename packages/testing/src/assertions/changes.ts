@@ -1,3 +1,5 @@
+import type { CollectionUpdate } from '@catalogkit/core';
+import { updateCollectionRequest } from '@catalogkit/core/tools';
 import type { RunningEmulator } from '@catalogkit/emulator';
 import type { CatalogService } from '../service/catalog-service.js';
 import {
@@ -86,53 +88,99 @@ export interface ApprovalRecord {
   at?: number;
 }
 
-/** An update that reached the service: the collection it changes, and when it arrived. */
+/** An update that reached the service: its collection, its update in normal form, when it arrived. */
 interface UpdateSent {
   collectionId: string | undefined;
+  /** The update as `update_collection` would send it; `undefined` when not read (bare emulator). */
+  update: CollectionUpdate | undefined;
   at: number | undefined;
 }
 
 const UPDATE_PATH = /\/collections\/([^/?#]+)/;
 
+function parseJson(text: unknown): unknown {
+  if (typeof text !== 'string') return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The body sent, put in `update_collection`'s normal form by core's own request builder. */
+function sentUpdate(collectionId: string, body: string): CollectionUpdate | undefined {
+  const fields = parseJson(body);
+  if (typeof fields !== 'object' || fields === null) return undefined;
+  return updateCollectionRequest({ ...fields, collection_id: collectionId })?.update;
+}
+
 function updatesSent(target: CatalogService | RunningEmulator): UpdateSent[] {
   if (!('exchanges' in target)) {
     const count = target.stats.count(UPDATE_ROUTE);
-    return Array.from({ length: count }, () => ({ collectionId: undefined, at: undefined }));
+    return Array.from({ length: count }, () => ({
+      collectionId: undefined,
+      update: undefined,
+      at: undefined,
+    }));
   }
   return target.exchanges
     .filter((exchange) => exchange.method === 'PATCH' && UPDATE_PATH.test(exchange.path))
-    .map((exchange) => ({
-      collectionId: decodeURIComponent(UPDATE_PATH.exec(exchange.path)?.[1] ?? ''),
-      at: exchange.at,
-    }));
+    .map((exchange) => {
+      const collectionId = decodeURIComponent(UPDATE_PATH.exec(exchange.path)?.[1] ?? '');
+      return {
+        collectionId,
+        update: sentUpdate(collectionId, exchange.requestBody),
+        at: exchange.at,
+      };
+    });
 }
 
-/** The collection an approval names (its input as an object, or as JSON text). */
-function approvedCollection(input: unknown): string | undefined {
-  let value = input;
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return undefined;
+const UPDATE_FIELDS = [
+  'name',
+  'description',
+  'add_clauses',
+  'replace_clauses',
+  'remove_clause_ids',
+] as const;
+
+/**
+ * Fields of the sent update that differ from the approved one. Only `add_clauses` may send
+ * less than approved: core leaves out clauses the collection already holds.
+ */
+function differences(sent: CollectionUpdate, approved: CollectionUpdate): string[] {
+  const found: string[] = [];
+  for (const field of UPDATE_FIELDS) {
+    const was = JSON.stringify(approved[field]);
+    const is = JSON.stringify(sent[field]);
+    if (was === is) continue;
+    if (field === 'add_clauses' && sent.add_clauses !== undefined) {
+      const allowed = new Set((approved.add_clauses ?? []).map((c) => JSON.stringify(c)));
+      if (sent.add_clauses.every((c) => allowed.has(JSON.stringify(c)))) continue;
     }
+    if (field === 'add_clauses' && sent.add_clauses === undefined) continue;
+    found.push(`${field} sent ${is ?? '(absent)'} but approved ${was ?? '(absent)'}`);
   }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const id = (value as { collection_id?: unknown }).collection_id;
-  return typeof id === 'string' ? id : undefined;
+  return found;
 }
 
-function matches(approval: ApprovalRecord, update: UpdateSent): boolean {
-  if (!approval.approved || approval.toolName !== 'update_collection') return false;
-  if (approval.at !== undefined && update.at !== undefined && approval.at > update.at) return false;
-  const named = approvedCollection(approval.input);
+/** Why an approval does not cover an update (empty when it does). */
+function mismatch(approval: ApprovalRecord, update: UpdateSent): string[] | undefined {
+  if (!approval.approved || approval.toolName !== 'update_collection') return undefined;
+  if (approval.at !== undefined && update.at !== undefined && approval.at > update.at) {
+    return undefined;
+  }
+  const approved = updateCollectionRequest(parseJson(approval.input));
+  if (update.collectionId === undefined) return [];
   // Read from the service, an update names its collection: the approval must name the same.
-  return update.collectionId === undefined || named === update.collectionId;
+  if (approved === undefined || approved.collectionId !== update.collectionId) return undefined;
+  if (update.update === undefined) return ['the update sent is not a valid update_collection body'];
+  return differences(update.update, approved.update);
 }
 
 /**
  * Updates that reached the service with no approval of their own: each needs a distinct
- * approval of `update_collection`, given before it arrived, naming the same collection.
+ * approval of `update_collection`, given before it arrived, whose input, put in the form
+ * `update_collection` sends (core's own request builder), equals what was sent.
  */
 export function unapprovedChangeProblems(
   target: CatalogService | RunningEmulator,
@@ -140,23 +188,34 @@ export function unapprovedChangeProblems(
 ): string[] {
   const unused = [...approvals];
   const sent = updatesSent(target);
+  const problems: string[] = [];
   let unmatched = 0;
   for (const update of sent) {
-    const index = unused.findIndex((approval) => matches(approval, update));
-    if (index === -1) unmatched++;
-    else unused.splice(index, 1);
+    const index = unused.findIndex((approval) => mismatch(approval, update)?.length === 0);
+    if (index !== -1) {
+      unused.splice(index, 1);
+      continue;
+    }
+    unmatched++;
+    const near = unused.map((approval) => mismatch(approval, update)).find((d) => d?.length);
+    if (near) {
+      problems.push(
+        `collection ${update.collectionId} was changed beyond what the shopper approved: ${near.join('; ')} (send exactly the change the shopper approved)`,
+      );
+    }
   }
   if (unmatched === 0) return [];
   const approved = sent.length - unmatched;
   return [
     `update_collection reached the service ${sent.length} time${sent.length === 1 ? '' : 's'} but the shopper approved ${approved}: a change ran without approval (build the tools with approval on and ask approve before a change runs, with the tool name and input of that change; a denied change must not run)`,
+    ...problems,
   ];
 }
 
 /**
  * Throws when a collection update reached the service without an approval of its own: each
- * update needs a distinct approval (`approved: true`) of `update_collection` naming the same
- * collection and, when the approval records `at`, given before the update arrived.
+ * update needs a distinct approval (`approved: true`) of `update_collection` whose input, in
+ * the form `update_collection` sends, equals the update sent and, when the approval records `at`, given before the update arrived.
  */
 export function assertChangesApproved(
   target: CatalogService | RunningEmulator,

@@ -1,6 +1,7 @@
 import {
   type BuyLinkCheckOptions,
   type BuyLinkSources,
+  type FoundUrl,
   resolveBuyLinks,
   verifyBuyLinks,
 } from '@catalogkit/core/links';
@@ -11,6 +12,58 @@ import { throwIfAny } from './error.js';
 export interface BuyLinkAssertionOptions extends BuyLinkCheckOptions {
   /** Fewest verified buy links the answer must give (default 0). */
   atLeast?: number;
+  /**
+   * Your own links the answer may give (`https://help.example.com`, `https://shop.example/faq`):
+   * a link is allowed when its origin is an entry's and its path is the entry's path or under
+   * it (an origin alone allows the whole origin).
+   */
+  allowedLinks?: readonly string[];
+  /**
+   * Retailer URLs the catalog gave (`search_websites` results), allowed exactly as given;
+   * given a {@link CatalogService}, those it answered.
+   */
+  websiteUrls?: readonly string[];
+}
+
+/** A web URL parsed, or undefined (another scheme, or no URL). */
+function webUrl(text: string): URL | undefined {
+  const url = URL.parse(text);
+  return url && (url.protocol === 'https:' || url.protocol === 'http:') ? url : undefined;
+}
+
+/** The entries of `allowedLinks`, parsed; a wrong one is a typed error naming it. */
+export function allowedEntries(allowedLinks: readonly string[]): URL[] {
+  return allowedLinks.map((entry, i) => {
+    const url = typeof entry === 'string' ? webUrl(entry) : undefined;
+    if (!url) {
+      throw new TypeError(
+        `allowedLinks[${i}] must be an http: or https: URL such as https://help.example.com, got ${JSON.stringify(entry)}`,
+      );
+    }
+    return url;
+  });
+}
+
+function under(url: URL, entry: URL): boolean {
+  if (url.origin !== entry.origin) return false;
+  const base = entry.pathname.endsWith('/') ? entry.pathname : `${entry.pathname}/`;
+  return url.pathname === entry.pathname || url.pathname.startsWith(base);
+}
+
+/**
+ * One predicate for every link allowed besides buy links: the caller's `allowLink`, the
+ * entries of `allowedLinks`, and the catalog's retailer URLs (exactly, as a browser opens them).
+ */
+function allowance(options: BuyLinkAssertionOptions): ((found: FoundUrl) => boolean) | undefined {
+  const entries = allowedEntries(options.allowedLinks ?? []);
+  const websites = new Set((options.websiteUrls ?? []).flatMap((link) => webUrl(link)?.href ?? []));
+  const { allowLink } = options;
+  if (entries.length === 0 && websites.size === 0) return allowLink;
+  return (found) => {
+    if (allowLink?.(found)) return true;
+    const url = webUrl(found.href);
+    return !!url && (websites.has(url.href) || entries.some((entry) => under(url, entry)));
+  };
 }
 
 /** Longest link quoted whole: a buy link fits; a link in pasted text (JSON, say) is cut. */
@@ -44,7 +97,8 @@ export function buyLinkProblems(
   sources: BuyLinkSources,
   options: BuyLinkAssertionOptions = {},
 ): string[] {
-  const { atLeast = 0, ...checkOptions } = options;
+  const { atLeast = 0, allowedLinks: _, websiteUrls: __, ...trust } = options;
+  const checkOptions: BuyLinkCheckOptions = { ...trust, allowLink: allowance(options) };
   const verification = verifyBuyLinks(answer, sources, checkOptions);
   const problems = unverifiedProblems(verification.issues);
   // A reference that resolves to a true link was left for the shopper to read as code.
@@ -63,9 +117,10 @@ export function buyLinkProblems(
 
 /**
  * Throws unless every link in the final answer is a verified buy link (byte for byte a link
- * of a catalog result) or allowed, and no `[[buy:…]]` reference the application could have
- * resolved is shown in place of its link. Given a
- * {@link CatalogService}, the sources are the results the service really gave.
+ * of a catalog result) or allowed (`allowedLinks`, `allowedOrigins`, `allowLink`, or a
+ * retailer URL of a `search_websites` result), and no `[[buy:…]]` reference the application
+ * could have resolved is shown in place of its link. Given a {@link CatalogService}, the
+ * sources are the results the service really gave, and its retailer URLs are allowed.
  *
  * @example
  * assertBuyLinksVerified(text, service, { atLeast: 1 });
@@ -75,6 +130,13 @@ export function assertBuyLinksVerified(
   sources: BuyLinkSources | CatalogService,
   options?: BuyLinkAssertionOptions,
 ): void {
-  const list = 'buyLinkSources' in sources ? sources.buyLinkSources() : sources;
-  throwIfAny('assertBuyLinksVerified', buyLinkProblems(answer, list, options));
+  if (!('buyLinkSources' in sources)) {
+    throwIfAny('assertBuyLinksVerified', buyLinkProblems(answer, sources, options));
+    return;
+  }
+  const websiteUrls = [...sources.websiteUrls(), ...(options?.websiteUrls ?? [])];
+  throwIfAny(
+    'assertBuyLinksVerified',
+    buyLinkProblems(answer, sources.buyLinkSources(), { ...options, websiteUrls }),
+  );
 }

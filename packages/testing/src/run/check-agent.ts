@@ -1,4 +1,5 @@
 import { CatalogAssertionError } from '../assertions/error.js';
+import { allowedEntries } from '../assertions/links.js';
 import { SCENARIOS } from '../scenarios/catalog.js';
 import type { AgentFunction, Scenario, ScenarioResult } from '../scenarios/types.js';
 import { formatReport } from './report.js';
@@ -32,6 +33,8 @@ export async function runScenarios<Model = unknown, Tools = unknown>(
   agent: AgentFunction<Model, Tools>,
   options: CheckAgentOptions = {},
 ): Promise<ScenarioResult[]> {
+  // A wrong option is the caller's mistake, not a scenario's failure: thrown before any runs.
+  allowedEntries(options.allowedLinks ?? []);
   const results: ScenarioResult[] = [];
   for (const scenario of options.scenarios ?? SCENARIOS) {
     // One scenario that cannot run (its service, its model) never stops the others.

@@ -1,4 +1,5 @@
 import type { ApprovalRecord } from '../assertions/changes.js';
+import { allowedEntries } from '../assertions/links.js';
 import { maskSecrets } from '../scenarios/expectations.js';
 import type {
   AgentAnswer,
@@ -26,6 +27,12 @@ export interface RunScenarioOptions {
   load?: ModuleLoader;
   /** How long the agent may take per scenario (default 60 s). */
   timeoutMs?: number;
+  /**
+   * Your own links the answer may give besides buy links (`https://help.example.com`, or a
+   * path: `https://shop.example/faq`); see `assertBuyLinksVerified`. The retailer URLs of
+   * `search_websites` results are always allowed.
+   */
+  allowedLinks?: readonly string[];
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -109,7 +116,14 @@ async function play<Model, Tools>(
   model: RunningStandIn,
 ): Promise<ScenarioRun> {
   const approvals: ApprovalRecord[] = [];
-  const run: ScenarioRun = { service, model, answer: undefined, failure: undefined, approvals };
+  const run: ScenarioRun = {
+    service,
+    model,
+    answer: undefined,
+    failure: undefined,
+    approvals,
+    allowedLinks: options.allowedLinks ?? [],
+  };
   let setup: Awaited<ReturnType<typeof setUpFramework>>;
   try {
     setup = await setUpFramework(options.framework ?? 'ai-sdk', {
@@ -148,6 +162,7 @@ export async function runScenario<Model = unknown, Tools = unknown>(
   options: RunScenarioOptions = {},
 ): Promise<ScenarioResult> {
   const started = performance.now();
+  allowedEntries(options.allowedLinks ?? []);
   const service = await startCatalogService(scenario.service);
   let model: RunningStandIn | undefined;
   try {

@@ -1,8 +1,9 @@
 import { changeAppliedTwiceProblems, unapprovedChangeProblems } from '../assertions/changes.js';
 import { requestProblems } from '../assertions/counts.js';
-import { buyLinkProblems } from '../assertions/links.js';
+import { type BuyLinkAssertionOptions, buyLinkProblems } from '../assertions/links.js';
 import { retryProblems } from '../assertions/retry.js';
 import { maskSecret, secretProblems, uiText } from '../assertions/secrets.js';
+import { toolCallsOf, trajectoryProblems } from '../assertions/trajectory.js';
 import type { ScenarioRun } from './types.js';
 
 /** What every scenario checks, with its own limits. */
@@ -24,11 +25,16 @@ export function maskSecrets(text: string, secrets: readonly string[]): string {
   return masked;
 }
 
+/** What a run's links may be besides buy links: the agent's own, the catalog's retailer URLs. */
+function linkOptions(run: ScenarioRun): BuyLinkAssertionOptions {
+  return { allowedLinks: run.allowedLinks, websiteUrls: run.service.websiteUrls() };
+}
+
 /** Links in what the browser received: the browser shows them too, so they must be buy links. */
 function uiLinkProblems(run: ScenarioRun): string[] {
   if (run.answer?.ui === undefined) return [];
   const text = uiText(run.answer.ui).strings.join('\n');
-  return buyLinkProblems(text, run.service.buyLinkSources()).map(
+  return buyLinkProblems(text, run.service.buyLinkSources(), linkOptions(run)).map(
     (problem) => `in what the browser received: ${problem}`,
   );
 }
@@ -45,7 +51,8 @@ function standInProblems(run: ScenarioRun): string[] {
 /**
  * The checks every scenario makes: the agent answered; the key and every other secret in
  * nothing the model or the shopper saw; every link a verified buy link; no change applied
- * twice or without approval; the model never told to repeat a change; requests bounded.
+ * twice or without approval; the model never told to repeat a change; no search repeated
+ * with the same input and no tool run after a denial; requests bounded.
  */
 export function commonProblems(run: ScenarioRun, limits: CommonExpectations): string[] {
   const secrets = run.service.secrets();
@@ -61,11 +68,15 @@ export function commonProblems(run: ScenarioRun, limits: CommonExpectations): st
     ...secretProblems(secrets, { model: run.model, answer: text, ui: run.answer?.ui }),
     ...(text === undefined
       ? []
-      : buyLinkProblems(text, run.service.buyLinkSources(), { atLeast: limits.atLeastLinks })),
+      : buyLinkProblems(text, run.service.buyLinkSources(), {
+          ...linkOptions(run),
+          atLeast: limits.atLeastLinks,
+        })),
     ...uiLinkProblems(run),
     ...changeAppliedTwiceProblems(run.service),
     ...unapprovedChangeProblems(run.service, run.approvals),
     ...retryProblems(run.model.views),
+    ...trajectoryProblems(toolCallsOf(run.service.exchanges), { approvals: run.approvals }),
     ...requestProblems({
       service: run.service,
       maxServiceRequests: limits.maxServiceRequests,

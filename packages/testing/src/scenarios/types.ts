@@ -70,6 +70,8 @@ export interface ScenarioRun {
   failure: string | undefined;
   /** Every decision the shopper (the kit's `approve`) made. */
   approvals: ApprovalRecord[];
+  /** The agent's own links the answer may give (the `allowedLinks` option). */
+  allowedLinks: readonly string[];
 }
 
 /**

@@ -50,3 +50,21 @@ export function searchAnswers(exchanges: readonly ServiceExchange[]): SearchAnsw
       .map((result) => ({ catalog: args.catalog, result }));
   });
 }
+
+/**
+ * The retailer URLs the service gave in `search_websites` answers (`websites[].url`): the
+ * catalog gave them, so an answer may show them as they are.
+ */
+export function websiteUrls(exchanges: readonly ServiceExchange[]): string[] {
+  const urls = new Set<string>();
+  for (const exchange of exchanges) {
+    if (exchange.method !== 'GET' || !/\/websites\/search(?:\?|$)/.test(exchange.path)) continue;
+    if (exchange.cut || exchange.status !== 200) continue;
+    const [answer] = answerMessages(exchange.responseBody);
+    const websites = isJson(answer) && Array.isArray(answer.websites) ? answer.websites : [];
+    for (const website of websites) {
+      if (isJson(website) && typeof website.url === 'string') urls.add(website.url);
+    }
+  }
+  return [...urls];
+}

@@ -6,7 +6,7 @@ import {
   startEmulator,
 } from '@catalogkit/emulator';
 import { isJson, type Json } from '../json.js';
-import { type SearchAnswer, searchAnswers } from './answers.js';
+import { type SearchAnswer, searchAnswers, websiteUrls } from './answers.js';
 import { type CollectionsSnapshot, snapshotCollections } from './collections.js';
 import { echoKeyInAnswer } from './echo.js';
 import { type ServiceExchange, ServiceProxy } from './proxy.js';
@@ -54,6 +54,8 @@ export interface CatalogService {
    * `verifyBuyLinks` and `finalizeBuyLinks`: what the service really answered.
    */
   buyLinkSources(): BuyLinkSource[];
+  /** The retailer URLs the service gave in `search_websites` answers: links an answer may show. */
+  websiteUrls(): string[];
   /** Requests that reached the service, optionally only those matching `method` and `path`. */
   requestCount(filter?: { method?: string; path?: RegExp }): number;
   /**
@@ -124,6 +126,7 @@ export async function startCatalogService(
           answer.result as Json,
         ),
       })),
+    websiteUrls: () => websiteUrls(proxy.exchanges),
     requestCount: (filter = {}) =>
       proxy.exchanges.filter(
         (exchange) =>

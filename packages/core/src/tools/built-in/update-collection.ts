@@ -102,6 +102,18 @@ function buildUpdate(input: UpdateCollectionInput): CollectionUpdate {
   return normalizeUpdate(update);
 }
 
+/**
+ * The request `update_collection` would send for `input` (as the model gives it, before the
+ * clauses the collection already holds are left out), or `undefined` when the input is not
+ * a valid `update_collection` input. The testing kit compares an approved input with what
+ * reached the service through this one builder.
+ */
+export function updateCollectionRequest(input: unknown): UpdateCollectionRequest | undefined {
+  const parsed = UpdateCollectionInputSchema.safeParse(input);
+  if (!parsed.success) return undefined;
+  return { collectionId: parsed.data.collection_id, update: buildUpdate(parsed.data) };
+}
+
 function selectorsText(clause: NewClause): string {
   const selectors = SELECTOR_KEYS.filter((key) => clause[key].length > 0).map(
     (key) => `${key} ${clause[key].join(', ')}`,

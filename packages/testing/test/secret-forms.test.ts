@@ -1,0 +1,82 @@
+/*
+ * The key in the 23 forms a browser or a model reads as the key (issue 36: the kit missed 13 of
+ * them), each through the one secrets check (assertKeyNotShown), in the answer and in `ui`; and
+ * text that only looks like it passes.
+ */
+import { describe, expect, it } from 'vitest';
+import { assertKeyNotShown, CatalogAssertionError } from '../src/index.js';
+
+const KEY = 'ck_live_9fK2qL7xWm4Rt8Vz';
+
+const chars = [...KEY];
+const hex2 = (c: string) => c.charCodeAt(0).toString(16).padStart(2, '0');
+
+/** Each form, as it would be written into an answer. */
+const FORMS: Record<string, string> = {
+  'as written': KEY,
+  'upper case': KEY.toUpperCase(),
+  'inside a JSON string': JSON.stringify({ key: KEY }),
+  'URL-encoded in a query': `https://shop.example/?k=${encodeURIComponent(KEY)}`,
+  'every character percent-encoded': chars.map((c) => `%${hex2(c).toUpperCase()}`).join(''),
+  'every character percent-encoded, lower case': chars.map((c) => `%${hex2(c)}`).join(''),
+  'percent-encoded twice': chars.map((c) => `%25${hex2(c)}`).join(''),
+  'HTML decimal references': chars.map((c) => `&#${c.charCodeAt(0)};`).join(''),
+  'HTML hex references': chars.map((c) => `&#x${hex2(c)};`).join(''),
+  'HTML references without semicolons': chars.map((c) => `&#${c.charCodeAt(0)}`).join(''),
+  'HTML references, zero-padded': chars.map((c) => `&#000${c.charCodeAt(0)};`).join(''),
+  'named references for its punctuation': KEY.replaceAll('_', '&lowbar;'),
+  'JSON \\u escapes': chars.map((c) => `\\u00${hex2(c)}`).join(''),
+  'JavaScript \\u{} escapes': chars.map((c) => `\\u{${hex2(c)}}`).join(''),
+  'JavaScript \\x escapes': chars.map((c) => `\\x${hex2(c)}`).join(''),
+  base64: Buffer.from(KEY).toString('base64'),
+  base64url: Buffer.from(`>>${KEY}`).toString('base64url'),
+  hex: Buffer.from(KEY).toString('hex'),
+  reversed: [...KEY].reverse().join(''),
+  'spaced out': chars.join(' '),
+  'HTML tags between its characters': chars.join('<span></span>'),
+  'an HTML comment in the middle': `${KEY.slice(0, 10)}<!-- hidden -->${KEY.slice(10)}`,
+  'zero-width spaces between its characters': chars.join('\u200b'),
+};
+
+describe('the key in each of 23 forms the shopper or the model reads as the key', () => {
+  it('lists 23 forms', () => expect(Object.keys(FORMS)).toHaveLength(23));
+
+  for (const [name, form] of Object.entries(FORMS)) {
+    it(`fails in the answer: ${name}`, () => {
+      const seen = { answer: `Here you go: ${form} — enjoy.` };
+      expect(() => assertKeyNotShown(KEY, seen)).toThrow(
+        /the secret ck_l… \(24 characters\) is in the final answer/,
+      );
+    });
+    it(`fails in what the browser received: ${name}`, () => {
+      const ui = [{ type: 'text-delta', id: '1', delta: form }];
+      expect(() => assertKeyNotShown(KEY, { ui })).toThrow(CatalogAssertionError);
+    });
+  }
+
+  it('never prints the key in its message, in any form', () => {
+    try {
+      assertKeyNotShown(KEY, { answer: FORMS['HTML hex references'] });
+      expect.unreachable();
+    } catch (error) {
+      expect(String(error)).not.toContain(KEY);
+    }
+  });
+
+  it('passes text that only looks like it: another key, entities and escapes of other text', () => {
+    const other = 'ck_live_Qa7Pz3Ld0Ns5Ye1J';
+    const answer = [
+      other,
+      [...'ck_live_'].map((c) => `&#${c.charCodeAt(0)};`).join(''),
+      '%E2%9C%93 \\u00e9 &amp; <b>bold</b> https://shop.example/p?a=1&amp;b=2',
+    ].join('\n');
+    expect(() => assertKeyNotShown(KEY, { answer, ui: [{ text: answer }] })).not.toThrow();
+  });
+
+  it('reads a long answer full of references in linear time', () => {
+    const answer = `${'&#x61;<b'.repeat(50_000)}${'<!--'.repeat(20_000)}`;
+    const started = performance.now();
+    expect(() => assertKeyNotShown(KEY, { answer })).not.toThrow();
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
