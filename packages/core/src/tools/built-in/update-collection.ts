@@ -1,3 +1,4 @@
+import { RepeatedUpdateError } from '../../errors/update-errors.js';
 import { isRecord } from '../../is-record.js';
 import type { Clause, Collection, CollectionUpdate, NewClause } from '../../schemas/index.js';
 import { type CatalogStore, isCatalogStore } from '../../store/catalog-store.js';
@@ -15,6 +16,7 @@ import {
 } from '../input/update-collection.js';
 import { countOf } from '../plural.js';
 import type { CatalogToolResult } from '../result.js';
+import { CollectionGuard } from './collection-guard.js';
 import { SELECTOR_KEYS, withoutKnownClauses } from './known-clauses.js';
 import { UpdateMemory } from './update-memory.js';
 import { normalizeUpdate } from './update-normal-form.js';
@@ -172,7 +174,8 @@ export const updateCollectionTool = /* @__PURE__ */ defineCatalogTool<
   mutates: true,
   async execute(input, context) {
     const { client, signal } = context;
-    const memory = memoryOf(storeOf(context));
+    const store = storeOf(context);
+    const memory = memoryOf(store);
     // Only what this client's service and key learnt: another tenant or service sharing the
     // store must never answer (or refuse) this call.
     const scope = await clientScope(client);
@@ -196,13 +199,23 @@ export const updateCollectionTool = /* @__PURE__ */ defineCatalogTool<
     // A model that repeats an update (told to or not) must not apply it twice. An identical
     // call elsewhere waits for this one as long as it may take, then counts it as unknown:
     // refusing is safe even if it succeeds later.
-    const { collection, sent } = await memory.run(
-      input.collection_id,
-      update,
-      send,
-      mayHaveApplied,
-      { signal, timeoutMs: clientTimeoutMs(client), scope },
-    );
+    // Write-ahead: the adds are recorded before the PATCH, and a change re-adding any of them
+    // in any shape is refused while an earlier one's outcome is unknown.
+    const guard = new CollectionGuard(store);
+    const decision = await guard.begin(scope, input.collection_id, update);
+    if (!decision.send) {
+      throw new RepeatedUpdateError(input.collection_id, new Error(decision.refusal.message));
+    }
+    const ran = memory.run(input.collection_id, update, send, mayHaveApplied, {
+      signal,
+      timeoutMs: clientTimeoutMs(client),
+      scope,
+    });
+    const { collection, sent } = await ran.catch(async (error: unknown) => {
+      await decision.settle(!mayHaveApplied(error));
+      throw error;
+    });
+    await decision.settle(true);
     return {
       request,
       response: collection,
