@@ -1,4 +1,3 @@
-import { RepeatedUpdateError } from '../../errors/update-errors.js';
 import { isRecord } from '../../is-record.js';
 import type { Clause, Collection, CollectionUpdate, NewClause } from '../../schemas/index.js';
 import { type CatalogStore, isCatalogStore } from '../../store/catalog-store.js';
@@ -16,7 +15,6 @@ import {
 } from '../input/update-collection.js';
 import { countOf } from '../plural.js';
 import type { CatalogToolResult } from '../result.js';
-import { CollectionGuard } from './collection-guard.js';
 import { SELECTOR_KEYS, withoutKnownClauses } from './known-clauses.js';
 import { UpdateMemory } from './update-memory.js';
 import { normalizeUpdate } from './update-normal-form.js';
@@ -174,8 +172,7 @@ export const updateCollectionTool = /* @__PURE__ */ defineCatalogTool<
   mutates: true,
   async execute(input, context) {
     const { client, signal } = context;
-    const store = storeOf(context);
-    const memory = memoryOf(store);
+    const memory = memoryOf(storeOf(context));
     // Only what this client's service and key learnt: another tenant or service sharing the
     // store must never answer (or refuse) this call.
     const scope = await clientScope(client);
@@ -199,23 +196,13 @@ export const updateCollectionTool = /* @__PURE__ */ defineCatalogTool<
     // A model that repeats an update (told to or not) must not apply it twice. An identical
     // call elsewhere waits for this one as long as it may take, then counts it as unknown:
     // refusing is safe even if it succeeds later.
-    // Write-ahead: the adds are recorded before the PATCH, and a change re-adding any of them
-    // in any shape is refused while an earlier one's outcome is unknown.
-    const guard = new CollectionGuard(store);
-    const decision = await guard.begin(scope, input.collection_id, update);
-    if (!decision.send) {
-      throw new RepeatedUpdateError(input.collection_id, new Error(decision.refusal.message));
-    }
-    const ran = memory.run(input.collection_id, update, send, mayHaveApplied, {
-      signal,
-      timeoutMs: clientTimeoutMs(client),
-      scope,
-    });
-    const { collection, sent } = await ran.catch(async (error: unknown) => {
-      await decision.settle(!mayHaveApplied(error));
-      throw error;
-    });
-    await decision.settle(true);
+    const { collection, sent } = await memory.run(
+      input.collection_id,
+      update,
+      send,
+      mayHaveApplied,
+      { signal, timeoutMs: clientTimeoutMs(client), scope },
+    );
     return {
       request,
       response: collection,
