@@ -183,10 +183,14 @@ describe.skipIf(!redisServerInstalled && !process.env.CI)('many instances, one R
     }[] = [];
     let freshProcesses = 0;
     await Promise.all(
-      conversations.map(async (collectionId, c) => {
+      conversations.map(async (conversationCollection, c) => {
+        // Each faulted add goes to a collection of its own: a collection with an add of
+        // unknown outcome takes no other add until an answer shows it or 10 minutes pass.
+        const stepCollections = addCollections(`col_mp_${c}`, steps - 1);
         for (let k = 0; k < steps; k++) {
           const n = c * steps + k;
           const marker = `mp_${c}_${k}`;
+          const collectionId = stepCollections[k] ?? conversationCollection;
           // The serverless conversations (the longest paths: a process start per step) get
           // the quick faults; the late ones wait out a client's time limit each.
           const kinds = c < 2 ? FAULTS.slice(0, 3) : FAULTS;
@@ -634,9 +638,11 @@ describe.skipIf(!redisServerInstalled && !process.env.CI)('many instances, one R
       const updates: { marker: string; results: InstanceResult[] }[] = [];
       const handedOut: SessionTokenResult[] = [];
       const stop = performance.now() + 7_000;
-      const driveUpdates = async (collectionId: string, c: number) => {
+      const driveUpdates = async (_conversation: string, c: number) => {
         for (let k = 0; performance.now() < stop; k++) {
           const marker = `outage_${c}_${k}`;
+          // A collection per step: one with an add of unknown outcome takes no other add.
+          const [collectionId = ''] = addCollections(`col_outage_${c}_${k}`, 1);
           const faulted = k % 2 === 0;
           const task = (
             fault?: FaultKind,
