@@ -261,7 +261,7 @@ describe.skipIf(!redisServerInstalled && !process.env.CI)('many instances, one R
     console.info(
       `multi-process: ${updates.length} updates (${faulted.length} faulted, 3 repeats in 4 said another way), ${freshProcesses} fresh processes, 0 applied twice, 0 sent twice, ${seconds.toFixed(1)} s (suite process CPU ${driverCpuSeconds.toFixed(1)} s)`,
     );
-  }, 90_000);
+  }, 300_000);
 
   /** One `update_collection` call on instance `instance` (of three), maybe meeting `fault`. */
   const change = (instance: number, input: Record<string, unknown>, fault?: FaultKind) =>
