@@ -235,14 +235,25 @@ describe.skipIf(!redisServerInstalled && !process.env.CI)('many instances, one R
       appliedTwice: 0,
       sentTwice: 0,
     });
-    // One call of each faulted add sent it; the other was refused by the write-ahead guard.
+    // At most one call of each faulted add sent it; the other was refused by the write-ahead
+    // guard. Neither sent it only when the store failed before sending (a record write reported
+    // failed that landed later refuses the repeat until its writer clears it): safe.
     for (const { first, repeat } of faulted) {
-      expect(Number(sentIt(first)) + Number(sentIt(repeat))).toBe(1);
-      expect(heldBack(sentIt(first) ? repeat : first)).toBe(true);
+      const sent = Number(sentIt(first)) + Number(sentIt(repeat));
+      expect(sent).toBeLessThanOrEqual(1);
+      if (sent === 1) expect(heldBack(sentIt(first) ? repeat : first)).toBe(true);
+      else {
+        const names = [first, repeat].map((r) => (r.ok ? 'answered' : r.error.name));
+        expect(names.every((name) => /StoreUnavailableError|RepeatedUpdateError/.test(name))).toBe(
+          true,
+        );
+      }
     }
+    const neither = faulted.filter((u) => !sentIt(u.first) && !sentIt(u.repeat)).length;
     // An update never applied is one whose client gave up before its request got through:
     // its outcome was unknown, so holding the repeat back was right.
-    for (const update of faulted.filter((each) => applied.get(each.marker) === 0)) {
+    const unapplied = faulted.filter((each) => applied.get(each.marker) === 0);
+    for (const update of unapplied.filter((each) => sentIt(each.first) || sentIt(each.repeat))) {
       const sender = sentIt(update.first) ? update.first : update.repeat;
       expect(sender.ok ? 'answered' : sender.error.name).toBe('TimeoutError');
     }
@@ -259,9 +270,9 @@ describe.skipIf(!redisServerInstalled && !process.env.CI)('many instances, one R
     // Each call ran in a different process from its repeat.
     expect(updates.every((update) => update.first.pid !== update.repeat.pid)).toBe(true);
     console.info(
-      `multi-process: ${updates.length} updates (${faulted.length} faulted, 3 repeats in 4 said another way), ${freshProcesses} fresh processes, 0 applied twice, 0 sent twice, ${seconds.toFixed(1)} s (suite process CPU ${driverCpuSeconds.toFixed(1)} s)`,
+      `multi-process: ${updates.length} updates (${faulted.length} faulted, 3 repeats in 4 said another way), ${freshProcesses} fresh processes, 0 applied twice, 0 sent twice, ${neither} not sent (store failed before sending), ${seconds.toFixed(1)} s (suite process CPU ${driverCpuSeconds.toFixed(1)} s)`,
     );
-  }, 300_000);
+  }, 90_000);
 
   /** One `update_collection` call on instance `instance` (of three), maybe meeting `fault`. */
   const change = (instance: number, input: Record<string, unknown>, fault?: FaultKind) =>
