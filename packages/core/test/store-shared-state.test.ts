@@ -129,7 +129,11 @@ function updateTool(store?: CatalogStore): AnyCatalogTool {
   return tool as AnyCatalogTool;
 }
 
-const rename = (name: string) => ({ collection_id: 'col_1', name });
+/** An add of one product to col_1: what the guard records before sending. */
+const addProduct = (product: string) => ({
+  collection_id: 'col_1',
+  add_clauses: [{ brand_ids: [], website_ids: [], category_ids: [], product_ids: [product] }],
+});
 
 async function outcome(tool: AnyCatalogTool, input: unknown): Promise<unknown> {
   try {
@@ -205,61 +209,51 @@ describe('the rate-limit pause, shared through the store', () => {
   });
 });
 
-describe('the update memory, shared through the store', () => {
-  it('a repeat after an unknown outcome is refused in another instance sharing the store', async () => {
+describe('the collection guard, shared through the store', () => {
+  it('a repeat of an add after an unknown outcome is refused in another instance sharing the store', async () => {
     const store = new MemoryCatalogStore();
     mode = 'drop';
     const before = applied;
-    expect(await outcome(updateTool(store), rename('Dropped'))).toMatchObject({
+    expect(await outcome(updateTool(store), addProduct('dropped'))).toMatchObject({
       outcomeUnknown: true,
     });
-    expect(await outcome(updateTool(store), rename('Dropped'))).toBeInstanceOf(RepeatedUpdateError);
+    expect(await outcome(updateTool(store), addProduct('dropped'))).toBeInstanceOf(
+      RepeatedUpdateError,
+    );
     expect(applied).toBe(before + 1);
   });
 
   it('without a shared store the other instance sends it again (applied twice)', async () => {
     mode = 'drop';
     const before = applied;
-    await outcome(updateTool(), rename('Twice'));
-    await outcome(updateTool(), rename('Twice'));
+    await outcome(updateTool(), addProduct('twice'));
+    await outcome(updateTool(), addProduct('twice'));
     expect(applied).toBe(before + 2);
   });
 
-  it('the client’s store is the default: tools on clients sharing one share the memory', async () => {
+  it('the client’s store is the default: tools on clients sharing one share the guard', async () => {
     const store = new MemoryCatalogStore();
     mode = 'drop';
     const before = applied;
     const tool = () =>
       createCatalogToolList({ client: client(store), include: ['update_collection'] })[0];
-    await outcome(tool() as AnyCatalogTool, rename('Via client'));
-    expect(await outcome(tool() as AnyCatalogTool, rename('Via client'))).toBeInstanceOf(
+    await outcome(tool() as AnyCatalogTool, addProduct('via_client'));
+    expect(await outcome(tool() as AnyCatalogTool, addProduct('via_client'))).toBeInstanceOf(
       RepeatedUpdateError,
     );
     expect(applied).toBe(before + 1);
   });
 
-  it('a repeat of a success in another instance is answered from memory', async () => {
-    const store = new MemoryCatalogStore();
-    const before = applied;
-    await outcome(updateTool(store), rename('Once'));
-    expect(await outcome(updateTool(store), rename('Once'))).toMatchObject({
-      alreadyApplied: true,
-    });
-    expect(applied).toBe(before + 1);
-  });
-
-  it('identical updates sent by two instances at once are sent once', async () => {
+  it('identical adds sent by two instances at once are sent once; the other is refused', async () => {
     const store = new MemoryCatalogStore();
     mode = 'slow';
     const before = applied;
     const results = await Promise.all([
-      outcome(updateTool(store), rename('Racing')),
-      outcome(updateTool(store), rename('Racing')),
+      outcome(updateTool(store), addProduct('racing')),
+      outcome(updateTool(store), addProduct('racing')),
     ]);
     expect(applied).toBe(before + 1);
-    expect(
-      results.filter((result) => (result as { alreadyApplied?: true }).alreadyApplied),
-    ).toHaveLength(1);
+    expect(results.filter((result) => result instanceof RepeatedUpdateError)).toHaveLength(1);
   });
 
   it('when the store fails before sending, nothing is sent and the model reads that nothing changed', async () => {
@@ -267,29 +261,25 @@ describe('the update memory, shared through the store', () => {
     store.failing = true;
     const tool = updateTool(store);
     const before = applied;
-    const error = await outcome(tool, rename('No store'));
+    const error = await outcome(tool, addProduct('no_store'));
     expect(error).toBeInstanceOf(StoreUnavailableError);
     expect(applied).toBe(before);
     expect(tool.errorToModelOutput(error)).toContain('nothing was sent and nothing changed');
   });
 
-  it('when the store fails after sending, a later repeat counts the update as unknown, never as unsent', async () => {
-    let now = 0;
-    const store = new FlakyStore(new MemoryCatalogStore({ now: () => now }));
+  it('when the store fails after sending, the answer is given, and a later repeat is refused (never sent as if unsent)', async () => {
+    const store = new FlakyStore();
     onPatch = () => {
       store.failing = true;
     };
     const before = applied;
-    // The answer arrives, but its outcome cannot be written: the claim stays pending.
-    expect(await outcome(updateTool(store), rename('Lost record'))).toMatchObject({
-      response: { name: 'Lost record' },
+    // The answer arrives, but the record cannot be cleared: it stays until it expires.
+    expect(await outcome(updateTool(store), addProduct('lost_record'))).toMatchObject({
+      response: { collection_id: 'col_1' },
     });
     store.failing = false;
     onPatch = () => undefined;
-    // Past the longest the first instance could have taken (its time limit plus two store
-    // operations).
-    now += 5_000 + 2 * 5_000 + 1;
-    expect(await outcome(updateTool(store), rename('Lost record'))).toBeInstanceOf(
+    expect(await outcome(updateTool(store), addProduct('lost_record'))).toBeInstanceOf(
       RepeatedUpdateError,
     );
     expect(applied).toBe(before + 1);

@@ -8,7 +8,6 @@ import {
   type Product,
   type Website,
 } from '../src/schemas/index.js';
-import { withoutKnownClauses } from '../src/tools/built-in/known-clauses.js';
 import { formatWebsites } from '../src/tools/built-in/search-websites.js';
 import { formatCollection } from '../src/tools/built-in/update-collection.js';
 import { createCatalogToolList } from '../src/tools/catalog-tools.js';
@@ -163,78 +162,5 @@ describe('result types', () => {
     expect(result.products[0]?.shelf).toBe('A3');
     const open: Readonly<Record<string, unknown>> = result.products[0] ?? {};
     expect(open.shelf).toBe('A3');
-  });
-});
-
-describe('clauses the collection already has', () => {
-  const collection: Collection = {
-    collection_id: 'col_1',
-    clauses: [
-      {
-        clause_id: 'cl_1',
-        brand_ids: [],
-        website_ids: [],
-        category_ids: [],
-        product_ids: ['a', 'b'],
-      },
-      {
-        clause_id: 'cl_2',
-        brand_ids: ['x'],
-        website_ids: ['w'],
-        category_ids: [],
-        product_ids: [],
-      },
-    ],
-  };
-  const clause = (
-    selectors: Partial<Record<'brand_ids' | 'website_ids' | 'product_ids', string[]>>,
-  ) => ({
-    brand_ids: [],
-    website_ids: [],
-    category_ids: [],
-    product_ids: [],
-    ...selectors,
-  });
-
-  it('drops a clause selecting what one already selects, and known ids of one-kind clauses', () => {
-    const { update, alreadySelected } = withoutKnownClauses(collection, {
-      add_clauses: [
-        clause({ product_ids: ['b', 'a'] }),
-        clause({ website_ids: ['w'], brand_ids: ['x'] }),
-        clause({ product_ids: ['a', 'c'] }),
-        clause({ product_ids: ['c'] }),
-      ],
-    });
-    expect(update).toEqual({ add_clauses: [clause({ product_ids: ['c'] })] });
-    expect(alreadySelected).toEqual([
-      clause({ product_ids: ['b', 'a'] }),
-      clause({ website_ids: ['w'], brand_ids: ['x'] }),
-      clause({ product_ids: ['a'] }),
-      clause({ product_ids: ['c'] }),
-    ]);
-  });
-
-  it('keeps clauses that select something new, and counts removals and replacements', () => {
-    const same = { add_clauses: [clause({ website_ids: ['w'] })] };
-    expect(withoutKnownClauses(collection, same)).toEqual({ update: same, alreadySelected: [] });
-    const afterRemoval = {
-      remove_clause_ids: ['cl_1'],
-      add_clauses: [clause({ product_ids: ['a'] })],
-    };
-    expect(withoutKnownClauses(collection, afterRemoval).alreadySelected).toEqual([]);
-    expect(withoutKnownClauses(undefined, afterRemoval).update).toBe(afterRemoval);
-  });
-
-  it('tells the model what was not added, and that nothing was sent', () => {
-    const text = formatCollection({
-      request: { collectionId: 'col_1', update: {} },
-      response: collection,
-      alreadySelected: [clause({ product_ids: ['a', 'b'] })],
-    });
-    expect(text.split('\n').slice(0, 3)).toEqual([
-      "As of the collection's last answer, it already selected product_ids a, b, so that was not added again.",
-      expect.stringContaining('A change made elsewhere since then would not show here'),
-      'Nothing was sent, so nothing changed. Collection (collection_id col_1) as last seen; it has 2 clauses.',
-    ]);
   });
 });

@@ -105,10 +105,10 @@ describe('lists sent as JSON text (the MCP Inspector CLI, some hosts)', () => {
         remove_clause_ids: '["cl_9"]',
       }),
     ).toEqual({
-      // Sent in the update's normal form: clauses ordered by their text.
+      // Sent as the model gave them.
       add_clauses: [
-        { brand_ids: ['b_1'], website_ids: [], category_ids: [], product_ids: [] },
         { product_ids: ['prod_1', 'prod_2'], brand_ids: [], website_ids: [], category_ids: [] },
+        { brand_ids: ['b_1'], website_ids: [], category_ids: [], product_ids: [] },
       ],
       remove_clause_ids: ['cl_9'],
     });

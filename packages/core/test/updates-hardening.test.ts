@@ -108,7 +108,7 @@ describe('a change answered 2xx but unreadable: applied, outcome unknown', () =>
     expect(applied).toBe(1);
   });
 
-  it('update_collection: two identical tool calls after 200 {"ok":true} apply the change once', async () => {
+  it('update_collection: two identical adds after 200 {"ok":true} apply the change once', async () => {
     answer = (response) => sendJson(response, 200, { ok: true });
     const [update] = createCatalogToolList({
       clientOptions: { apiKey: TEST_KEY, baseUrl: service.origin },
@@ -120,7 +120,7 @@ describe('a change answered 2xx but unreadable: applied, outcome unknown', () =>
         return update.toModelOutput(
           (await update.execute({
             collection_id: 'col_1',
-            name: 'Winter',
+            add_clauses: [{ brand_ids: [], website_ids: [], category_ids: [], product_ids: ['p'] }],
           } as never)) as never,
         );
       } catch (error) {

@@ -5,7 +5,6 @@ import {
   type AnyCatalogTool,
   ConfigurationError,
   createCatalogToolList,
-  type SearchCatalogOutput,
   type SearchWebsitesOutput,
   type UpdateCollectionOutput,
 } from '@catalogkit/core';
@@ -48,7 +47,6 @@ function tools() {
   };
 }
 
-const PATCH = 'PATCH /v1/collections/:collection_id';
 const noChange = { name: null, description: null, replace_clauses: null, remove_clause_ids: null };
 
 describe('search_websites: the category example the model reads', () => {
@@ -66,61 +64,6 @@ describe('search_websites: the category example the model reads', () => {
     await expect(
       searchWebsites.execute({ ...input, category_ids: ['shoes'] } as never),
     ).rejects.toMatchObject({ status: 422 });
-  });
-});
-
-describe('update_collection: adding the same products again', () => {
-  it('keeps the clause count and tells the model they are already there', async () => {
-    const { searchCatalog, updateCollection } = tools();
-    const found = (await searchCatalog.execute({
-      query: 'trail running shoes',
-      limit: 3,
-      cursor: null,
-      placements: null,
-    } as never)) as SearchCatalogOutput;
-    const productIds = found.response.products.map((product) => product.id).slice(0, 2);
-    expect(productIds).toHaveLength(2);
-    const add = (ids: string[]) => ({
-      ...noChange,
-      collection_id: 'col_summer',
-      add_clauses: [{ brand_ids: [], website_ids: [], category_ids: [], product_ids: ids }],
-    });
-
-    const first = (await updateCollection.execute(
-      add(productIds) as never,
-    )) as UpdateCollectionOutput;
-    const count = first.response.clauses?.length ?? 0;
-    const patches = emulator.stats.count(PATCH);
-
-    // The same products, in another order: nothing is sent, the model is told why.
-    const again = (await updateCollection.execute(
-      add([...productIds].reverse()) as never,
-    )) as UpdateCollectionOutput;
-    expect(emulator.stats.count(PATCH)).toBe(patches);
-    expect(again.response.clauses).toHaveLength(count);
-    expect(again.alreadySelected).toEqual([
-      { brand_ids: [], website_ids: [], category_ids: [], product_ids: [...productIds].reverse() },
-    ]);
-    const text = updateCollection.toModelOutput(again as never);
-    expect(text).toContain(
-      `it already selected product_ids ${[...productIds].reverse().join(', ')}, so that was not added again.`,
-    );
-    expect(text).toContain('Nothing was sent, so nothing changed.');
-    expect(text).toContain(`it has ${count} clauses.`);
-
-    // One known product and one new: only the new one is added.
-    const newId = found.response.products[2]?.id ?? 'prod_other';
-    const mixed = (await updateCollection.execute(
-      add([productIds[0] ?? '', newId]) as never,
-    )) as UpdateCollectionOutput;
-    expect(emulator.stats.count(PATCH)).toBe(patches + 1);
-    expect(mixed.request.update.add_clauses).toEqual([
-      { brand_ids: [], website_ids: [], category_ids: [], product_ids: [newId] },
-    ]);
-    expect(mixed.response.clauses).toHaveLength(count + 1);
-    expect(updateCollection.toModelOutput(mixed as never)).toContain(
-      `it already selected product_ids ${productIds[0]}, so that was not added again.`,
-    );
   });
 });
 
@@ -204,7 +147,7 @@ describe('update_collection: never drops an add the collection no longer selects
       const again = (await update.execute(
         addProduct('prod_rt_reorder') as never,
       )) as UpdateCollectionOutput;
-      expect(again.alreadySelected).toBeUndefined();
+      expect(again.request.update.add_clauses).toHaveLength(1);
       expect(selects('prod_rt_reorder')).toBe(true);
     } finally {
       close();
@@ -222,7 +165,7 @@ describe('update_collection: never drops an add the collection no longer selects
         addProduct('prod_rt_inflight') as never,
       )) as UpdateCollectionOutput;
       await removing;
-      expect(again.alreadySelected).toBeUndefined();
+      expect(again.request.update.add_clauses).toHaveLength(1);
       expect(selects('prod_rt_inflight')).toBe(true);
     } finally {
       close();

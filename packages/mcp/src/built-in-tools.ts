@@ -4,7 +4,6 @@ import {
   CatalogSearchResultSchema,
   CollectionSchema,
   CollectionUpdateSchema,
-  NewClauseSchema,
   WebsiteSearchParamsSchema,
   WebsiteSearchResponseSchema,
 } from '@catalogkit/core/schemas';
@@ -32,9 +31,6 @@ const OUTPUT_SCHEMAS: Readonly<Record<CatalogToolName, z.ZodType>> = {
   update_collection: z.object({
     request: z.object({ collectionId: z.string(), update: CollectionUpdateSchema }),
     response: CollectionSchema,
-    // Told only when they hold (see UpdateCollectionOutput).
-    alreadyApplied: z.optional(z.literal(true)),
-    alreadySelected: z.optional(z.array(NewClauseSchema)),
   }),
 };
 

@@ -1,24 +1,32 @@
 import { CatalogError } from './catalog-error.js';
 
 /**
- * A repeat of a collection update whose earlier call may have been applied (it timed out,
- * lost its connection after sending, got a 5xx or a truncated answer, or is still unanswered
- * in another instance past its time). It was not sent again, since it could apply twice;
- * `cause` is the earlier call's error, or (when that call ran in another instance sharing
- * the store) an error naming its kind.
+ * A collection change that adds items was not sent: another change adding to the same
+ * collection is being sent, or ended with an unknown outcome (it may be in place), within
+ * the last 10 minutes. Sending this one could apply an add twice (when it repeats one of
+ * `pendingAdds`, in any shape) or race it. Nothing was sent.
  */
 export class RepeatedUpdateError extends CatalogError {
   static override readonly kind: string = 'RepeatedUpdateError';
   override readonly outcomeUnknown = true;
   /** The collection the update was for. */
   readonly collectionId: string;
+  /** What the change of unknown outcome adds, as `kind:id` (`product_ids:p1`). */
+  readonly pendingAdds: readonly string[];
+  /** The adds of the refused change that repeat one of `pendingAdds`. */
+  readonly repeatedAdds: readonly string[];
 
-  constructor(collectionId: string, cause: unknown) {
+  constructor(
+    collectionId: string,
+    pendingAdds: readonly string[],
+    repeatedAdds: readonly string[],
+  ) {
     super(
       'repeated_update',
-      `An identical update of collection ${collectionId} was already sent and its outcome is unknown; it was not sent again`,
-      { cause },
+      `A change adding to collection ${collectionId} is being sent or has an unknown outcome; this change${repeatedAdds.length ? ', which repeats some of its adds,' : ''} was not sent`,
     );
     this.collectionId = collectionId;
+    this.pendingAdds = pendingAdds;
+    this.repeatedAdds = repeatedAdds;
   }
 }

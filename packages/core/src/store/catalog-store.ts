@@ -23,8 +23,8 @@ export type ReleaseLock = () => Promise<void>;
 
 /**
  * Where every piece of state that must hold across instances lives: chat sessions'
- * conversation ids and tokens, the collection update memory (so a repeated update is not
- * applied twice), the rate-limit pause, and whatever an application keeps beside them (the
+ * conversation ids and tokens, the collection guard (so an add of unknown outcome is not
+ * sent again), the rate-limit pause, and whatever an application keeps beside them (the
  * web chat's approvals and conversations). Implementations: `MemoryCatalogStore` (one
  * process, the default) and the Redis stores of `@catalogkit/redis` (many processes,
  * serverless invocations, restarts). Entries carry a TTL rather than absolute times, so
@@ -51,7 +51,7 @@ export interface CatalogStore {
   /**
    * Writes an entry only when the key holds no live entry, atomically: of several instances
    * racing on one key exactly one gets `true`. Every decision to send a collection update
-   * (its claim, the takeover of an old one) and to run an approval is one of these, so none
+   * (its write-ahead record) and to run an approval is one of these, so none
    * rests on a lock's lease. `MemoryCatalogStore` never evicts an entry created this way
    * before it expires.
    */

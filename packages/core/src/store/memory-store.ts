@@ -15,11 +15,11 @@ export interface MemoryCatalogStoreOptions {
    * Most entries held (default 10,000, a few megabytes). Past it the least recently used
    * entry written with `set` is evicted (an evicted session mints a new token or creates a
    * new conversation on its next use; an evicted rate-limit pause is learnt again from the
-   * next 429). An entry created by `setIfAbsent` is a claim (a collection update being sent
-   * and then its outcome, an approval used) and is never evicted before it expires, since
+   * next 429). An entry created by `setIfAbsent` is a claim (a collection update's write-ahead
+   * record, an approval used) and is never evicted before it expires, since
    * forgetting it could apply a change twice: when live claims fill the store, a write of a
    * new key fails with a StoreUnavailableError (the update is then not sent) until some
-   * expire (at most 10 minutes for update claims). Raise it for a process that sends more
+   * expire (at most 10 minutes for update records). Raise it for a process that sends more
    * than a few thousand updates in 10 minutes.
    */
   maxEntries?: number;
@@ -49,7 +49,7 @@ const SWEEP_EVERY_OPERATIONS = 100;
 
 /**
  * A {@link CatalogStore} in this process's memory: the default. What it holds (chat
- * sessions, the update memory, the rate-limit pause) lasts as long as the process and is
+ * sessions, the collection guard, the rate-limit pause) lasts as long as the process and is
  * seen by this process only; use a Redis store of `@catalogkit/redis` to share it across
  * processes and serverless invocations.
  */

@@ -11,7 +11,7 @@ function hex(bytes: Uint8Array): string {
 }
 
 /** The SHA-256 of `text` in hex; undefined without Web Crypto (a page served over plain HTTP). */
-export async function sha256Hex(text: string): Promise<string | undefined> {
+async function sha256Hex(text: string): Promise<string | undefined> {
   const subtle = globalThis.crypto?.subtle;
   if (subtle === undefined) return undefined;
   return hex(new Uint8Array(await subtle.digest('SHA-256', new TextEncoder().encode(text))));
@@ -30,8 +30,8 @@ export async function scopeDigest(
 }
 
 /**
- * 16 random hex digits: a unique stamp for one claim (Web Crypto where present; the stamp
- * only needs to differ between claims, it guards no secret).
+ * 16 random hex digits: a unique stamp for one record (Web Crypto where present; the stamp
+ * only needs to differ between records, it guards no secret).
  */
 export function randomStamp(): string {
   const bytes = new Uint8Array(8);
@@ -63,7 +63,7 @@ export function registerClientScope(client: object, scope: () => Promise<string>
 }
 
 /**
- * The scope of a client's update memory: a digest of its REST base URL and API key. For an
+ * The scope of a client's collection guard: a digest of its REST base URL and API key. For an
  * object that is not a `CatalogClient` (a stand-in implementing the calls), one scope of its
  * own, so it never shares entries with another client.
  */

@@ -131,7 +131,12 @@ const UNKNOWN_OUTCOME_ADVICE =
   'The change may have been applied, so its outcome is unknown. Do not call this tool again with the same change: it could be applied twice. Tell the user the change may or may not be in place and ask them to check before asking for it again.';
 
 function repeatedUpdateText(error: RepeatedUpdateError): string {
-  return `Not sent: this exact update of collection ${error.collectionId} was already sent and its outcome is unknown, so sending it again could apply it twice. Do not call this tool again with it. Tell the user the change may already be in place and ask them to check the collection.`;
+  const { collectionId, pendingAdds, repeatedAdds } = error;
+  const what = pendingAdds.length ? pendingAdds.join(', ') : 'items';
+  const why = repeatedAdds.length
+    ? `it adds ${repeatedAdds.join(', ')} again, which could then be in the collection twice`
+    : 'only one change adding to a collection is sent at a time';
+  return `Not sent: an earlier change to collection ${collectionId} adding ${what} is still being sent or ended with an unknown outcome (it may be in place), and ${why}. Do not call this tool again with these adds, in any form. Tell the user the earlier change may already be in place and ask them to check the collection. Renames, descriptions, replacements and removals can still be made; a later answer showing those adds, or at most 10 minutes, lets adds go through again.`;
 }
 
 /**

@@ -80,9 +80,9 @@ function client(
 }
 
 /**
- * The store, but the first claim of a collection update is reported failed at once while its
- * `SET NX` still reaches Redis 50 ms later (what a client's time limit does to a command
- * already on its way).
+ * The store, but the first write-ahead record of a collection change is reported failed at
+ * once while its `SET NX` still reaches Redis 50 ms later (what a client's time limit does to
+ * a command already on its way).
  */
 function lateClaimStore(): CatalogStore {
   let late = true;
@@ -91,7 +91,7 @@ function lateClaimStore(): CatalogStore {
     get: (key) => store.get(key),
     set: (key, value, ttlMs) => store.set(key, value, ttlMs),
     async setIfAbsent(key, value, ttlMs) {
-      if (!late || !key.startsWith('catalogkit:update:'))
+      if (!late || !key.startsWith('catalogkit:guard:'))
         return store.setIfAbsent(key, value, ttlMs);
       late = false;
       setTimeout(() => void store.setIfAbsent(key, value, ttlMs).catch(() => undefined), 50);
@@ -109,19 +109,9 @@ async function update(task: Extract<InstanceTask, { kind: 'update' }>): Promise<
     include: ['update_collection'],
     ...(task.lateClaim ? { store: lateClaimStore() } : {}),
   }) as AnyCatalogTool[];
-  const output = (await tool?.execute(task.input as never)) as {
-    request: { update: object };
-    alreadyApplied?: true;
-    alreadySelected?: unknown[];
-  };
-  // Not sent: a repeat of a success answered from memory, or nothing left to add (the
-  // collection's last answer already selects it).
-  const sent = output.alreadyApplied !== true && Object.keys(output.request.update).length > 0;
-  return {
-    sent,
-    alreadyApplied: output.alreadyApplied === true,
-    alreadySelected: (output.alreadySelected?.length ?? 0) > 0,
-  };
+  // Every answer is of a change sent now: nothing is answered from memory.
+  await tool?.execute(task.input as never);
+  return { sent: true };
 }
 
 /** One session's token, through a ChatSession of this instance's own. */

@@ -1,0 +1,163 @@
+import { unrefTimeout } from '../../async.js';
+import { CatalogError } from '../../errors/catalog-error.js';
+import { RepeatedUpdateError } from '../../errors/update-errors.js';
+import type { Clause, CollectionUpdate } from '../../schemas/index.js';
+import type { CatalogStore } from '../../store/catalog-store.js';
+import { randomStamp } from '../../store/scope.js';
+import { callStore } from '../../store/store-call.js';
+
+/**
+ * Life of a write-ahead record left behind by an unknown outcome or a process that died
+ * mid-send: after it, the collection accepts the same adds again (the model is told so).
+ */
+export const GUARD_RECORD_TTL_MS = 600_000; // 10 minutes
+
+/** Longest a write after sending may delay the answer: a hung store costs at most this. */
+const SETTLE_TIMEOUT_MS = 1_000;
+/** When a record whose write was reported failed (it may land late) is looked for, to clear. */
+const ORPHAN_CHECKS_MS = [100, 1_000, 10_000];
+
+/** The four selectors of a clause, in the order the views print them. */
+export const SELECTOR_KEYS = ['brand_ids', 'website_ids', 'category_ids', 'product_ids'] as const;
+
+/** Each selector the update adds, as `kind:id` (`product_ids:p1`), whatever its clause shape. */
+export function addedSelectors(update: Pick<CollectionUpdate, 'add_clauses'>): string[] {
+  const added = new Set<string>();
+  for (const clause of update.add_clauses ?? []) {
+    for (const key of SELECTOR_KEYS) for (const id of clause[key]) added.add(`${key}:${id}`);
+  }
+  return [...added].sort();
+}
+
+/** The record: the stamp `o` of the send that wrote it, and the selectors `a` it adds. */
+interface GuardRecord {
+  o: string;
+  a: string[];
+}
+
+function parseRecord(raw: string | undefined): GuardRecord | undefined {
+  try {
+    const value = JSON.parse(raw ?? '') as Partial<GuardRecord>;
+    const adds = Array.isArray(value.a) ? value.a.filter((v) => typeof v === 'string') : [];
+    return { o: typeof value.o === 'string' ? value.o : '', a: adds };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Clears the record once the outcome is known: true when an answer was read or nothing left. */
+export type SettleGuard = (outcomeKnown: boolean) => Promise<void>;
+
+/** Whether a failed send is proven to have ended before the request could be acted on. */
+export function failedBeforeSending(error: unknown): boolean {
+  return CatalogError.is(error) && !error.outcomeUnknown;
+}
+
+const settled: SettleGuard = async () => {};
+
+/**
+ * The write-ahead guard of one collection (ARCHITECTURE.md, "Changes guarded per
+ * collection"): none -> sending (record written by one atomic set-if-absent, then the PATCH)
+ * -> none (answer read, failure proven before sending, or a later answer showing the adds)
+ * | unknown (record kept until it expires). Store cost per update: at most 3 operations.
+ */
+export class CollectionGuard {
+  readonly #store: CatalogStore;
+  readonly #key: string;
+
+  constructor(
+    store: CatalogStore,
+    scope: string,
+    readonly collectionId: string,
+  ) {
+    this.#store = store;
+    this.#key = `catalogkit:guard:${scope}:${collectionId}`;
+  }
+
+  /**
+   * Records, before the PATCH, the selectors the update adds, so this instance is the
+   * collection's one writer; returns what settles it. Throws a RepeatedUpdateError (nothing
+   * sent) while another change adding to the collection is out or of unknown outcome, and a
+   * StoreUnavailableError when the store fails. An update adding nothing is safe to repeat.
+   */
+  async begin(update: CollectionUpdate, signal?: AbortSignal): Promise<SettleGuard> {
+    const adds = addedSelectors(update);
+    if (adds.length === 0) return settled;
+    const stamp = randomStamp();
+    const value = JSON.stringify({ o: stamp, a: adds } satisfies GuardRecord);
+    const written = await this.#call(
+      'recording a collection change before sending it',
+      signal,
+      (s) => s.setIfAbsent(this.#key, value, GUARD_RECORD_TTL_MS),
+    ).catch((error: unknown) => {
+      // The write may still land (a timed-out command can run later): clear it if it does.
+      this.#clearOrphan(stamp, 0);
+      throw error;
+    });
+    if (written) return (known) => (known ? this.#delete() : Promise.resolve());
+    const held = parseRecord(
+      (await this.#call('reading a collection change', signal, (s) => s.get(this.#key)))?.value,
+    );
+    const pending = held?.a ?? [];
+    throw new RepeatedUpdateError(
+      this.collectionId,
+      pending,
+      adds.filter((add) => pending.includes(add)),
+    );
+  }
+
+  /**
+   * Learns from an answer holding the collection's clauses: when every recorded add is
+   * there, the change of unknown outcome landed, and the record is cleared. An answer without
+   * them proves nothing (the change may still be on its way), so the record stays.
+   */
+  async learn(clauses: readonly Clause[], signal?: AbortSignal): Promise<void> {
+    const held = await this.#call(
+      'reading a collection change',
+      signal,
+      (s) => s.get(this.#key),
+      SETTLE_TIMEOUT_MS,
+    )
+      .then((stored) => parseRecord(stored?.value))
+      .catch(() => undefined);
+    if (held === undefined) return;
+    const seen = new Set(addedSelectors({ add_clauses: [...clauses] }));
+    if (held.a.every((add) => seen.has(add))) await this.#delete();
+  }
+
+  /** Removes the record within a short time; a failure leaves it to expire (refusing, safely). */
+  async #delete(): Promise<void> {
+    await this.#call(
+      'clearing a collection change',
+      undefined,
+      (s) => s.delete(this.#key),
+      SETTLE_TIMEOUT_MS,
+    ).catch(() => undefined);
+  }
+
+  /** Deletes a record written by a send that never happened, if it is still that one. */
+  #clearOrphan(stamp: string, attempt: number): void {
+    const delayMs = ORPHAN_CHECKS_MS[attempt];
+    if (delayMs === undefined) return;
+    unrefTimeout(async () => {
+      const held = await this.#store.get(this.#key).catch(() => undefined);
+      const record = parseRecord(held?.value);
+      if (record?.o === stamp) await this.#delete();
+      // Not there yet (or unreadable): look once more later; another writer's: leave it.
+      else if (record === undefined) this.#clearOrphan(stamp, attempt + 1);
+    }, delayMs);
+  }
+
+  #call<T>(
+    what: string,
+    signal: AbortSignal | undefined,
+    operation: (store: CatalogStore) => Promise<T>,
+    timeoutMs?: number,
+  ): Promise<T> {
+    const store = this.#store;
+    return callStore(store, what, () => operation(store), {
+      signal,
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    });
+  }
+}
