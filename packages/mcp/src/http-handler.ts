@@ -1,5 +1,6 @@
 import { ConfigurationError } from '@catalogkit/core';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { type OriginGuard, type OriginPolicy, originGuardOf, refusal } from './origin-guard.js';
 import { type RequestLimits, readJsonRpcBody, rpcErrorResponse } from './request-body.js';
 import {
   closeWithScope,
@@ -16,7 +17,7 @@ import {
 } from './server.js';
 
 /** Options of {@link createCatalogMcpHandler}. */
-export interface CatalogMcpHandlerOptions extends CatalogMcpServerOptions {
+export interface CatalogMcpHandlerOptions extends CatalogMcpServerOptions, OriginPolicy {
   /**
    * Answer in Server-Sent Events instead of one JSON body. Default `false`: the tools send
    * no progress notifications, so one JSON answer per request is all a client needs.
@@ -162,6 +163,10 @@ async function serveOne(
  * server is closed however the response ends (answer sent, body cancelled unread, client
  * gone), which aborts the tool calls still running for it.
  *
+ * `Host` must name an allowed host (`allowedHosts`, loopback names by default) and a present
+ * `Origin` must be the server's own or an allowed one (`allowedOrigins`); `Sec-Fetch-Site:
+ * cross-site` is refused. Each is answered 403 before any tool runs (DNS rebinding, CSRF).
+ *
  * The server calls the catalog service with your key: anyone who can reach this endpoint
  * spends it. Put your own authentication and rate limits in front of it.
  *
@@ -173,10 +178,22 @@ async function serveOne(
  * @throws ConfigurationError when an option is invalid.
  */
 export function createCatalogMcpHandler(options: CatalogMcpHandlerOptions = {}): CatalogMcpHandler {
-  const { sse = false, maxBodyBytes, bodyTimeoutMs, maxBatchSize, ...serverOptions } = options;
+  const {
+    sse = false,
+    maxBodyBytes,
+    bodyTimeoutMs,
+    maxBatchSize,
+    allowedOrigins,
+    allowedHosts,
+    ...serverOptions
+  } = options;
   const limits = limitsOf({ maxBodyBytes, bodyTimeoutMs, maxBatchSize });
+  const guard: OriginGuard = originGuardOf({ allowedOrigins, allowedHosts });
   const tools = prepareTools(serverOptions);
   return async (request) => {
+    // Before anything else: a refused browser or rebound name costs no body read, no server.
+    const refused = refusal(guard, request);
+    if (refused) return refused;
     if (request.method !== 'POST') return methodNotAllowed();
     return serveOne(tools, sse, limits, request);
   };

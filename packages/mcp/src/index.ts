@@ -16,4 +16,5 @@ export {
   type CatalogMcpHandlerOptions,
   createCatalogMcpHandler,
 } from './http-handler.js';
+export type { OriginPolicy } from './origin-guard.js';
 export { type CatalogMcpServerOptions, createCatalogMcpServer } from './server.js';
