@@ -36,7 +36,7 @@ function callUpdate(headers: Record<string, string>): Promise<{ status: number; 
     method: 'tools/call',
     params: {
       name: 'update_collection',
-      arguments: updateCollection('col_1', { name: 'pwned', clauses: [] }),
+      arguments: updateCollection('col_1', { name: 'pwned' }),
     },
   });
   return new Promise((resolve, reject) => {
@@ -72,6 +72,14 @@ describe('the HTTP handler checks Origin and Host before any tool runs', () => {
     expect(answer.status).toBe(403);
     expect(answer.text).toContain('Host is not an allowed host');
     expect(emulator.stats.count(PATCH)).toBe(before);
+  });
+
+  it('lets the same call through from a loopback Host without Origin: the PATCH is counted', async () => {
+    // The control: without it the two tests above would pass on a handler that never calls.
+    const before = emulator.stats.count(PATCH);
+    const answer = await callUpdate({});
+    expect(answer.status).toBe(200);
+    expect(emulator.stats.count(PATCH)).toBe(before + 1);
   });
 
   it('refuses a foreign Origin on a loopback Host: 403, no PATCH', async () => {
