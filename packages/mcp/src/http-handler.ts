@@ -1,6 +1,7 @@
 import { ConfigurationError } from '@catalogkit/core';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { type OriginGuard, type OriginPolicy, originGuardOf, refusal } from './origin-guard.js';
+import { type ClientRateLimit, rateLimiterOf } from './rate-limit.js';
 import { type RequestLimits, readJsonRpcBody, rpcErrorResponse } from './request-body.js';
 import {
   closeWithScope,
@@ -38,6 +39,8 @@ export interface CatalogMcpHandlerOptions extends CatalogMcpServerOptions, Origi
    * answered 400. Each tool call in a batch may call the catalog service. Default 10.
    */
   maxBatchSize?: number;
+  /** Requests per client per window, answered 429 beyond it. Default: no limit. */
+  rateLimit?: ClientRateLimit;
 }
 
 /** A web-standard request handler: Hono, Next.js route handlers, Workers, Bun, Deno. */
@@ -185,15 +188,19 @@ export function createCatalogMcpHandler(options: CatalogMcpHandlerOptions = {}):
     maxBatchSize,
     allowedOrigins,
     allowedHosts,
+    rateLimit,
     ...serverOptions
   } = options;
   const limits = limitsOf({ maxBodyBytes, bodyTimeoutMs, maxBatchSize });
   const guard: OriginGuard = originGuardOf({ allowedOrigins, allowedHosts });
+  const limited = rateLimiterOf(rateLimit);
   const tools = prepareTools(serverOptions);
   return async (request) => {
     // Before anything else: a refused browser or rebound name costs no body read, no server.
     const refused = refusal(guard, request);
     if (refused) return refused;
+    const tooMany = limited(request);
+    if (tooMany) return tooMany;
     if (request.method !== 'POST') return methodNotAllowed();
     return serveOne(tools, sse, limits, request);
   };

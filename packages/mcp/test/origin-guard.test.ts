@@ -121,3 +121,36 @@ describe('the HTTP handler checks Origin and Host before any tool runs', () => {
     expect(() => createCatalogMcpHandler({ allowedHosts: ['host:80'] })).toThrow(/allowedHosts/);
   });
 });
+
+describe('the per-client rate limit', () => {
+  it('answers 429 past the limit per key, and forgets the oldest key beyond maxClients', async () => {
+    const handle = createCatalogMcpHandler({
+      clientOptions: {
+        apiKey: emulator.keys.valid,
+        baseUrl: emulator.baseUrl,
+        mcpUrl: emulator.mcpUrl,
+      },
+      rateLimit: { key: (r) => r.headers.get('x-client') ?? '', limit: 2, maxClients: 2 },
+    });
+    const limitedMount = await mountInHono(handle);
+    const ping = (client: string) =>
+      fetch(limitedMount.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'x-client': client,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      }).then((answer) => answer.status);
+    expect([await ping('a'), await ping('a'), await ping('a')]).toEqual([200, 200, 429]);
+    expect(await ping('b')).toBe(200);
+    // A third key evicts 'a' (least recently seen): it starts a fresh window.
+    expect(await ping('c')).toBe(200);
+    expect(await ping('a')).toBe(200);
+    expect(() => createCatalogMcpHandler({ rateLimit: { key: () => '', limit: 0 } })).toThrow(
+      /rateLimit\.limit/,
+    );
+    await limitedMount.close();
+  });
+});
