@@ -53,8 +53,10 @@ Options:
   --include <tools>          Comma-separated tools to serve (default: all):
                              ${CATALOG_TOOL_NAMES.join(', ')}
   --confirm-changes <mode>   elicit (default): ask the user through the host before
-                             update_collection runs, where the host supports elicitation;
-                             annotations-only: leave it to the host's own approval
+                             update_collection runs; refused where the host cannot ask
+                             (no elicitation support, or --http);
+                             annotations-only: you accept unconfirmed changes, left to
+                             the host's own tool approval
   -v, --version              Print the version and exit
   -h, --help                 Print this help and exit
 

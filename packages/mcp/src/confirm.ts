@@ -9,10 +9,12 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * How the server makes sure the user wants a change before a tool that changes data runs:
- * - `'elicit'` (default): where the host supports form elicitation, the server asks the
- *   user itself (`elicitation/create`) and runs the tool only once they accept; other hosts
- *   get the tool's annotations (`readOnlyHint: false`) to decide for themselves.
- * - `'annotations-only'`: never asks; the annotations are all hosts get.
+ * - `'elicit'` (default): the server asks the user itself through the host
+ *   (`elicitation/create`) and runs the tool only once they accept. Where it cannot ask (the
+ *   host does not support form elicitation, or the stateless HTTP handler, which has no
+ *   session to ask over), the tool is refused, with a message saying how to enable it.
+ * - `'annotations-only'`: the operator accepts unconfirmed changes. The server never asks;
+ *   the tool's annotations (`destructiveHint: true`) are all hosts get to decide from.
  */
 export type ConfirmChanges = 'elicit' | 'annotations-only';
 
@@ -138,6 +140,18 @@ function questionFor(catalogTool: ErasedTool, input: unknown): string | undefine
     return describeUpdate(parsed.data as UpdateCollectionInput);
   }
   return `Run ${catalogTool.name}, which changes your data, with ${shown(JSON.stringify(parsed.data) ?? 'no arguments', MAX_ARGUMENTS, UNSAFE_IN_JSON)}?`;
+}
+
+/**
+ * The refusal of a change the server cannot have confirmed: the host cannot show the user
+ * a form (or the transport has no way back to it). `undefined` for input the tool refuses
+ * itself, so the model still reads which field is wrong.
+ */
+export function cannotConfirm(catalogTool: ErasedTool, input: unknown): CallToolResult | undefined {
+  if (questionFor(catalogTool, input) === undefined) return undefined;
+  return refusal(
+    `${catalogTool.name} changes the user's data and needs their confirmation first, but this MCP connection cannot ask for it (the host does not support form elicitation, or the server is the stateless HTTP endpoint), so it did not run and nothing was changed. To enable it: connect over stdio from a host that supports elicitation, or the server's operator accepts unconfirmed changes with --confirm-changes annotations-only (option confirmChanges: 'annotations-only'), leaving approval to the host. Tell the user; do not retry.`,
+  );
 }
 
 function refusal(text: string): CallToolResult {

@@ -20,7 +20,13 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 // Bundled into dist by tsup, so hosts see the version that was published.
 import packageJson from '../package.json' with { type: 'json' };
 import { advertisedInputSchema, annotationsOf, outputSchemaOf, titleOf } from './built-in-tools.js';
-import { type ConfirmChanges, canElicit, confirmChangesOf, confirmWithUser } from './confirm.js';
+import {
+  type ConfirmChanges,
+  canElicit,
+  cannotConfirm,
+  confirmChangesOf,
+  confirmWithUser,
+} from './confirm.js';
 import { toObjectJsonSchema } from './json-schema.js';
 
 /**
@@ -34,9 +40,11 @@ export interface CatalogMcpServerOptions
   /**
    * How the user confirms a tool that changes data (`update_collection`, your tools with
    * `mutates`). Default `'elicit'`: the server asks the user through the host (MCP form
-   * elicitation) where the host supports it, over stdio or any transport with a session,
-   * and runs the tool only once they accept; `'annotations-only'` leaves it to hosts that
-   * honour the tool annotations. The stateless HTTP handler has no session to ask over.
+   * elicitation), over stdio or any transport with a session, and runs the tool only once
+   * they accept; where it cannot ask (a host without elicitation, the stateless HTTP
+   * handler) the tool is refused with a message saying how to enable it.
+   * `'annotations-only'`: you accept unconfirmed changes, left to hosts that honour the
+   * tool annotations.
    */
   confirmChanges?: ConfirmChanges;
 }
@@ -250,13 +258,19 @@ export function serverFor(tools: PreparedTools, closed?: AbortSignal): McpServer
   return server;
 }
 
-/** How this call asks the user to accept a change, if the server asks and the host can. */
+/**
+ * How this call asks the user to accept a change: through the host where it can, refused
+ * where it cannot, not at all where the operator accepts unconfirmed changes.
+ */
 function confirmerFor(
   server: McpServer,
   confirmChanges: ConfirmChanges,
   signal: AbortSignal,
 ): CallContext['confirm'] {
-  if (confirmChanges !== 'elicit' || !canElicit(server.server)) return undefined;
+  if (confirmChanges !== 'elicit') return undefined;
+  if (!canElicit(server.server)) {
+    return (catalogTool, input) => Promise.resolve(cannotConfirm(catalogTool, input));
+  }
   return (catalogTool, input) => confirmWithUser(server.server, catalogTool, input, signal);
 }
 

@@ -17,6 +17,9 @@ beforeAll(async () => {
       mcpUrl: emulator.mcpUrl,
     },
     allowedOrigins: ['https://app.example'],
+    // Unconfirmed changes accepted, as the attacked server had them: only the guard stands
+    // between the rebound request and the PATCH.
+    confirmChanges: 'annotations-only',
   });
   mounted = await mountInHono(handle);
 });

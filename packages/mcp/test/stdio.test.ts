@@ -16,11 +16,15 @@ afterAll(async () => {
 
 describe('the stdio bin (npx @catalogkit/mcp)', () => {
   it('serves the tools configured by CATALOG_* variables', async () => {
-    const { client, stderr } = await startBin({
-      CATALOG_API_KEY: emulator.keys.valid,
-      CATALOG_BASE_URL: emulator.baseUrl,
-      CATALOG_MCP_URL: emulator.mcpUrl,
-    });
+    // The operator accepts unconfirmed changes: this host cannot confirm them (no elicitation).
+    const { client, stderr } = await startBin(
+      {
+        CATALOG_API_KEY: emulator.keys.valid,
+        CATALOG_BASE_URL: emulator.baseUrl,
+        CATALOG_MCP_URL: emulator.mcpUrl,
+      },
+      { args: ['--confirm-changes', 'annotations-only'] },
+    );
     try {
       expect(client.getServerVersion()).toEqual({
         name: 'catalogkit',
