@@ -132,7 +132,7 @@ export function describeUpdate(input: UpdateCollectionInput): string {
 }
 
 /** What the user is asked, or `undefined` for input the tool will refuse anyway. */
-function questionFor(catalogTool: ErasedTool, input: unknown): string | undefined {
+export function questionFor(catalogTool: ErasedTool, input: unknown): string | undefined {
   const parsed = catalogTool.inputSchema.safeParse(input);
   if (!parsed.success) return undefined;
   if (catalogTool.originalName === 'update_collection') {
@@ -154,11 +154,11 @@ export function cannotConfirm(catalogTool: ErasedTool, input: unknown): CallTool
   );
 }
 
-function refusal(text: string): CallToolResult {
+export function refusal(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-function answerText(toolName: string, action: 'decline' | 'cancel'): string {
+export function answerText(toolName: string, action: 'decline' | 'cancel'): string {
   const how =
     action === 'decline'
       ? 'The user declined this change'

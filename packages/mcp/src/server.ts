@@ -69,7 +69,8 @@ export interface PreparedTools {
   validator: AjvJsonSchemaValidator;
 }
 
-type ErasedTool = CatalogTool<unknown, CatalogToolResult, string>;
+/** A catalog tool with its types erased: each execute validates its own input. */
+export type ErasedTool = CatalogTool<unknown, CatalogToolResult, string>;
 
 function toMcpTool(catalogTool: ErasedTool): Tool {
   const outputSchema = outputSchemaOf(catalogTool.originalName);
@@ -163,7 +164,7 @@ export function runningToolCallCount(): number {
 }
 
 /** What one tool call needs besides the tool and its input. */
-interface CallContext {
+export interface CallContext {
   signal: AbortSignal;
   redact: PreparedTools['redact'];
   /** Asks the user to accept a change, or `undefined` when the server does not ask. */
@@ -172,7 +173,11 @@ interface CallContext {
     | undefined;
 }
 
-async function callTool(
+/**
+ * Runs one tool call: asks `context.confirm` first for a tool that changes data, then the
+ * tool; its result as MCP content and structuredContent (both protocol revisions).
+ */
+export async function callTool(
   catalogTool: ErasedTool,
   input: unknown,
   context: CallContext,
