@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 // Bundled into dist by tsup, so `--version` prints the version that was published.
 import packageJson from '../package.json' with { type: 'json' };
 import { type CliCommand, missingConfiguration, parseArgs } from './cli-config.js';
 import { allowedHostsFor, serveHttp } from './cli-http.js';
 import { createCatalogMcpHandler } from './http-handler.js';
-import { createCatalogMcpServer } from './server.js';
+import { catalogServerFor, modernListing } from './modern.js';
+import { prepareTools } from './server.js';
 
 type ServeCommand = Extract<CliCommand, { kind: 'serve' }>;
 
@@ -32,11 +33,14 @@ async function serve(command: ServeCommand): Promise<void> {
   }
   if (command.http) return serveOverHttp(command, command.http);
   // Addresses are checked here too: a bad URL is a ConfigurationError before any host call.
-  const server = createCatalogMcpServer({
+  const tools = prepareTools({
     include: command.include,
     ...(command.confirmChanges ? { confirmChanges: command.confirmChanges } : {}),
   });
-  await server.connect(new StdioServerTransport());
+  const listing = modernListing(tools);
+  // Both revisions: the opening message picks the era (2026-07-28 `server/discover`, or the
+  // 2025-11-25 `initialize`), and one server of that era serves the connection.
+  serveStdio(({ era }) => catalogServerFor(tools, listing, era));
   if (process.stdin.isTTY) {
     process.stderr.write(
       `catalogkit-mcp: serving ${command.include.join(', ')} over stdio; waiting for an MCP host (Ctrl+C to stop). Run with --help for how hosts start it.\n`,

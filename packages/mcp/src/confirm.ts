@@ -35,6 +35,19 @@ export function confirmChangesOf(value: unknown): ConfirmChanges {
   );
 }
 
+/**
+ * Sends `elicitation/create` to the host and resolves with the user's answer: the SDK's
+ * `elicitInput` of either major version (1.x `Server`, 2.x request context).
+ */
+export type AskUser = (
+  params: {
+    mode: 'form';
+    message: string;
+    requestedSchema: { type: 'object'; properties: Record<string, never> };
+  },
+  options: { signal: AbortSignal; timeout: number },
+) => Promise<{ action: 'accept' | 'decline' | 'cancel' }>;
+
 /** Whether the connected host said it can show the user a form (`elicitation.form`). */
 export function canElicit(server: Server): boolean {
   return server.getClientCapabilities()?.elicitation?.form !== undefined;
@@ -172,7 +185,7 @@ export function answerText(toolName: string, action: 'decline' | 'cancel'): stri
  * itself), else to the tool error the model reads: declined, dismissed, or no answer.
  */
 export async function confirmWithUser(
-  server: Server,
+  ask: AskUser,
   catalogTool: ErasedTool,
   input: unknown,
   signal: AbortSignal,
@@ -180,7 +193,7 @@ export async function confirmWithUser(
   const message = questionFor(catalogTool, input);
   if (message === undefined) return undefined;
   try {
-    const answer = await server.elicitInput(
+    const answer = await ask(
       { mode: 'form', message, requestedSchema: { type: 'object', properties: {} } },
       { signal, timeout: CONFIRM_TIMEOUT_MS },
     );

@@ -11,7 +11,15 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { answerText, type ConfirmChanges, cannotConfirm, questionFor, refusal } from './confirm.js';
+import {
+  type AskUser,
+  answerText,
+  type ConfirmChanges,
+  cannotConfirm,
+  confirmWithUser,
+  questionFor,
+  refusal,
+} from './confirm.js';
 import { callTool, type ErasedTool, type PreparedTools } from './server.js';
 
 /** The protocol revision this module serves: stateless, one request per exchange. */
@@ -77,12 +85,21 @@ function formElicitation(server: Server): boolean {
  * The listing in this SDK's types. It is JSON already (built from JSON Schema); the two SDKs
  * only type a schema's properties differently (`object` against JSON values).
  */
-function modernListing(tools: PreparedTools): Tool[] {
+export function modernListing(tools: PreparedTools): Tool[] {
   return JSON.parse(JSON.stringify(tools.listing)) as Tool[];
 }
 
-/** A 2026-07-28 server for the prepared tools: the same listing and calls as 2025-11-25. */
-export function modernServerFor(tools: PreparedTools, listing: readonly Tool[]): Server {
+/**
+ * A server of `@modelcontextprotocol/server` 2.x for the prepared tools, for one era: on
+ * 2026-07-28 a change is confirmed through `input_required`, on 2025-11-25 (a stdio
+ * connection that opened with `initialize`) through `elicitation/create`, as the 1.x server
+ * does. Where it cannot ask, the change is refused.
+ */
+export function catalogServerFor(
+  tools: PreparedTools,
+  listing: readonly Tool[],
+  era: 'legacy' | 'modern',
+): Server {
   const server = new Server(tools.serverInfo, { capabilities: { tools: {} } });
   server.setRequestHandler('tools/list', () => ({ tools: [...listing] }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
@@ -94,10 +111,26 @@ export function modernServerFor(tools: PreparedTools, listing: readonly Tool[]):
       );
     }
     const input = request.params.arguments ?? {};
+    const canElicit = formElicitation(server);
+    if (era === 'legacy') {
+      const ask: AskUser = (params, options) => ctx.mcpReq.elicitInput(params, options);
+      const confirm =
+        tools.confirmChanges !== 'elicit'
+          ? undefined
+          : canElicit
+            ? (tool: ErasedTool, value: unknown) =>
+                confirmWithUser(ask, tool, value, ctx.mcpReq.signal)
+            : (tool: ErasedTool, value: unknown) => Promise.resolve(cannotConfirm(tool, value));
+      return callTool(catalogTool, input, {
+        signal: ctx.mcpReq.signal,
+        redact: tools.redact,
+        confirm,
+      });
+    }
     const gate = catalogTool.needsApproval
       ? confirmation(tools.confirmChanges, catalogTool, input, {
           inputResponses: ctx.mcpReq.inputResponses,
-          canElicit: formElicitation(server),
+          canElicit,
         })
       : undefined;
     if (gate) return gate;
@@ -119,7 +152,7 @@ export function modernHandlerOf(
   options: { sse: boolean; maxBodyBytes: number },
 ): McpHttpHandler {
   const listing = modernListing(tools);
-  return createMcpHandler(() => modernServerFor(tools, listing), {
+  return createMcpHandler(() => catalogServerFor(tools, listing, 'modern'), {
     legacy: 'reject',
     responseMode: options.sse ? 'sse' : 'json',
     maxRequestBodySize: options.maxBodyBytes,

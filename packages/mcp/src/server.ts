@@ -21,6 +21,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import packageJson from '../package.json' with { type: 'json' };
 import { advertisedInputSchema, annotationsOf, outputSchemaOf, titleOf } from './built-in-tools.js';
 import {
+  type AskUser,
   type ConfirmChanges,
   canElicit,
   cannotConfirm,
@@ -276,7 +277,8 @@ function confirmerFor(
   if (!canElicit(server.server)) {
     return (catalogTool, input) => Promise.resolve(cannotConfirm(catalogTool, input));
   }
-  return (catalogTool, input) => confirmWithUser(server.server, catalogTool, input, signal);
+  const ask: AskUser = (params, options) => server.server.elicitInput(params, options);
+  return (catalogTool, input) => confirmWithUser(ask, catalogTool, input, signal);
 }
 
 /**
