@@ -1,6 +1,7 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { createMCPClient } from '@ai-sdk/mcp';
 import { Experimental_StdioMCPTransport as AiSdkStdioTransport } from '@ai-sdk/mcp/mcp-stdio';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
@@ -181,11 +182,61 @@ async function langChainClient(transport: Transport): Promise<AnyClient> {
   };
 }
 
+const INSPECTOR = fileURLToPath(new URL('../node_modules/.bin/mcp-inspector', import.meta.url));
+
+/**
+ * The MCP Inspector in CLI mode: one process per method, printing the result as JSON. Over
+ * stdio it starts the server itself, configured by `-e`.
+ */
+async function inspectorClient(transport: Transport): Promise<AnyClient> {
+  const target =
+    transport === 'stdio'
+      ? [
+          '--cwd',
+          packageDir,
+          ...Object.entries(env()).flatMap(([name, value]) => ['-e', `${name}=${value}`]),
+          '--connect-timeout',
+          '60000',
+        ]
+      : [http.url.href];
+  const command = transport === 'stdio' ? ['--', process.execPath, ...SERVER_ARGS] : [];
+  const run = async (method: string[]): Promise<unknown> => {
+    const { stdout } = await promisify(execFile)(
+      INSPECTOR,
+      ['--cli', ...target, ...method, ...command],
+      { cwd: packageDir, env: { PATH: process.env.PATH ?? '' }, timeout: 90_000 },
+    );
+    return JSON.parse(stdout);
+  };
+  return {
+    list: async () => {
+      const { tools } = (await run(['--method', 'tools/list'])) as { tools: { name: string }[] };
+      return tools.map((tool) => tool.name);
+    },
+    call: async (name, args) => {
+      const pairs = Object.entries(args).map(([key, value]) =>
+        typeof value === 'string' ? `${key}=${value}` : `${key}=${JSON.stringify(value)}`,
+      );
+      const result = (await run([
+        '--method',
+        'tools/call',
+        '--tool-name',
+        name,
+        '--tool-arg',
+        ...pairs,
+      ])) as { isError?: boolean; content: { type: string; text?: string }[] };
+      return { isError: result.isError === true, text: textOf(result) };
+    },
+    close: async () => undefined,
+  };
+}
+
 const CLIENTS = {
   '@modelcontextprotocol/client 2.x (2026-07-28)': modernClient,
   '@modelcontextprotocol/sdk 1.32 Client (2025-11-25)': legacyClient,
   '@ai-sdk/mcp': aiSdkClient,
   '@langchain/mcp-adapters': langChainClient,
+  'the MCP Inspector CLI': inspectorClient,
 } as const;
 
 let renames = 0;
