@@ -163,7 +163,7 @@ export function questionFor(catalogTool: ErasedTool, input: unknown): string | u
 export function cannotConfirm(catalogTool: ErasedTool, input: unknown): CallToolResult | undefined {
   if (questionFor(catalogTool, input) === undefined) return undefined;
   return refusal(
-    `${catalogTool.name} changes the user's data and needs their confirmation first, but this MCP connection cannot ask for it (the host does not support form elicitation, or the server is the stateless HTTP endpoint), so it did not run and nothing was changed. To enable it: connect over stdio from a host that supports elicitation, or the server's operator accepts unconfirmed changes with --confirm-changes annotations-only (option confirmChanges: 'annotations-only'), leaving approval to the host. Tell the user; do not retry.`,
+    `${catalogTool.name} changes the user's data and needs their confirmation first, but this MCP connection cannot ask for it (the host does not support form elicitation, or it speaks MCP 2025-11-25 to the stateless HTTP endpoint, which has no session to ask over), so it did not run and nothing was changed. To enable it: use a host that supports elicitation (over HTTP, one speaking MCP 2026-07-28), or the server's operator accepts unconfirmed changes with --confirm-changes annotations-only (option confirmChanges: 'annotations-only'), leaving approval to the host. Tell the user; do not retry.`,
   );
 }
 
