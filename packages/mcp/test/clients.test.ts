@@ -270,5 +270,7 @@ describe.each(['stdio', 'http'] as const)('over %s', (transport) => {
         await client.close();
       }
     },
+    // Over stdio each client starts the bin with tsx (the Inspector once per method).
+    180_000,
   );
 });
