@@ -4,7 +4,6 @@ import {
   ConfigurationError,
   type UpdateCollectionInput,
 } from '@catalogkit/core';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /**
@@ -48,9 +47,21 @@ export type AskUser = (
   options: { signal: AbortSignal; timeout: number },
 ) => Promise<{ action: 'accept' | 'decline' | 'cancel' }>;
 
-/** Whether the connected host said it can show the user a form (`elicitation.form`). */
-export function canElicit(server: Server): boolean {
-  return server.getClientCapabilities()?.elicitation?.form !== undefined;
+/** What a client declares about elicitation, in either SDK's types. */
+interface ElicitationCapabilities {
+  elicitation?: { form?: object; url?: object };
+}
+
+/**
+ * Whether the client said it can show the user a form: `elicitation.form`, or an empty
+ * `elicitation` (form, by the specification). Read per request on 2026-07-28, where the
+ * capabilities travel in each request's `_meta`.
+ */
+export function canElicit(capabilities: ElicitationCapabilities | undefined): boolean {
+  const elicitation = capabilities?.elicitation;
+  return (
+    elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined)
+  );
 }
 
 /** The most of one model-written text (a name, a description) the question shows. */

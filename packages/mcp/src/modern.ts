@@ -15,6 +15,7 @@ import {
   type AskUser,
   answerText,
   type ConfirmChanges,
+  canElicit,
   cannotConfirm,
   confirmWithUser,
   questionFor,
@@ -72,15 +73,6 @@ function confirmation(
   return refusal(answerText(catalogTool.name, answer.data.action));
 }
 
-/** Whether the client declared it can show a form (an empty `elicitation` means form). */
-function formElicitation(server: Server): boolean {
-  // Read per request: on 2026-07-28 the capabilities travel in each request's _meta.
-  const elicitation = server.getClientCapabilities()?.elicitation;
-  return (
-    elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined)
-  );
-}
-
 /**
  * The listing in this SDK's types. It is JSON already (built from JSON Schema); the two SDKs
  * only type a schema's properties differently (`object` against JSON values).
@@ -111,13 +103,13 @@ export function catalogServerFor(
       );
     }
     const input = request.params.arguments ?? {};
-    const canElicit = formElicitation(server);
+    const canAsk = canElicit(server.getClientCapabilities());
     if (era === 'legacy') {
       const ask: AskUser = (params, options) => ctx.mcpReq.elicitInput(params, options);
       const confirm =
         tools.confirmChanges !== 'elicit'
           ? undefined
-          : canElicit
+          : canAsk
             ? (tool: ErasedTool, value: unknown) =>
                 confirmWithUser(ask, tool, value, ctx.mcpReq.signal)
             : (tool: ErasedTool, value: unknown) => Promise.resolve(cannotConfirm(tool, value));
@@ -130,7 +122,7 @@ export function catalogServerFor(
     const gate = catalogTool.needsApproval
       ? confirmation(tools.confirmChanges, catalogTool, input, {
           inputResponses: ctx.mcpReq.inputResponses,
-          canElicit,
+          canElicit: canAsk,
         })
       : undefined;
     if (gate) return gate;

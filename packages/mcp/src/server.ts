@@ -274,7 +274,7 @@ function confirmerFor(
   signal: AbortSignal,
 ): CallContext['confirm'] {
   if (confirmChanges !== 'elicit') return undefined;
-  if (!canElicit(server.server)) {
+  if (!canElicit(server.server.getClientCapabilities())) {
     return (catalogTool, input) => Promise.resolve(cannotConfirm(catalogTool, input));
   }
   const ask: AskUser = (params, options) => server.server.elicitInput(params, options);
