@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { startEmulator } from '@catalogkit/emulator';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const emulator = await startEmulator({ port: 0 });
 const transport = new StdioClientTransport({
@@ -19,7 +20,17 @@ const transport = new StdioClientTransport({
     CATALOG_MCP_URL: emulator.mcpUrl,
   },
 });
-const client = new Client({ name: 'catalogkit-mcp-demo', version: '1.0.0' });
+// A host that can ask the user (form elicitation): the server confirms changes through it.
+const client = new Client(
+  { name: 'catalogkit-mcp-demo', version: '1.0.0' },
+  { capabilities: { elicitation: { form: {} } } },
+);
+client.setRequestHandler(ElicitRequestSchema, (request) => {
+  process.stdout.write(
+    `\n→ the host asks the user:\n${request.params.message}\n→ the user accepts\n`,
+  );
+  return { action: 'accept', content: {} };
+});
 await client.connect(transport);
 
 try {

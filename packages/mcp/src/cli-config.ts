@@ -1,9 +1,28 @@
 import { CATALOG_TOOL_NAMES, type CatalogToolName } from '@catalogkit/core/tools';
 import type { ConfirmChanges } from './confirm.js';
 
-/** What the command line asks for: run the server with options, or print and exit. */
+/** Where `--http` listens: a port (0 for any free one) on a host name or address. */
+export interface HttpListen {
+  port: number;
+  host: string;
+}
+
+/** The loopback address `--http` binds by default: only this machine can reach it. */
+export const DEFAULT_HTTP_HOST = '127.0.0.1';
+/** The port `--http` listens on by default. */
+export const DEFAULT_HTTP_PORT = 8931;
+
+/**
+ * What the command line asks for: run the server with options (over stdio, or over HTTP
+ * when `http` is set), or print and exit.
+ */
 export type CliCommand =
-  | { kind: 'serve'; include: CatalogToolName[]; confirmChanges: ConfirmChanges | undefined }
+  | {
+      kind: 'serve';
+      include: CatalogToolName[];
+      confirmChanges: ConfirmChanges | undefined;
+      http: HttpListen | undefined;
+    }
   | { kind: 'print'; text: string }
   | { kind: 'fail'; text: string; exitCode: number };
 
@@ -20,16 +39,24 @@ const NEEDS: Readonly<Record<CatalogToolName, readonly EnvName[]>> = {
 export function usage(version: string): string {
   return `catalogkit-mcp ${version}: the catalog tools as an MCP server over stdio.
 MCP hosts (Claude Desktop, Cursor, VS Code, ...) start it themselves; run by hand it waits
-for a host on stdin.
+for a host on stdin. With --http it serves Streamable HTTP instead and prints the URL and
+the configuration to paste into each host.
 
 Usage: catalogkit-mcp [options]
+       catalogkit-mcp --http [--port N] [--host H] [options]
 
 Options:
+  --http                     Serve over HTTP (stateless Streamable HTTP at /mcp)
+  --port <n>                 Port for --http (default ${DEFAULT_HTTP_PORT}; 0 picks a free one)
+  --host <name>              Address for --http to bind (default ${DEFAULT_HTTP_HOST}, this machine
+                             only). Anyone who can reach it spends your API key.
   --include <tools>          Comma-separated tools to serve (default: all):
                              ${CATALOG_TOOL_NAMES.join(', ')}
   --confirm-changes <mode>   elicit (default): ask the user through the host before
-                             update_collection runs, where the host supports elicitation;
-                             annotations-only: leave it to the host's own approval
+                             update_collection runs; refused where the host cannot ask
+                             (no elicitation support, or --http);
+                             annotations-only: you accept unconfirmed changes, left to
+                             the host's own tool approval
   -v, --version              Print the version and exit
   -h, --help                 Print this help and exit
 
@@ -91,6 +118,21 @@ function includeOf(value: string, secrets: readonly string[]): CatalogToolName[]
   return names.filter(isToolName);
 }
 
+/** A port number 0..65535 written in plain digits, or undefined. */
+function portOf(value: string): number | undefined {
+  if (!/^\d{1,5}$/.test(value)) return undefined;
+  const port = Number(value);
+  return port <= 65_535 ? port : undefined;
+}
+
+/** A host name or IP address to bind (IPv6 with or without brackets), or undefined. */
+function hostOf(value: string): string | undefined {
+  const bare = value.startsWith('[') && value.endsWith(']') ? value.slice(1, -1) : value;
+  const name = /^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$/.test(bare);
+  const ipv6 = bare.includes(':') && /^[0-9A-Fa-f:.]{2,45}$/.test(bare);
+  return name || ipv6 ? bare.toLowerCase() : undefined;
+}
+
 function confirmChangesOf(value: string): ConfirmChanges | undefined {
   return value === 'elicit' || value === 'annotations-only' ? value : undefined;
 }
@@ -100,6 +142,9 @@ function optionName(name: string, secrets: readonly string[]): string {
   const plain = /^--?[A-Za-z0-9][A-Za-z0-9-]{0,40}$/.test(name);
   return plain && !isSecret(name, secrets) ? JSON.stringify(name) : '(an argument not shown)';
 }
+
+/** The options that take a value. */
+const VALUE_OPTIONS = ['--include', '--confirm-changes', '--port', '--host'] as const;
 
 /** Splits `--name=value` and `--name value` alike. */
 function optionValue(args: readonly string[], index: number): [string, string | undefined, number] {
@@ -121,17 +166,31 @@ export function parseArgs(
 ): CliCommand {
   let include: CatalogToolName[] = [...CATALOG_TOOL_NAMES];
   let confirmChanges: ConfirmChanges | undefined;
+  let http = false;
+  let port: number | undefined;
+  let host: string | undefined;
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index] ?? '';
     if (arg === '-h' || arg === '--help') return { kind: 'print', text: usage(version) };
     if (arg === '-v' || arg === '--version') return { kind: 'print', text: `${version}\n` };
+    if (arg === '--http') {
+      http = true;
+      continue;
+    }
     const [name, value, last] = optionValue(args, index);
-    if (name !== '--include' && name !== '--confirm-changes') {
+    if (!VALUE_OPTIONS.some((option) => option === name)) {
       return usageError(`unknown option ${optionName(name, secrets)}`);
     }
     if (value === undefined) return usageError(`${name} needs a value`);
     index = last;
-    if (name === '--include') {
+    if (name === '--port') {
+      port = portOf(value);
+      // Not echoed: a pasted key would land in the logs, and the rule is short.
+      if (port === undefined) return usageError('--port must be a number from 0 to 65535');
+    } else if (name === '--host') {
+      host = isSecret(value, secrets) ? undefined : hostOf(value);
+      if (host === undefined) return usageError('--host must be a host name or an IP address');
+    } else if (name === '--include') {
       const tools = includeOf(value, secrets);
       if (typeof tools === 'string') return usageError(tools);
       include = tools;
@@ -146,7 +205,13 @@ export function parseArgs(
       }
     }
   }
-  return { kind: 'serve', include, confirmChanges };
+  if (!http && (port !== undefined || host !== undefined)) {
+    return usageError('--port and --host go with --http');
+  }
+  const listen = http
+    ? { port: port ?? DEFAULT_HTTP_PORT, host: host ?? DEFAULT_HTTP_HOST }
+    : undefined;
+  return { kind: 'serve', include, confirmChanges, http: listen };
 }
 
 /**

@@ -1,23 +1,46 @@
 #!/usr/bin/env node
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 // Bundled into dist by tsup, so `--version` prints the version that was published.
 import packageJson from '../package.json' with { type: 'json' };
 import { type CliCommand, missingConfiguration, parseArgs } from './cli-config.js';
-import { createCatalogMcpServer } from './server.js';
+import { allowedHostsFor, serveHttp } from './cli-http.js';
+import { createCatalogMcpHandler } from './http-handler.js';
+import { catalogServerFor, modernListing } from './modern.js';
+import { prepareTools } from './server.js';
 
-/** Starts serving over stdio once the configuration the served tools need is there. */
-async function serve(command: Extract<CliCommand, { kind: 'serve' }>): Promise<void> {
+type ServeCommand = Extract<CliCommand, { kind: 'serve' }>;
+
+/**
+ * Serves the stateless HTTP handler until SIGINT or SIGTERM, then exits 0. stdout is free
+ * here (the protocol goes over HTTP), so the URL and host configurations are printed there.
+ */
+async function serveOverHttp(command: ServeCommand, http: NonNullable<ServeCommand['http']>) {
+  const handle = createCatalogMcpHandler({
+    include: command.include,
+    ...(command.confirmChanges ? { confirmChanges: command.confirmChanges } : {}),
+    allowedHosts: allowedHostsFor(http.host),
+  });
+  await serveHttp(handle, http, (text) => process.stdout.write(text));
+  process.exit(0);
+}
+
+/** Starts serving once the configuration the served tools need is there. */
+async function serve(command: ServeCommand): Promise<void> {
   const missing = missingConfiguration(command.include, process.env);
   if (missing !== undefined) {
     process.stderr.write(missing);
     process.exit(1);
   }
+  if (command.http) return serveOverHttp(command, command.http);
   // Addresses are checked here too: a bad URL is a ConfigurationError before any host call.
-  const server = createCatalogMcpServer({
+  const tools = prepareTools({
     include: command.include,
     ...(command.confirmChanges ? { confirmChanges: command.confirmChanges } : {}),
   });
-  await server.connect(new StdioServerTransport());
+  const listing = modernListing(tools);
+  // Both revisions: the opening message picks the era (2026-07-28 `server/discover`, or the
+  // 2025-11-25 `initialize`), and one server of that era serves the connection.
+  serveStdio(({ era }) => catalogServerFor(tools, listing, era));
   if (process.stdin.isTTY) {
     process.stderr.write(
       `catalogkit-mcp: serving ${command.include.join(', ')} over stdio; waiting for an MCP host (Ctrl+C to stop). Run with --help for how hosts start it.\n`,

@@ -4,15 +4,16 @@ import {
   ConfigurationError,
   type UpdateCollectionInput,
 } from '@catalogkit/core';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * How the server makes sure the user wants a change before a tool that changes data runs:
- * - `'elicit'` (default): where the host supports form elicitation, the server asks the
- *   user itself (`elicitation/create`) and runs the tool only once they accept; other hosts
- *   get the tool's annotations (`readOnlyHint: false`) to decide for themselves.
- * - `'annotations-only'`: never asks; the annotations are all hosts get.
+ * - `'elicit'` (default): the server asks the user itself through the host
+ *   (`elicitation/create`) and runs the tool only once they accept. Where it cannot ask (the
+ *   host does not support form elicitation, or the stateless HTTP handler, which has no
+ *   session to ask over), the tool is refused, with a message saying how to enable it.
+ * - `'annotations-only'`: the operator accepts unconfirmed changes. The server never asks;
+ *   the tool's annotations (`destructiveHint: true`) are all hosts get to decide from.
  */
 export type ConfirmChanges = 'elicit' | 'annotations-only';
 
@@ -33,9 +34,34 @@ export function confirmChangesOf(value: unknown): ConfirmChanges {
   );
 }
 
-/** Whether the connected host said it can show the user a form (`elicitation.form`). */
-export function canElicit(server: Server): boolean {
-  return server.getClientCapabilities()?.elicitation?.form !== undefined;
+/**
+ * Sends `elicitation/create` to the host and resolves with the user's answer: the SDK's
+ * `elicitInput` of either major version (1.x `Server`, 2.x request context).
+ */
+export type AskUser = (
+  params: {
+    mode: 'form';
+    message: string;
+    requestedSchema: { type: 'object'; properties: Record<string, never> };
+  },
+  options: { signal: AbortSignal; timeout: number },
+) => Promise<{ action: 'accept' | 'decline' | 'cancel' }>;
+
+/** What a client declares about elicitation, in either SDK's types. */
+interface ElicitationCapabilities {
+  elicitation?: { form?: object; url?: object };
+}
+
+/**
+ * Whether the client said it can show the user a form: `elicitation.form`, or an empty
+ * `elicitation` (form, by the specification). Read per request on 2026-07-28, where the
+ * capabilities travel in each request's `_meta`.
+ */
+export function canElicit(capabilities: ElicitationCapabilities | undefined): boolean {
+  const elicitation = capabilities?.elicitation;
+  return (
+    elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined)
+  );
 }
 
 /** The most of one model-written text (a name, a description) the question shows. */
@@ -130,7 +156,7 @@ export function describeUpdate(input: UpdateCollectionInput): string {
 }
 
 /** What the user is asked, or `undefined` for input the tool will refuse anyway. */
-function questionFor(catalogTool: ErasedTool, input: unknown): string | undefined {
+export function questionFor(catalogTool: ErasedTool, input: unknown): string | undefined {
   const parsed = catalogTool.inputSchema.safeParse(input);
   if (!parsed.success) return undefined;
   if (catalogTool.originalName === 'update_collection') {
@@ -140,11 +166,23 @@ function questionFor(catalogTool: ErasedTool, input: unknown): string | undefine
   return `Run ${catalogTool.name}, which changes your data, with ${shown(JSON.stringify(parsed.data) ?? 'no arguments', MAX_ARGUMENTS, UNSAFE_IN_JSON)}?`;
 }
 
-function refusal(text: string): CallToolResult {
+/**
+ * The refusal of a change the server cannot have confirmed: the host cannot show the user
+ * a form (or the transport has no way back to it). `undefined` for input the tool refuses
+ * itself, so the model still reads which field is wrong.
+ */
+export function cannotConfirm(catalogTool: ErasedTool, input: unknown): CallToolResult | undefined {
+  if (questionFor(catalogTool, input) === undefined) return undefined;
+  return refusal(
+    `${catalogTool.name} changes the user's data and needs their confirmation first, but this MCP connection cannot ask for it (the host does not support form elicitation, or it speaks MCP 2025-11-25 to the stateless HTTP endpoint, which has no session to ask over), so it did not run and nothing was changed. To enable it: use a host that supports elicitation (over HTTP, one speaking MCP 2026-07-28), or the server's operator accepts unconfirmed changes with --confirm-changes annotations-only (option confirmChanges: 'annotations-only'), leaving approval to the host. Tell the user; do not retry.`,
+  );
+}
+
+export function refusal(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-function answerText(toolName: string, action: 'decline' | 'cancel'): string {
+export function answerText(toolName: string, action: 'decline' | 'cancel'): string {
   const how =
     action === 'decline'
       ? 'The user declined this change'
@@ -158,7 +196,7 @@ function answerText(toolName: string, action: 'decline' | 'cancel'): string {
  * itself), else to the tool error the model reads: declined, dismissed, or no answer.
  */
 export async function confirmWithUser(
-  server: Server,
+  ask: AskUser,
   catalogTool: ErasedTool,
   input: unknown,
   signal: AbortSignal,
@@ -166,7 +204,7 @@ export async function confirmWithUser(
   const message = questionFor(catalogTool, input);
   if (message === undefined) return undefined;
   try {
-    const answer = await server.elicitInput(
+    const answer = await ask(
       { mode: 'form', message, requestedSchema: { type: 'object', properties: {} } },
       { signal, timeout: CONFIRM_TIMEOUT_MS },
     );

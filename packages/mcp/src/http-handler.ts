@@ -1,5 +1,9 @@
 import { ConfigurationError } from '@catalogkit/core';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { modernHandlerOf } from './modern.js';
+import { type OriginGuard, type OriginPolicy, originGuardOf, refusal } from './origin-guard.js';
+import { type ClientRateLimit, rateLimiterOf } from './rate-limit.js';
 import { type RequestLimits, readJsonRpcBody, rpcErrorResponse } from './request-body.js';
 import {
   closeWithScope,
@@ -16,7 +20,7 @@ import {
 } from './server.js';
 
 /** Options of {@link createCatalogMcpHandler}. */
-export interface CatalogMcpHandlerOptions extends CatalogMcpServerOptions {
+export interface CatalogMcpHandlerOptions extends CatalogMcpServerOptions, OriginPolicy {
   /**
    * Answer in Server-Sent Events instead of one JSON body. Default `false`: the tools send
    * no progress notifications, so one JSON answer per request is all a client needs.
@@ -37,6 +41,8 @@ export interface CatalogMcpHandlerOptions extends CatalogMcpServerOptions {
    * answered 400. Each tool call in a batch may call the catalog service. Default 10.
    */
   maxBatchSize?: number;
+  /** Requests per client per window, answered 429 beyond it. Default: no limit. */
+  rateLimit?: ClientRateLimit;
 }
 
 /** A web-standard request handler: Hono, Next.js route handlers, Workers, Bun, Deno. */
@@ -124,15 +130,33 @@ function handOver(response: Response, scope: RequestScope): Response {
   });
 }
 
-async function serveOne(
+/** What serves a request once its body is read: one leg per protocol revision. */
+interface Legs {
+  tools: PreparedTools;
+  sse: boolean;
+  limits: RequestLimits;
+  /** 2026-07-28: a request carrying the per-request `_meta` envelope. */
+  modern: McpHttpHandler;
+}
+
+async function serveOne(legs: Legs, request: Request): Promise<Response> {
+  // Read and bounded before a server exists: a refused or slow body costs no server.
+  const body = await readJsonRpcBody(request, legs.limits);
+  if (!body.ok) return body.response;
+  // The SDK's own classification, from the body already read: no second read.
+  if (!(await isLegacyRequest(request, body.message))) {
+    return legs.modern.fetch(request, { parsedBody: body.message });
+  }
+  return serveLegacy(legs.tools, legs.sse, request, body.message);
+}
+
+/** 2025-11-25 and earlier: a fresh 1.x server and stateless transport for the request. */
+async function serveLegacy(
   tools: PreparedTools,
   sse: boolean,
-  limits: RequestLimits,
   request: Request,
+  message: unknown,
 ): Promise<Response> {
-  // Read and bounded before a server exists: a refused or slow body costs no server.
-  const body = await readJsonRpcBody(request, limits);
-  if (!body.ok) return body.response;
   const scope = openScope(request.signal);
   // Gone while its body was read: no server is made for nobody.
   if (scope.signal.aborted) return clientGone();
@@ -148,19 +172,26 @@ async function serveOne(
     scope.close();
     return rpcErrorResponse(500, -32603, 'Internal error.');
   }
-  return handOver(await answerWithin(transport, request, body.message, scope), scope);
+  return handOver(await answerWithin(transport, request, message, scope), scope);
 }
 
 /**
  * The catalog MCP server as a stateless Streamable HTTP endpoint: a web-standard
- * `Request → Response` function. Each POST gets a fresh server and transport (no session,
- * nothing kept between requests), so it runs the same on one instance or many; GET and
- * DELETE (session streams) answer 405. The tools and their client are built once, here.
+ * `Request → Response` function serving both protocol revisions: 2026-07-28 (stateless by
+ * design: `server/discover`, the client's version and capabilities in each request's
+ * `_meta`) and 2025-11-25 (the `initialize` handshake, served without a session). Each POST
+ * gets a fresh server (no session, nothing kept between requests), so it runs the same on
+ * one instance or many; GET and DELETE (session streams) answer 405. The tools and their
+ * client are built once, here.
  *
  * Each request is bounded: its body in size (`maxBodyBytes`) and time (`bodyTimeoutMs`), a
  * batch in length (`maxBatchSize`), refused with a JSON-RPC error and a 4xx status. Its
  * server is closed however the response ends (answer sent, body cancelled unread, client
  * gone), which aborts the tool calls still running for it.
+ *
+ * `Host` must name an allowed host (`allowedHosts`, loopback names by default) and a present
+ * `Origin` must be the server's own or an allowed one (`allowedOrigins`); `Sec-Fetch-Site:
+ * cross-site` is refused. Each is answered 403 before any tool runs (DNS rebinding, CSRF).
  *
  * The server calls the catalog service with your key: anyone who can reach this endpoint
  * spends it. Put your own authentication and rate limits in front of it.
@@ -173,11 +204,33 @@ async function serveOne(
  * @throws ConfigurationError when an option is invalid.
  */
 export function createCatalogMcpHandler(options: CatalogMcpHandlerOptions = {}): CatalogMcpHandler {
-  const { sse = false, maxBodyBytes, bodyTimeoutMs, maxBatchSize, ...serverOptions } = options;
+  const {
+    sse = false,
+    maxBodyBytes,
+    bodyTimeoutMs,
+    maxBatchSize,
+    allowedOrigins,
+    allowedHosts,
+    rateLimit,
+    ...serverOptions
+  } = options;
   const limits = limitsOf({ maxBodyBytes, bodyTimeoutMs, maxBatchSize });
+  const guard: OriginGuard = originGuardOf({ allowedOrigins, allowedHosts });
+  const limited = rateLimiterOf(rateLimit);
   const tools = prepareTools(serverOptions);
+  const legs: Legs = {
+    tools,
+    sse,
+    limits,
+    modern: modernHandlerOf(tools, { sse, maxBodyBytes: limits.maxBodyBytes }),
+  };
   return async (request) => {
+    // Before anything else: a refused browser or rebound name costs no body read, no server.
+    const refused = refusal(guard, request);
+    if (refused) return refused;
+    const tooMany = limited(request);
+    if (tooMany) return tooMany;
     if (request.method !== 'POST') return methodNotAllowed();
-    return serveOne(tools, sse, limits, request);
+    return serveOne(legs, request);
   };
 }

@@ -16,4 +16,6 @@ export {
   type CatalogMcpHandlerOptions,
   createCatalogMcpHandler,
 } from './http-handler.js';
+export type { OriginPolicy } from './origin-guard.js';
+export type { ClientRateLimit } from './rate-limit.js';
 export { type CatalogMcpServerOptions, createCatalogMcpServer } from './server.js';

@@ -20,7 +20,14 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 // Bundled into dist by tsup, so hosts see the version that was published.
 import packageJson from '../package.json' with { type: 'json' };
 import { advertisedInputSchema, annotationsOf, outputSchemaOf, titleOf } from './built-in-tools.js';
-import { type ConfirmChanges, canElicit, confirmChangesOf, confirmWithUser } from './confirm.js';
+import {
+  type AskUser,
+  type ConfirmChanges,
+  canElicit,
+  cannotConfirm,
+  confirmChangesOf,
+  confirmWithUser,
+} from './confirm.js';
 import { toObjectJsonSchema } from './json-schema.js';
 
 /**
@@ -34,9 +41,11 @@ export interface CatalogMcpServerOptions
   /**
    * How the user confirms a tool that changes data (`update_collection`, your tools with
    * `mutates`). Default `'elicit'`: the server asks the user through the host (MCP form
-   * elicitation) where the host supports it, over stdio or any transport with a session,
-   * and runs the tool only once they accept; `'annotations-only'` leaves it to hosts that
-   * honour the tool annotations. The stateless HTTP handler has no session to ask over.
+   * elicitation), over stdio or any transport with a session, and runs the tool only once
+   * they accept; where it cannot ask (a host without elicitation, the stateless HTTP
+   * handler) the tool is refused with a message saying how to enable it.
+   * `'annotations-only'`: you accept unconfirmed changes, left to hosts that honour the
+   * tool annotations.
    */
   confirmChanges?: ConfirmChanges;
 }
@@ -61,7 +70,8 @@ export interface PreparedTools {
   validator: AjvJsonSchemaValidator;
 }
 
-type ErasedTool = CatalogTool<unknown, CatalogToolResult, string>;
+/** A catalog tool with its types erased: each execute validates its own input. */
+export type ErasedTool = CatalogTool<unknown, CatalogToolResult, string>;
 
 function toMcpTool(catalogTool: ErasedTool): Tool {
   const outputSchema = outputSchemaOf(catalogTool.originalName);
@@ -155,7 +165,7 @@ export function runningToolCallCount(): number {
 }
 
 /** What one tool call needs besides the tool and its input. */
-interface CallContext {
+export interface CallContext {
   signal: AbortSignal;
   redact: PreparedTools['redact'];
   /** Asks the user to accept a change, or `undefined` when the server does not ask. */
@@ -164,7 +174,11 @@ interface CallContext {
     | undefined;
 }
 
-async function callTool(
+/**
+ * Runs one tool call: asks `context.confirm` first for a tool that changes data, then the
+ * tool; its result as MCP content and structuredContent (both protocol revisions).
+ */
+export async function callTool(
   catalogTool: ErasedTool,
   input: unknown,
   context: CallContext,
@@ -250,14 +264,21 @@ export function serverFor(tools: PreparedTools, closed?: AbortSignal): McpServer
   return server;
 }
 
-/** How this call asks the user to accept a change, if the server asks and the host can. */
+/**
+ * How this call asks the user to accept a change: through the host where it can, refused
+ * where it cannot, not at all where the operator accepts unconfirmed changes.
+ */
 function confirmerFor(
   server: McpServer,
   confirmChanges: ConfirmChanges,
   signal: AbortSignal,
 ): CallContext['confirm'] {
-  if (confirmChanges !== 'elicit' || !canElicit(server.server)) return undefined;
-  return (catalogTool, input) => confirmWithUser(server.server, catalogTool, input, signal);
+  if (confirmChanges !== 'elicit') return undefined;
+  if (!canElicit(server.server.getClientCapabilities())) {
+    return (catalogTool, input) => Promise.resolve(cannotConfirm(catalogTool, input));
+  }
+  const ask: AskUser = (params, options) => server.server.elicitInput(params, options);
+  return (catalogTool, input) => confirmWithUser(ask, catalogTool, input, signal);
 }
 
 /**

@@ -181,31 +181,70 @@ describe('update_collection asks the user through elicitation where the host sup
     }
   });
 
-  it('the stateless HTTP handler cannot ask (no session for the answer): annotations only', async () => {
-    const mounted = await mountInHono(
-      createCatalogMcpHandler({
-        clientOptions: {
-          apiKey: emulator.keys.valid,
-          baseUrl: emulator.baseUrl,
-          mcpUrl: emulator.mcpUrl,
-        },
-      }),
-    );
+  it('a stdio host without elicitation: refused, nothing changed, the message says how to enable it', async () => {
+    const { client } = await startBin(env());
+    try {
+      const before = summer();
+      const result = await client.callTool({ name: 'update_collection', arguments: ADD_PRODUCTS });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(
+        /^update_collection changes the user's data and needs their confirmation first/,
+      );
+      expect(textOf(result)).toContain('--confirm-changes annotations-only');
+      expect(textOf(result)).toContain("confirmChanges: 'annotations-only'");
+      expect(summer()).toEqual(before);
+      // Input the tool refuses itself still names the field, rather than asking to enable.
+      const invalid = await client.callTool({
+        name: 'update_collection',
+        arguments: updateCollection('col_summer'),
+      });
+      expect(textOf(invalid)).toContain('give at least one change');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the stateless HTTP handler cannot ask (no session for the answer): refused, no PATCH', async () => {
+    const handlerOptions = {
+      clientOptions: {
+        apiKey: emulator.keys.valid,
+        baseUrl: emulator.baseUrl,
+        mcpUrl: emulator.mcpUrl,
+      },
+    };
+    const mounted = await mountInHono(createCatalogMcpHandler(handlerOptions));
     const { client } = await connectHttpClient(mounted.url, { capabilities: { elicitation: {} } });
     let asked = 0;
     client.setRequestHandler(ElicitRequestSchema, () => {
       asked += 1;
-      return { action: 'decline' };
+      return { action: 'accept', content: {} };
     });
+    const optedIn = await mountInHono(
+      createCatalogMcpHandler({ ...handlerOptions, confirmChanges: 'annotations-only' }),
+    );
+    const { client: optedInClient } = await connectHttpClient(optedIn.url);
     try {
-      const before = clauseCount();
+      const patches = () => emulator.stats.count('PATCH /v1/collections/:id');
+      const before = { collection: summer(), patches: patches() };
       const result = await client.callTool({ name: 'update_collection', arguments: ADD_PRODUCTS });
-      expect(result.isError).toBeFalsy();
-      expect(clauseCount()).toBe(before + 1);
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain('--confirm-changes annotations-only');
+      expect(summer()).toEqual(before.collection);
+      expect(patches()).toBe(before.patches);
       expect(asked).toBe(0);
+      // The operator's explicit option: the change runs, left to the host's approval.
+      const clauses = clauseCount();
+      const accepted = await optedInClient.callTool({
+        name: 'update_collection',
+        arguments: ADD_PRODUCTS,
+      });
+      expect(accepted.isError).toBeFalsy();
+      expect(clauseCount()).toBe(clauses + 1);
     } finally {
       await client.close();
+      await optedInClient.close();
       await mounted.close();
+      await optedIn.close();
     }
   });
 });

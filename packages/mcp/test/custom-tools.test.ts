@@ -34,6 +34,8 @@ describe('your own tools (the tools option) on the MCP server', () => {
         },
         tools: [comparePrices, archiveCollection],
         include: ['search_catalog', 'compare_prices', 'archive_collection'],
+        // This HTTP client cannot confirm: the operator accepts unconfirmed changes.
+        confirmChanges: 'annotations-only',
       }),
     );
     const { client } = await connectHttpClient(host.url);

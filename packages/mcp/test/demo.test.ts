@@ -18,6 +18,9 @@ describe('the README demo (pnpm demo)', () => {
     expect(stdout).toContain('"destructiveHint":true,"idempotentHint":false');
     expect(stdout).toMatch(/^2 of \d+ products for "trail running shoes"\.$/m);
     expect(stdout).toContain('structuredContent: tier token, 2 products in full');
+    expect(stdout).toContain(
+      'the host asks the user:\nChange your collection col_nope (1 change):',
+    );
     expect(stdout).toContain('update_collection (isError true): Not found: Collection not found.');
   }, 120_000);
 });

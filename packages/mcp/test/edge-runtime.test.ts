@@ -40,8 +40,9 @@ interface EdgeOutcome {
 }
 
 // Runs in the VM: three JSON-RPC exchanges with the handler, as a Streamable HTTP client sends them.
+// A remote deploy names its host in allowedHosts: the loopback names are the default.
 const EXCHANGES = `async (clientOptions) => {
-  const handle = createCatalogMcpHandler({ clientOptions });
+  const handle = createCatalogMcpHandler({ clientOptions, allowedHosts: ['edge.test'] });
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   const post = async (id, method, params) => {
     const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });

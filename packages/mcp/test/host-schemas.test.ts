@@ -29,6 +29,8 @@ beforeAll(async () => {
         mcpUrl: emulator.mcpUrl,
       },
       tools: [pinProduct],
+      // The HTTP client cannot confirm: the operator accepts unconfirmed changes.
+      confirmChanges: 'annotations-only',
     }),
   );
 });

@@ -22,6 +22,9 @@ beforeAll(async () => {
       mcpUrl: emulator.mcpUrl,
     },
     defaults: { placements: ['affiliate'] },
+    // This client cannot confirm (no session over stateless HTTP): the operator accepts
+    // unconfirmed changes, so the update's own answers are tested here.
+    confirmChanges: 'annotations-only',
   });
   mounted = await mountInHono(handle);
   ({ client } = await connectHttpClient(mounted.url));
@@ -94,7 +97,9 @@ describe('createCatalogMcpHandler mounted in Hono, with the SDK client over Stre
     // An emulator and a handler of their own: no defaults, and an update nobody else counts.
     const own = await startEmulator({ port: 0 });
     const clientOptions = { apiKey: own.keys.valid, baseUrl: own.baseUrl, mcpUrl: own.mcpUrl };
-    const host = await mountInHono(createCatalogMcpHandler({ clientOptions }));
+    const host = await mountInHono(
+      createCatalogMcpHandler({ clientOptions, confirmChanges: 'annotations-only' }),
+    );
     const { client: shapeClient } = await connectHttpClient(host.url);
     try {
       // Listed first, so the SDK client checks each structuredContent against its outputSchema.
@@ -321,7 +326,12 @@ describe('the API key', () => {
     'never reaches the host, even from a service that echoes it everywhere (key given as %s)',
     async (config) => {
       const service = await startKeyEchoService();
-      const host = await mountInHono(createCatalogMcpHandler(configs[config](service)));
+      const host = await mountInHono(
+        createCatalogMcpHandler({
+          ...configs[config](service),
+          confirmChanges: 'annotations-only',
+        }),
+      );
       const { client: echoClient, received } = await connectHttpClient(host.url);
       try {
         await echoClient.listTools();

@@ -1,0 +1,152 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  acceptedContent,
+  createMcpHandler,
+  type InputRequiredResult,
+  inputRequired,
+  type McpHttpHandler,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type Tool,
+} from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import {
+  type AskUser,
+  answerText,
+  type ConfirmChanges,
+  canElicit,
+  cannotConfirm,
+  confirmWithUser,
+  questionFor,
+  refusal,
+} from './confirm.js';
+import { callTool, type ErasedTool, type PreparedTools } from './server.js';
+
+/** The protocol revision this module serves: stateless, one request per exchange. */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+
+/** The key of the confirmation in an `input_required` round trip. */
+const CONFIRM_KEY = 'confirm';
+
+/** What a client answers to the confirmation: only the action is read (untrusted input). */
+const ANSWER = z.object({ action: z.enum(['accept', 'decline', 'cancel']) });
+
+/** What the handler's context offers the confirmation: the client's answers, if a retry. */
+interface RoundTrip {
+  inputResponses: Record<string, unknown> | undefined;
+  canElicit: boolean;
+}
+
+/**
+ * The 2026-07-28 confirmation of a change: the server cannot call the client back, so it
+ * answers `input_required` with the question, and the client retries the same call with the
+ * user's answer. `undefined` lets the tool run (accepted, or input the tool refuses itself).
+ */
+function confirmation(
+  mode: ConfirmChanges,
+  catalogTool: ErasedTool,
+  input: unknown,
+  round: RoundTrip,
+): CallToolResult | InputRequiredResult | undefined {
+  if (mode !== 'elicit') return undefined;
+  const message = questionFor(catalogTool, input);
+  if (message === undefined) return undefined;
+  if (!round.canElicit) return cannotConfirm(catalogTool, input);
+  const answer = ANSWER.safeParse(round.inputResponses?.[CONFIRM_KEY]);
+  if (!answer.success) {
+    return inputRequired({
+      inputRequests: {
+        [CONFIRM_KEY]: inputRequired.elicit({
+          mode: 'form',
+          message,
+          requestedSchema: { type: 'object', properties: {} },
+        }),
+      },
+    });
+  }
+  if (answer.data.action === 'accept') {
+    return acceptedContent(round.inputResponses, CONFIRM_KEY)
+      ? undefined
+      : refusal(answerText(catalogTool.name, 'cancel'));
+  }
+  return refusal(answerText(catalogTool.name, answer.data.action));
+}
+
+/**
+ * The listing in this SDK's types. It is JSON already (built from JSON Schema); the two SDKs
+ * only type a schema's properties differently (`object` against JSON values).
+ */
+export function modernListing(tools: PreparedTools): Tool[] {
+  return JSON.parse(JSON.stringify(tools.listing)) as Tool[];
+}
+
+/**
+ * A server of `@modelcontextprotocol/server` 2.x for the prepared tools, for one era: on
+ * 2026-07-28 a change is confirmed through `input_required`, on 2025-11-25 (a stdio
+ * connection that opened with `initialize`) through `elicitation/create`, as the 1.x server
+ * does. Where it cannot ask, the change is refused.
+ */
+export function catalogServerFor(
+  tools: PreparedTools,
+  listing: readonly Tool[],
+  era: 'legacy' | 'modern',
+): Server {
+  const server = new Server(tools.serverInfo, { capabilities: { tools: {} } });
+  server.setRequestHandler('tools/list', () => ({ tools: [...listing] }));
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    const catalogTool = tools.byName.get(request.params.name);
+    if (!catalogTool) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Tool ${request.params.name} not found`,
+      );
+    }
+    const input = request.params.arguments ?? {};
+    const canAsk = canElicit(server.getClientCapabilities());
+    if (era === 'legacy') {
+      const ask: AskUser = (params, options) => ctx.mcpReq.elicitInput(params, options);
+      const confirm =
+        tools.confirmChanges !== 'elicit'
+          ? undefined
+          : canAsk
+            ? (tool: ErasedTool, value: unknown) =>
+                confirmWithUser(ask, tool, value, ctx.mcpReq.signal)
+            : (tool: ErasedTool, value: unknown) => Promise.resolve(cannotConfirm(tool, value));
+      return callTool(catalogTool, input, {
+        signal: ctx.mcpReq.signal,
+        redact: tools.redact,
+        confirm,
+      });
+    }
+    const gate = catalogTool.needsApproval
+      ? confirmation(tools.confirmChanges, catalogTool, input, {
+          inputResponses: ctx.mcpReq.inputResponses,
+          canElicit: canAsk,
+        })
+      : undefined;
+    if (gate) return gate;
+    return callTool(catalogTool, input, {
+      signal: ctx.mcpReq.signal,
+      redact: tools.redact,
+      confirm: undefined,
+    });
+  });
+  return server;
+}
+
+/**
+ * The 2026-07-28 leg of the HTTP handler: a fresh server per request, 2025-era requests
+ * refused (the caller routes those to its own stateless leg first).
+ */
+export function modernHandlerOf(
+  tools: PreparedTools,
+  options: { sse: boolean; maxBodyBytes: number },
+): McpHttpHandler {
+  const listing = modernListing(tools);
+  return createMcpHandler(() => catalogServerFor(tools, listing, 'modern'), {
+    legacy: 'reject',
+    responseMode: options.sse ? 'sse' : 'json',
+    maxRequestBodySize: options.maxBodyBytes,
+  });
+}
