@@ -133,19 +133,33 @@ function redactText(text: string, forms: readonly string[]): string {
   return out + text.slice(done);
 }
 
-/** Redacts strings and member names, deeply (a server may echo a key as a member name). */
-function redactValue(value: unknown, forms: readonly string[]): unknown {
+/** An array or an object literal: what JSON answers are made of, and all that is rebuilt. */
+function isPlainContainer(value: unknown): value is unknown[] | Record<string, unknown> {
+  if (Array.isArray(value)) return true;
+  if (value === null || typeof value !== 'object') return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * Redacts strings and member names, deeply (a server may echo a key as a member name).
+ * Only arrays and object literals are rebuilt (a class instance is the application's own);
+ * an object met again inside itself is kept as it is, so cycles end.
+ */
+function redactValue(value: unknown, forms: readonly string[], open = new Set<object>()): unknown {
   if (typeof value === 'string') return redactText(value, forms);
-  if (Array.isArray(value)) return value.map((item) => redactValue(item, forms));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [
-        redactText(key, forms),
-        redactValue(item, forms),
-      ]),
-    );
-  }
-  return value;
+  if (!isPlainContainer(value) || open.has(value)) return value;
+  open.add(value);
+  const copy = Array.isArray(value)
+    ? value.map((item) => redactValue(item, forms, open))
+    : Object.fromEntries(
+        Object.entries(value).map(([key, item]) => [
+          redactText(key, forms),
+          redactValue(item, forms, open),
+        ]),
+      );
+  open.delete(value);
+  return copy;
 }
 
 /**
@@ -267,38 +281,6 @@ export class SentSecrets {
       this.#index = undefined;
     }
   }
-}
-
-/** The redactor of each paid call's answer, by the answer object (see {@link markAnswer}). */
-const answerRedactors = new WeakMap<object, Redactor>();
-
-/**
- * Marks `answer` (a parsed answer object) with its call's own redactor, which knows the
- * payment credential that call sent: whatever is later made from the answer (tool output,
- * model text) is redacted with it, however many other credentials were sent meanwhile.
- */
-export function markAnswer<T>(answer: T, redact: Redactor | undefined): T {
-  if (redact !== undefined && answer !== null && typeof answer === 'object') {
-    answerRedactors.set(answer, redact);
-  }
-  return answer;
-}
-
-/**
- * The own redactors of the answers in `value`: `value` itself and its direct members (a
- * tool's output holds the client's answer, `{ request, response }`).
- */
-export function answerRedactorsIn(value: unknown): Redactor[] {
-  if (value === null || typeof value !== 'object') return [];
-  const own = answerRedactors.get(value);
-  if (own !== undefined) return [own];
-  const found = new Set<Redactor>();
-  for (const member of Object.values(value)) {
-    const redact =
-      member !== null && typeof member === 'object' ? answerRedactors.get(member) : undefined;
-    if (redact !== undefined) found.add(redact);
-  }
-  return [...found];
 }
 
 /**
