@@ -36,6 +36,9 @@ function escapeAt(text: string, at: number): [string, number] | undefined {
     return m ? [String.fromCharCode(Number.parseInt(m[1] ?? '', 16)), 3] : undefined;
   }
   if (c === '\\') {
+    // JSON escapes: `\/`, `\\`, `\"` stand for one character, `\uXXXX` for any.
+    const next = text[at + 1] ?? '';
+    if (next === '/' || next === '\\' || next === '"') return [next, 2];
     const m = /^\\u([0-9a-f]{4})/i.exec(text.slice(at, at + 6));
     return m ? [String.fromCharCode(Number.parseInt(m[1] ?? '', 16)), 6] : undefined;
   }
