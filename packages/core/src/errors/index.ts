@@ -38,3 +38,5 @@ export {
   TimeoutError,
 } from './transport-errors.js';
 export { RepeatedUpdateError } from './update-errors.js';
+/** The redaction the client applies, for checks outside core (the testing kit's secret checks). */
+export { findSecretEchoes, redactSecrets } from '../http/redact.js';
