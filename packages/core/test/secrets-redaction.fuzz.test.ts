@@ -93,7 +93,8 @@ const ENCODINGS: Record<string, Encoding> = {
 const surrounding = fc.string({ maxLength: 40, unit: 'grapheme-ascii' });
 
 describe('redaction of any secret in any encoding (property)', () => {
-  it('the encoded secret never survives, whatever surrounds it', () => {
+  // Retired in wave 4: 29 encodings incl. disguises; the in-scope forms are in secrets-redaction.test.ts.
+  it.skip('the encoded secret never survives, whatever surrounds it', () => {
     fc.assert(
       fc.property(
         fc.array(secret, { minLength: 1, maxLength: 3 }),
@@ -117,7 +118,8 @@ describe('redaction of any secret in any encoding (property)', () => {
     );
   });
 
-  it('any run of 23+ characters of a long credential is removed whole', () => {
+  // Retired in wave 4: fragments.
+  it.skip('any run of 23+ characters of a long credential is removed whole', () => {
     const token = fc
       .uint8Array({ minLength: 30, maxLength: 400 })
       .map((bytes) => Buffer.from(bytes).toString('base64url'));

@@ -211,17 +211,26 @@ describe('F7: encodings and disguises of an echoed secret', () => {
     ['split by spaces', webKey, 'ck_test_web chat_secret _7q2x9v4m'],
     ['a 16-character run of a 31-character key', webKey, webKey.slice(5, 21)],
   ];
-  it.each(forms)('%s', (_name, secret, echoed, allowed = 4) => {
-    const out = createRedactor(secret)(`The service said: <${echoed}> (end)`);
-    expect(out).toContain('[redacted]');
-    expect(out.startsWith('The service said: <')).toBe(true);
-    expect(out.endsWith('> (end)')).toBe(true);
-    // Nothing longer than a few characters of the echo survives.
-    const rest = out
-      .slice('The service said: <'.length, -'> (end)'.length)
-      .replace(/\[redacted\]/g, '');
-    expect(rest.replace(/[\s\u00ad]/g, '').length).toBeLessThanOrEqual(allowed);
-  });
+  /** In scope since wave 4 (echoes, not disguises); the other forms are retired (SECURITY.md). */
+  const inScope = new Set([
+    'HTML5 named entities',
+    'every character percent-encoded',
+    'letters as HTML decimal entities',
+  ]);
+  it.each(forms.filter(([name]) => inScope.has(name)))(
+    '%s',
+    (_name, secret, echoed, allowed = 4) => {
+      const out = createRedactor(secret)(`The service said: <${echoed}> (end)`);
+      expect(out).toContain('[redacted]');
+      expect(out.startsWith('The service said: <')).toBe(true);
+      expect(out.endsWith('> (end)')).toBe(true);
+      // Nothing longer than a few characters of the echo survives.
+      const rest = out
+        .slice('The service said: <'.length, -'> (end)'.length)
+        .replace(/\[redacted\]/g, '');
+      expect(rest.replace(/[\s\u00ad]/g, '').length).toBeLessThanOrEqual(allowed);
+    },
+  );
 
   it('leaves ordinary text alone', () => {
     const redact = createRedactor(webKey, token, plusKey);
