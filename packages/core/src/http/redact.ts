@@ -9,7 +9,7 @@ export type Redactor = <T>(value: T) => T;
 /** A very short "secret" would shred ordinary text; real keys and tokens are long. */
 const MIN_SECRET_LENGTH = 4;
 
-/** The few named references an HTML echo uses for characters of a key or token. */
+/** The named references an HTML echo uses for the ASCII punctuation of a key or token. */
 const NAMED: Readonly<Record<string, string>> = {
   amp: '&',
   lt: '<',
@@ -28,35 +28,36 @@ const NAMED: Readonly<Record<string, string>> = {
   excl: '!',
 };
 
-/** One escape at `at`: its decoded character and its length, or undefined. */
-function escapeAt(text: string, at: number): [string, number] | undefined {
-  const c = text[at];
-  if (c === '%') {
-    const m = /^%([0-9a-f]{2})/i.exec(text.slice(at, at + 3));
-    return m ? [String.fromCharCode(Number.parseInt(m[1] ?? '', 16)), 3] : undefined;
+/** JSON's one-letter escapes (`\/`, `\\`, `\"` and the control characters). */
+const JSON_ESCAPES: Readonly<Record<string, string>> = {
+  '/': '/',
+  '\\': '\\',
+  '"': '"',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
+
+/**
+ * One layer of percent, JSON and HTML escapes. Every alternative is a bounded literal
+ * shape, so one `replace` scans the text in linear time.
+ */
+const ESCAPE =
+  /%[0-9a-f]{2}|\\u[0-9a-f]{4}|\\[/\\"bfnrt]|&#x[0-9a-f]{1,6};|&#[0-9]{1,7};|&[a-z]{2,8};/gi;
+
+/** The character an escape matched by {@link ESCAPE} stands for (undefined: not one). */
+function decodeEscape(found: string): string | undefined {
+  if (found[0] === '%') return String.fromCharCode(Number.parseInt(found.slice(1), 16));
+  if (found[0] === '\\') {
+    const code = found.length === 6 ? Number.parseInt(found.slice(2), 16) : undefined;
+    return code === undefined ? JSON_ESCAPES[found[1] ?? ''] : String.fromCharCode(code);
   }
-  if (c === '\\') {
-    // JSON escapes: `\/`, `\\`, `\"` stand for one character, `\uXXXX` for any.
-    const next = text[at + 1] ?? '';
-    if (next === '/' || next === '\\' || next === '"') return [next, 2];
-    const m = /^\\u([0-9a-f]{4})/i.exec(text.slice(at, at + 6));
-    return m ? [String.fromCharCode(Number.parseInt(m[1] ?? '', 16)), 6] : undefined;
-  }
-  if (c === '&') {
-    // Bounded look-ahead: a reference is at most 10 characters, so the pass stays linear.
-    const m = /^&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,8});/i.exec(text.slice(at, at + 11));
-    if (!m) return undefined;
-    const body = (m[1] ?? '').toLowerCase();
-    const code = body.startsWith('#x')
-      ? Number.parseInt(body.slice(2), 16)
-      : body.startsWith('#')
-        ? Number.parseInt(body.slice(1), 10)
-        : undefined;
-    const char =
-      code === undefined ? NAMED[body] : code <= 0x10ffff ? String.fromCodePoint(code) : undefined;
-    return char === undefined ? undefined : [char, m[0].length];
-  }
-  return undefined;
+  if (found[1] !== '#') return NAMED[found.slice(1, -1).toLowerCase()];
+  const hex = found[2] === 'x' || found[2] === 'X';
+  const code = Number.parseInt(found.slice(hex ? 3 : 2, -1), hex ? 16 : 10);
+  return code <= 0x10ffff ? String.fromCodePoint(code) : undefined;
 }
 
 /** Lower case for the ASCII letters only, so the view keeps one unit per decoded unit. */
@@ -66,44 +67,48 @@ function lowerAscii(view: string): string {
 }
 
 /**
- * A lower-cased copy of `text` with percent, `\uXXXX` and HTML escapes decoded one
- * character at a time (so mixed forms match), and where each decoded unit began. Plain
- * runs are copied whole, so text without escapes costs one scan.
+ * A lower-cased copy of `text` with one layer of escapes decoded (so mixed forms match),
+ * and a map from its positions back to `text`: at each edge of a decoded escape, its
+ * position in the view and in the text (plain runs in between line up one to one).
  */
-function decode(text: string): { view: string; starts: Int32Array } {
-  const pieces: string[] = [];
-  const starts = new Int32Array(text.length + 1);
-  let length = 0;
-  let at = 0;
-  const escapes = /[%\\&]/g;
-  while (at < text.length) {
-    escapes.lastIndex = at;
-    const next = escapes.exec(text)?.index ?? text.length;
-    pieces.push(text.slice(at, next));
-    for (let i = at; i < next; i++) starts[length++] = i;
-    at = next;
-    if (at >= text.length) break;
-    const [char, size] = escapeAt(text, at) ?? [text[at] ?? '', 1];
-    pieces.push(char);
-    for (let k = 0; k < char.length; k++) starts[length++] = at;
-    at += size;
-  }
-  starts[length] = text.length;
-  return { view: lowerAscii(pieces.join('')), starts };
+function decode(text: string): { view: string; toText: (position: number) => number } {
+  const inView: number[] = [];
+  const inText: number[] = [];
+  let shift = 0;
+  const decoded = text.replace(ESCAPE, (match: string, offset: number) => {
+    const char = decodeEscape(match);
+    if (char === undefined) return match;
+    inView.push(offset - shift, offset - shift + char.length);
+    inText.push(offset, offset + match.length);
+    shift += match.length - char.length;
+    return char;
+  });
+  const toText = (position: number): number => {
+    // The last edge at or before `position` (binary search: edges are in order).
+    let low = 0;
+    let high = inView.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      if ((inView[middle] ?? 0) <= position) low = middle + 1;
+      else high = middle - 1;
+    }
+    if (high < 0) return position;
+    const inside = high % 2 === 0 && position > (inView[high] ?? 0);
+    return inside ? (inText[high] ?? 0) : (inText[high] ?? 0) + position - (inView[high] ?? 0);
+  };
+  return { view: lowerAscii(decoded), toText };
 }
 
-/** Base64 and base64url of `secret`, with and without padding. */
+/** Base64 and base64url of `secret`'s UTF-8 bytes, unpadded (so padded text matches too). */
 function base64Forms(secret: string): string[] {
-  const bytes = new TextEncoder().encode(secret);
   let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  const standard = btoa(binary);
-  const unpadded = standard.replace(/=+$/, '');
-  return [standard, unpadded.replaceAll('+', '-').replaceAll('/', '_')];
+  for (const byte of new TextEncoder().encode(secret)) binary += String.fromCharCode(byte);
+  const standard = btoa(binary).replace(/=+$/, '');
+  return [standard, standard.replaceAll('+', '-').replaceAll('/', '_')];
 }
 
-/** The literal forms looked for in the decoded, lower-cased view, longest first. */
-function formsOf(secrets: readonly string[]): string[] {
+/** The literal forms looked for in the decoded, lower-cased view. */
+function formsOf(secrets: readonly string[]): Set<string> {
   const forms = new Set<string>();
   for (const secret of secrets) {
     // `+` for a space (a query string) is a literal form: decoding `+` would hide a real `+`.
@@ -111,58 +116,194 @@ function formsOf(secrets: readonly string[]): string[] {
       forms.add(form.toLowerCase());
     }
   }
-  return [...forms].sort((a, b) => b.length - a.length);
+  return forms;
+}
+
+/**
+ * Every form of some secrets as one Aho-Corasick automaton over UTF-16 units: a text is
+ * matched in one pass, linear in its length whatever the secrets (a repeated-punctuation
+ * secret cannot make it quadratic, as it can `indexOf`). Node 0 is the root.
+ */
+interface Matcher {
+  /** The root's transitions by unit (most of a scan stays at the root). */
+  readonly root: Int32Array;
+  /** Each node's first child and its unit (most trie nodes have only one child)... */
+  readonly child: Int32Array;
+  readonly unit: Int32Array;
+  /** ...and its other children by `node * 0x10000 + unit`, for nodes marked in `branches`. */
+  readonly others: Map<number, number>;
+  readonly branches: Uint8Array;
+  readonly fail: Int32Array;
+  /** The longest form ending at each node, itself or through its fail links (0: none). */
+  readonly longest: Int32Array;
+}
+
+/** The node after `unit` from node `at`. */
+function step(m: Matcher, at: number, unit: number): number {
+  for (let node = at; ; node = m.fail[node] ?? 0) {
+    if (node === 0) return m.root[unit] ?? 0;
+    if (m.unit[node] === unit) return m.child[node] ?? 0;
+    const other = m.branches[node] ? m.others.get(node * 0x10000 + unit) : undefined;
+    if (other !== undefined) return other;
+  }
+}
+
+/** The automaton of `secrets`' forms: a trie, then fail links, shallowest nodes first. */
+function matcherOf(secrets: readonly string[]): Matcher {
+  const forms = [...formsOf(secrets)];
+  const size = forms.reduce((sum, form) => sum + form.length, 1);
+  const m: Matcher = {
+    root: new Int32Array(0x10000),
+    child: new Int32Array(size),
+    unit: new Int32Array(size).fill(-1),
+    others: new Map(),
+    branches: new Uint8Array(size),
+    fail: new Int32Array(size),
+    longest: new Int32Array(size),
+  };
+  const parent = new Int32Array(size);
+  const via = new Int32Array(size);
+  const byDepth: number[][] = [];
+  let count = 1;
+  for (const form of forms) {
+    let node = 0;
+    for (let i = 0; i < form.length; i++) {
+      const unit = form.charCodeAt(i);
+      let next = step(m, node, unit);
+      // `step` may follow a fail link; fail links are not set yet, so it only does at the root.
+      if (next === 0 || parent[next] !== node) {
+        next = count++;
+        parent[next] = node;
+        via[next] = unit;
+        if (node === 0) {
+          m.root[unit] = next;
+        } else if (m.unit[node] === -1) {
+          m.unit[node] = unit;
+          m.child[node] = next;
+        } else {
+          m.branches[node] = 1;
+          m.others.set(node * 0x10000 + unit, next);
+        }
+        byDepth[i] ??= [];
+        byDepth[i]?.push(next);
+      }
+      node = next;
+    }
+    m.longest[node] = form.length;
+  }
+  for (const node of byDepth.flat()) {
+    const up = parent[node] ?? 0;
+    m.fail[node] = up === 0 ? 0 : step(m, m.fail[up] ?? 0, via[node] ?? 0);
+    m.longest[node] = Math.max(m.longest[node] ?? 0, m.longest[m.fail[node] ?? 0] ?? 0);
+  }
+  return m;
+}
+
+/** Where `matcher`'s forms occur in `view`, as disjoint [start, end) spans in order. */
+function spansIn(view: string, m: Matcher): [number, number][] {
+  const spans: [number, number][] = [];
+  let state = 0;
+  for (let i = 0; i < view.length; i++) {
+    state = step(m, state, view.charCodeAt(i));
+    const length = m.longest[state] ?? 0;
+    if (length === 0) continue;
+    let from = i + 1 - length;
+    // A longer match may reach back over earlier ones: merge them (each is merged once).
+    for (let last = spans.at(-1); last !== undefined && from <= last[1]; last = spans.at(-1)) {
+      from = Math.min(from, last[0]);
+      spans.pop();
+    }
+    spans.push([from, i + 1]);
+  }
+  return spans;
 }
 
 /** `text` with every occurrence of any form (in any of the escapes above) replaced. */
-function redactText(text: string, forms: readonly string[]): string {
-  if (forms.length === 0 || text.length < MIN_SECRET_LENGTH) return text;
-  const { view, starts } = decode(text);
-  const spans: [number, number][] = [];
-  for (const form of forms) {
-    for (let at = view.indexOf(form); at !== -1; at = view.indexOf(form, at + form.length)) {
-      spans.push([starts[at] ?? 0, starts[at + form.length] ?? text.length]);
-    }
-  }
+function redactText(text: string, matchers: readonly Matcher[]): string {
+  if (matchers.length === 0 || text.length < MIN_SECRET_LENGTH) return text;
+  const { view, toText } = decode(text);
+  const spans = matchers.flatMap((matcher) => spansIn(view, matcher));
   if (spans.length === 0) return text;
-  spans.sort((a, b) => a[0] - b[0]);
+  if (matchers.length > 1) spans.sort((a, b) => a[0] - b[0]);
   let out = '';
   let done = 0;
-  for (const [from, to] of spans) {
+  for (const [start, end] of spans) {
+    const [from, to] = [toText(start), toText(end)];
     if (to <= done) continue;
-    if (from >= done) out += text.slice(done, from) + REDACTED;
+    out += from >= done ? text.slice(done, from) + REDACTED : '';
     done = to;
   }
   return out + text.slice(done);
 }
 
 /** An array or an object literal: what JSON answers are made of, and all that is rebuilt. */
-function isPlainContainer(value: unknown): value is unknown[] | Record<string, unknown> {
+type Container = unknown[] | Record<string, unknown>;
+
+function isContainer(value: unknown): value is Container {
   if (Array.isArray(value)) return true;
   if (value === null || typeof value !== 'object') return false;
   const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
 }
 
+/** A copy of `node` with its strings, member names and children redacted; undefined if none changed. */
+function redactedCopy(
+  node: Container,
+  matchers: readonly Matcher[],
+  copies: ReadonlyMap<Container, Container>,
+): Container | undefined {
+  let changed = false;
+  const redactChild = (child: unknown): unknown => {
+    const next =
+      typeof child === 'string'
+        ? redactText(child, matchers)
+        : isContainer(child)
+          ? (copies.get(child) ?? child)
+          : child;
+    changed ||= next !== child;
+    return next;
+  };
+  if (Array.isArray(node)) {
+    const items = node.map(redactChild);
+    return changed ? items : undefined;
+  }
+  const entries = Object.entries(node).map(([name, item]): [string, unknown] => {
+    const nextName = redactText(name, matchers);
+    changed ||= nextName !== name;
+    return [nextName, redactChild(item)];
+  });
+  // fromEntries defines members, so a `__proto__` name stays an ordinary member.
+  return changed ? Object.fromEntries(entries) : undefined;
+}
+
 /**
- * Redacts strings and member names, deeply (a server may echo a key as a member name).
- * Only arrays and object literals are rebuilt (a class instance is the application's own);
- * an object met again inside itself is kept as it is, so cycles end.
+ * Redacts strings and member names at any depth (a server may echo a key as a member
+ * name). Only arrays and object literals are rebuilt (a class instance is the
+ * application's own), and only where a secret was found: a value without one comes back
+ * itself. The walk keeps its own stack (post-order, children before their parent), so deep
+ * nesting cannot overflow the call stack; each object is walked once, so cycles end (an
+ * object that contains itself keeps that one reference as it was).
  */
-function redactValue(value: unknown, forms: readonly string[], open = new Set<object>()): unknown {
-  if (typeof value === 'string') return redactText(value, forms);
-  if (!isPlainContainer(value) || open.has(value)) return value;
-  open.add(value);
-  const copy = Array.isArray(value)
-    ? value.map((item) => redactValue(item, forms, open))
-    : Object.fromEntries(
-        Object.entries(value).map(([key, item]) => [
-          redactText(key, forms),
-          redactValue(item, forms, open),
-        ]),
-      );
-  open.delete(value);
-  return copy;
+function redactValue(value: unknown, matchers: readonly Matcher[]): unknown {
+  if (typeof value === 'string') return redactText(value, matchers);
+  if (!isContainer(value)) return value;
+  const copies = new Map<Container, Container>();
+  const visited = new Set<Container>();
+  const stack: { node: Container; expanded: boolean }[] = [{ node: value, expanded: false }];
+  for (let top = stack.at(-1); top !== undefined; top = stack.at(-1)) {
+    if (top.expanded || visited.has(top.node)) {
+      stack.pop();
+      const copy = top.expanded ? redactedCopy(top.node, matchers, copies) : undefined;
+      if (copy !== undefined) copies.set(top.node, copy);
+      continue;
+    }
+    visited.add(top.node);
+    top.expanded = true;
+    for (const child of Object.values(top.node)) {
+      if (isContainer(child) && !visited.has(child)) stack.push({ node: child, expanded: false });
+    }
+  }
+  return copies.get(value) ?? value;
 }
 
 /**
@@ -172,7 +313,8 @@ function redactValue(value: unknown, forms: readonly string[], open = new Set<ob
  * the text for a fixed set of secrets; secrets shorter than 4 characters are ignored.
  */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
-  return redactText(text, formsOf(realSecrets(secrets)));
+  const index = buildIndex(realSecrets(secrets));
+  return index === undefined ? text : redactText(text, [index]);
 }
 
 /** Whether `text` echoes any of `secrets` in a form {@link redactSecrets} removes. */
@@ -189,14 +331,18 @@ function realSecrets(secrets: readonly (string | undefined)[]): string[] {
   ];
 }
 
-type SecretIndex = readonly string[];
-const buildIndex = formsOf;
+/** The automaton of some secrets, or undefined when there is none. */
+type SecretIndex = Matcher | undefined;
 
-/** A redactor over prebuilt form lists (a connection's secrets, plus one call's own). */
+function buildIndex(secrets: readonly string[]): SecretIndex {
+  return secrets.length === 0 ? undefined : matcherOf(secrets);
+}
+
+/** A redactor over prebuilt automata (a connection's secrets, plus one call's own). */
 function redactorOf(indexes: readonly SecretIndex[]): Redactor {
-  const forms = indexes.flat();
-  if (forms.length === 0) return (value) => value;
-  return <T>(value: T): T => redactValue(value, forms) as T;
+  const matchers = indexes.filter((index): index is Matcher => index !== undefined);
+  if (matchers.length === 0) return (value) => value;
+  return <T>(value: T): T => redactValue(value, matchers) as T;
 }
 
 /**
