@@ -71,7 +71,11 @@ function lowerAscii(view: string): string {
  * and a map from its positions back to `text`: at each edge of a decoded escape, its
  * position in the view and in the text (plain runs in between line up one to one).
  */
-function decode(text: string): { view: string; toText: (position: number) => number } {
+function decode(text: string): {
+  view: string;
+  toText: (position: number) => number;
+  decoded: boolean;
+} {
   const inView: number[] = [];
   const inText: number[] = [];
   let shift = 0;
@@ -96,7 +100,7 @@ function decode(text: string): { view: string; toText: (position: number) => num
     const inside = high % 2 === 0 && position > (inView[high] ?? 0);
     return inside ? (inText[high] ?? 0) : (inText[high] ?? 0) + position - (inView[high] ?? 0);
   };
-  return { view: lowerAscii(decoded), toText };
+  return { view: lowerAscii(decoded), toText, decoded: inView.length > 0 };
 }
 
 /** Base64 and base64url of `secret`'s UTF-8 bytes, unpadded (so padded text matches too). */
@@ -218,17 +222,22 @@ function spansIn(view: string, m: Matcher): [number, number][] {
   return spans;
 }
 
-/** `text` with every occurrence of any form (in any of the escapes above) replaced. */
+/**
+ * `text` with every occurrence of any form replaced: in the decoded view (an escaped echo),
+ * and, when that view differs, in the text as written (a secret holding `%aa` or `&lt;`).
+ */
 function redactText(text: string, matchers: readonly Matcher[]): string {
   if (matchers.length === 0 || text.length < MIN_SECRET_LENGTH) return text;
-  const { view, toText } = decode(text);
-  const spans = matchers.flatMap((matcher) => spansIn(view, matcher));
+  const { view, toText, decoded } = decode(text);
+  const spans = matchers.flatMap((matcher) =>
+    spansIn(view, matcher).map(([start, end]) => [toText(start), toText(end)] as const),
+  );
+  if (decoded) spans.push(...matchers.flatMap((matcher) => spansIn(lowerAscii(text), matcher)));
   if (spans.length === 0) return text;
-  if (matchers.length > 1) spans.sort((a, b) => a[0] - b[0]);
+  spans.sort((a, b) => a[0] - b[0]);
   let out = '';
   let done = 0;
-  for (const [start, end] of spans) {
-    const [from, to] = [toText(start), toText(end)];
+  for (const [from, to] of spans) {
     if (to <= done) continue;
     out += from >= done ? text.slice(done, from) + REDACTED : '';
     done = to;
