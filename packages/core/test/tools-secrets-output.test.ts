@@ -120,3 +120,39 @@ describe('what a tool returns to the application', () => {
     });
   });
 });
+
+describe('the redactor on values (one walk for errors, tool output and model text)', () => {
+  const redact = createRedactor(TEST_KEY);
+
+  it('returns a value without a secret itself, and shares the parts a copy leaves unchanged', () => {
+    const clean = { a: [1, 'two', { three: null }], b: { c: 'd' } };
+    expect(redact(clean)).toBe(clean);
+    const mixed = { clean: clean.b, dirty: [`x${TEST_KEY}`], [TEST_KEY]: 1 };
+    const copy = redact(mixed);
+    expect(copy).toEqual({ clean: { c: 'd' }, dirty: ['x[redacted]'], '[redacted]': 1 });
+    expect(copy.clean).toBe(clean.b);
+    expect(mixed.dirty[0]).toBe(`x${TEST_KEY}`);
+  });
+
+  it('redacts a part shared by two parents in both places', () => {
+    const shared = { key: TEST_KEY };
+    const copy = redact({ list: [shared], again: shared });
+    expect(JSON.stringify(copy)).not.toContain(TEST_KEY);
+  });
+
+  it('walks 200,000 levels of nesting without overflowing the stack, and ends on a cycle', () => {
+    let deep: unknown = [TEST_KEY];
+    for (let level = 0; level < 200_000; level++) deep = [deep];
+    let copy = redact(deep);
+    for (let level = 0; level < 200_000; level++) copy = (copy as unknown[])[0];
+    expect(copy).toEqual(['[redacted]']);
+    const cyclic: Record<string, unknown> = { key: TEST_KEY };
+    cyclic.self = cyclic;
+    expect(redact(cyclic).key).toBe('[redacted]');
+  });
+
+  it('leaves class instances alone (they are the application’s own)', () => {
+    const date = new Date(0);
+    expect(redact({ at: date, key: TEST_KEY }).at).toBe(date);
+  });
+});

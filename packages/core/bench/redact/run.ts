@@ -68,5 +68,7 @@ for (const [name, text] of Object.entries(TEXTS)) {
     for (const id of ['new', 'old'] as const) times[id].push(time(contenders[id], text));
   }
   const [fresh, old] = [median(times.new), median(times.old)];
-  console.log(`| ${name} | ${fresh.toFixed(0)} | ${old.toFixed(0)} | ${(old / fresh).toFixed(1)}× |`);
+  console.log(
+    `| ${name} | ${fresh.toFixed(0)} | ${old.toFixed(0)} | ${(old / fresh).toFixed(1)}× |`,
+  );
 }
