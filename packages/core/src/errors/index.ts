@@ -5,6 +5,8 @@
  * re-exports the ones the client's calls throw; the adapters re-export this whole list.
  */
 
+/** The redaction the client applies, for checks outside core (the testing kit's secret checks). */
+export { findSecretEchoes, redactSecrets } from '../http/redact.js';
 export {
   ApiError,
   type ApiErrorInit,

@@ -1,13 +1,3 @@
-import {
-  DECODE_LAYERS,
-  decodedViews,
-  decodeString,
-  foldString,
-  type MappedText,
-  NAMED_REFERENCES,
-  originalSpan,
-} from './redact-view.js';
-
 const REDACTED = '[redacted]';
 
 /**
@@ -19,392 +9,326 @@ export type Redactor = <T>(value: T) => T;
 /** A very short "secret" would shred ordinary text; real keys and tokens are long. */
 const MIN_SECRET_LENGTH = 4;
 
-/**
- * Fragments: any run of at least this many consecutive characters of a secret's folded
- * form (see redact-view.ts) is removed. Twelve characters of a key or a base64 token are
- * 60+ bits, which ordinary text does not match by chance, and too few to replay.
- */
-const MIN_FRAGMENT = 12;
+/** The named references an HTML echo uses for the ASCII punctuation of a key or token. */
+const NAMED: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  plus: '+',
+  sol: '/',
+  equals: '=',
+  lowbar: '_',
+  hyphen: '-',
+  period: '.',
+  colon: ':',
+  num: '#',
+  percnt: '%',
+  excl: '!',
+};
+
+/** JSON's one-letter escapes (`\/`, `\\`, `\"` and the control characters). */
+const JSON_ESCAPES: Readonly<Record<string, string>> = {
+  '/': '/',
+  '\\': '\\',
+  '"': '"',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
 
 /**
- * Length of the pieces the text is probed with. Every piece of this length of every
- * pattern is indexed, and the text is probed every `PROBE` characters, so any run of at
- * least `2 * PROBE - 1` (11 < 12) characters of a pattern contains a probe.
+ * One layer of percent, JSON and HTML escapes. Every alternative is a bounded literal
+ * shape, so one `replace` scans the text in linear time.
  */
-const PROBE = 6;
+const ESCAPE =
+  /%[0-9a-f]{2}|\\u[0-9a-f]{4}|\\[/\\"bfnrt]|&#x[0-9a-f]{1,6};|&#[0-9]{1,7};|&[a-z]{2,8};/gi;
 
-/** Most places one probe text stands for in the patterns (a degenerate `%%%%…` secret). */
-const MAX_PLACES = 8;
+/** The character an escape matched by {@link ESCAPE} stands for (undefined: not one). */
+function decodeEscape(found: string): string | undefined {
+  if (found[0] === '%') return String.fromCharCode(Number.parseInt(found.slice(1), 16));
+  if (found[0] === '\\') {
+    const code = found.length === 6 ? Number.parseInt(found.slice(2), 16) : undefined;
+    return code === undefined ? JSON_ESCAPES[found[1] ?? ''] : String.fromCharCode(code);
+  }
+  if (found[1] !== '#') return NAMED[found.slice(1, -1).toLowerCase()];
+  const hex = found[2] === 'x' || found[2] === 'X';
+  const code = Number.parseInt(found.slice(hex ? 3 : 2, -1), hex ? 16 : 10);
+  return code <= 0x10ffff ? String.fromCodePoint(code) : undefined;
+}
 
-/**
- * Short secrets (an API key, up to this length) are also looked for whole by a pattern of
- * each character in any encoding, over the original text: there an escape without `;`
- * before a digit (`&#910`) or a stray `%0` before the secret cannot eat one of its
- * characters, which could leave a run too short to count as a fragment. Bounded in length
- * and number, so the pattern costs a bounded amount per position.
- */
-const MAX_WHOLE_PATTERN = 64;
-const MAX_WHOLE_SECRETS = 8;
-
-/** Longest secret whose base64 and hex forms are also looked for. */
-const MAX_ENCODED_SECRET = 1024;
-
-/** A place in a pattern: the pattern and an offset in it. */
-interface Place {
-  pattern: string;
-  offset: number;
+/** Lower case for the ASCII letters only, so the view keeps one unit per decoded unit. */
+function lowerAscii(view: string): string {
+  const lowered = view.toLowerCase();
+  return lowered.length === view.length ? lowered : view.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
 /**
- * Every form a secret is looked for in the decoded views, folded: the secret, and its
- * decoded forms (a secret holding `%41` reads as `A` in a decoded view); reversed; hex of
- * its UTF-8 bytes; and its base64 at each of the three byte alignments (the characters
- * that depend on its bytes alone, so it is found inside any base64 text; base64url folds
- * to the same text).
+ * A lower-cased copy of `text` with one layer of escapes decoded (so mixed forms match),
+ * and a map from its positions back to `text`: at each edge of a decoded escape, its
+ * position in the view and in the text (plain runs in between line up one to one).
  */
-function patternsOf(secret: string): string[] {
-  const forms = new Set<string>([secret]);
-  let decoded = secret;
-  for (let depth = 0; depth < DECODE_LAYERS; depth++) {
-    decoded = decodeString(decoded);
-    forms.add(decoded);
-  }
-  const patterns = [...forms, [...secret].reverse().join('')];
-  if (secret.length <= MAX_ENCODED_SECRET) {
-    const bytes = new TextEncoder().encode(secret);
-    patterns.push(Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join(''));
-    patterns.push(...base64Cores(bytes));
-  }
-  return [...new Set(patterns)].filter((pattern) => pattern.length >= MIN_SECRET_LENGTH);
+function decode(text: string): {
+  view: string;
+  toText: (position: number) => number;
+  decoded: boolean;
+} {
+  const inView: number[] = [];
+  const inText: number[] = [];
+  let shift = 0;
+  const decoded = text.replace(ESCAPE, (match: string, offset: number) => {
+    const char = decodeEscape(match);
+    if (char === undefined) return match;
+    inView.push(offset - shift, offset - shift + char.length);
+    inText.push(offset, offset + match.length);
+    shift += match.length - char.length;
+    return char;
+  });
+  const toText = (position: number): number => {
+    // The last edge at or before `position` (binary search: edges are in order).
+    let low = 0;
+    let high = inView.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      if ((inView[middle] ?? 0) <= position) low = middle + 1;
+      else high = middle - 1;
+    }
+    if (high < 0) return position;
+    const inside = high % 2 === 0 && position > (inView[high] ?? 0);
+    return inside ? (inText[high] ?? 0) : (inText[high] ?? 0) + position - (inView[high] ?? 0);
+  };
+  return { view: lowerAscii(decoded), toText, decoded: inView.length > 0 };
 }
 
-function bytesToBase64(bytes: Uint8Array): string {
+/** Base64 and base64url of `secret`'s UTF-8 bytes, unpadded (so padded text matches too). */
+function base64Forms(secret: string): string[] {
   let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
+  for (const byte of new TextEncoder().encode(secret)) binary += String.fromCharCode(byte);
+  const standard = btoa(binary).replace(/=+$/, '');
+  return [standard, standard.replaceAll('+', '-').replaceAll('/', '_')];
 }
 
-/**
- * For each of the three byte alignments, the base64 characters that depend on the secret's
- * bytes alone: at most one character on each side (a few bits) mixes in its neighbours'.
- */
-function base64Cores(bytes: Uint8Array): string[] {
-  const cores: string[] = [];
-  for (let offset = 0; offset < 3; offset++) {
-    const padded = new Uint8Array(offset + bytes.length + 2);
-    padded.set(bytes, offset);
-    const encoded = bytesToBase64(padded);
-    cores.push(
-      encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6)),
-    );
-  }
-  return cores;
-}
-
-/**
- * The patterns of a set of secrets, ready for a linear multi-pattern search: the long
- * ones (fragments count) by every probe-length piece, the short ones whole.
- */
-interface SecretIndex {
-  probes: Map<string, Place[]>;
-  short: string[];
-  /**
-   * Short forms that fold to almost nothing (`+ -+`): looked for as they are (ASCII
-   * letters lower-cased) in each decoded layer, not in the folded view. A long secret made
-   * only of what the fold drops (1,500 `-`) carries nothing to look for and is left out.
-   */
-  literal: string[];
-  /** The short secrets (see `MAX_WHOLE_PATTERN`), each character in any encoding. */
-  whole: RegExp | undefined;
-}
-
-/**
- * For literal secrets: fullwidth forms as ASCII, ASCII letters lower-cased, a space and
- * `-` written `+` (forms write a space as `+`; base64url writes `+` as `-`), `_` written
- * `/`. Same length, so linear.
- */
-const asciiLower = (text: string) =>
-  text
-    .replace(/[\uff01-\uff5e]/g, (wide) => String.fromCharCode(wide.charCodeAt(0) - 0xfee0))
-    .replace(/[A-Z]+/g, (letters) => letters.toLowerCase())
-    .replace(/[ -]/g, '+')
-    .replace(/_/g, '/');
-
-function buildIndex(secrets: readonly string[]): SecretIndex {
-  const probes = new Map<string, Place[]>();
-  const short = new Set<string>();
-  const literal = new Set<string>();
-  for (const form of secrets.flatMap(patternsOf)) {
-    const pattern = foldString(form);
-    if (pattern.length < MIN_SECRET_LENGTH) {
-      if (form.length < MIN_FRAGMENT) literal.add(asciiLower(form));
-    } else if (pattern.length < MIN_FRAGMENT) short.add(pattern);
-    else indexPattern(probes, pattern);
-  }
-  const small = secrets
-    .filter((secret) => secret.length <= MAX_WHOLE_PATTERN)
-    .slice(0, MAX_WHOLE_SECRETS);
-  const whole =
-    small.length > 0 ? new RegExp(small.map(encodedPattern).join('|'), 'gi') : undefined;
-  return { probes, short: [...short], literal: [...literal], whole };
-}
-
-/** Every probe-length piece of `pattern`, at most `MAX_PLACES` places per piece. */
-function indexPattern(probes: Map<string, Place[]>, pattern: string): void {
-  for (let offset = 0; offset + PROBE <= pattern.length; offset++) {
-    const piece = pattern.slice(offset, offset + PROBE);
-    const places = probes.get(piece);
-    if (places === undefined) probes.set(piece, [{ pattern, offset }]);
-    else if (places.length < MAX_PLACES) places.push({ pattern, offset });
-  }
-}
-
-function namesByChar(): Map<string, string[]> {
-  const names = new Map<string, string[]>();
-  for (const [name, char] of Object.entries(NAMED_REFERENCES)) {
-    names.set(char, [...(names.get(char) ?? []), name]);
-  }
-  return names;
-}
-
-/**
- * The HTML named references of each character (HTML5 names for ASCII punctuation). Built by
- * a call marked pure, not a module-level loop, so a bundler can drop it when unused.
- */
-const HTML_NAMED = /* @__PURE__ */ namesByChar();
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-}
-
-const hex = (value: number, width: number) => value.toString(16).padStart(width, '0');
-
-/**
- * Every way one character may be written in echoed text: itself, percent-encoded up to
- * three times over (any hex case; `+` for a space, as forms do), backslash-escaped, as
- * `\uXXXX`, `\xNN` or `\u{…}`, or as an HTML character reference (`;` optional). One
- * alternation per character, so a secret of n characters costs O(n) pattern, never 2^n
- * variants.
- */
-function charPattern(char: string): string {
-  // Letters and digits too: a hostile echo percent-encodes every character. Only short
-  // secrets get this pattern (`MAX_WHOLE_PATTERN`), so its size stays small.
-  const code = char.codePointAt(0) ?? 0;
-  const bytes = new TextEncoder().encode(char);
-  const percent = Array.from(bytes, (byte) => `%(?:25){0,3}${hex(byte, 2)}`).join('');
-  const units = Array.from({ length: char.length }, (_, index) => char.charCodeAt(index));
-  const json = units.map((unit) => `\\\\u${hex(unit, 4)}`).join('');
-  const forms = [escapeRegExp(char), percent, json, `&#x0*${hex(code, 1)};?`, `&#0*${code};?`];
-  // Backslash-escaped, as JSON writes `\"` and `\\` (and `\/`), and as shells and regexes do.
-  forms.push(`\\\\${escapeRegExp(char)}`);
-  // `\xNN` and `\u{…}` (JavaScript, Python), as the decoded views read them.
-  if (code < 0x100) forms.push(`\\\\x${hex(code, 2)}`);
-  forms.push(`\\\\u\\{0*${hex(code, 1)}\\}`);
-  if (char === ' ') forms.push('\\+');
-  const named = HTML_NAMED.get(char);
-  // `;` optional: the legacy names (`&amp`) are read without it too.
-  if (named !== undefined) forms.push(`&(?:${named.join('|')});?`);
-  return `(?:${forms.join('|')})`;
-}
-
-/**
- * The pattern of a whole short secret, each character in any of its encodings: a short
- * secret's first character may melt into an escape with the text before it in a decoded
- * view (`%0` + `a…`), and it has no fragments to fall back on. At most `MIN_FRAGMENT` such
- * groups per secret, so the pattern stays small and linear.
- */
-function encodedPattern(value: string): string {
-  return Array.from(value, charPattern).join('');
-}
-
-/** How far left of `at` the text goes on as `place`'s pattern does, not before `floor`. */
-function leftOf(view: string, at: number, place: Place, floor: number): number {
-  const { pattern, offset } = place;
-  let left = 0;
-  while (
-    at - left - 1 >= floor &&
-    offset - left - 1 >= 0 &&
-    view.charCodeAt(at - left - 1) === pattern.charCodeAt(offset - left - 1)
-  ) {
-    left++;
-  }
-  return at - left;
-}
-
-/** How far right the text goes on as `place`'s pattern does, from the probe at `at`. */
-function rightOf(view: string, at: number, place: Place): number {
-  const { pattern, offset } = place;
-  let right = PROBE;
-  while (
-    at + right < view.length &&
-    offset + right < pattern.length &&
-    view.charCodeAt(at + right) === pattern.charCodeAt(offset + right)
-  ) {
-    right++;
-  }
-  return at + right;
-}
-
-/** The widest run of `place`'s pattern in `view` around the probe at `at`, not before `floor`. */
-function runAt(view: string, at: number, place: Place, floor: number): [number, number] {
-  return [leftOf(view, at, place, floor), rightOf(view, at, place)];
-}
-
-/**
- * A run found, grown past its ends: the last (first) probe-length piece of it plus the
- * next character is looked up again, because a degenerate secret (`AAAA…AEAAA`) has more
- * places for a piece than are indexed, and the one indexed may end the run too early.
- * Each step takes at least one more character, at a bounded cost: linear.
- */
-function grow(view: string, run: [number, number], index: SecretIndex, floor: number): void {
-  for (let moved = true; moved && run[1] < view.length; ) {
-    const at = run[1] - PROBE + 1;
-    moved = false;
-    for (const place of index.probes.get(view.slice(at, at + PROBE)) ?? []) {
-      const end = rightOf(view, at, place);
-      if (end > run[1]) [run[1], moved] = [end, true];
+/** The literal forms looked for in the decoded, lower-cased view. */
+function formsOf(secrets: readonly string[]): Set<string> {
+  const forms = new Set<string>();
+  for (const secret of secrets) {
+    // `+` for a space (a query string) is a literal form: decoding `+` would hide a real `+`.
+    for (const form of [secret, secret.replaceAll(' ', '+'), ...base64Forms(secret)]) {
+      forms.add(form.toLowerCase());
     }
   }
-  for (let moved = true; moved && run[0] > floor; ) {
-    const at = run[0] - 1;
-    moved = false;
-    for (const place of index.probes.get(view.slice(at, at + PROBE)) ?? []) {
-      const start = leftOf(view, at, place, floor);
-      if (start < run[0]) [run[0], moved] = [start, true];
-    }
-  }
-}
-
-/** Original-text spans to remove: pairs [start, end). */
-type Spans = number[];
-
-function pushSpan(spans: Spans, view: MappedText, from: number, to: number): void {
-  spans.push(...originalSpan(view, from, to));
+  return forms;
 }
 
 /**
- * Every run of at least `MIN_FRAGMENT` characters of a long pattern in `view`. Probes every
- * `PROBE` characters; a run found is extended both ways (never back into the previous run)
- * and the scan resumes after it. A probe costs at most `MAX_PLACES` extensions, and an
- * extension past `MIN_FRAGMENT` is removed text that is not scanned again: linear in the
- * view, whatever the number or the shape of the secrets.
+ * Every form of some secrets as one Aho-Corasick automaton over UTF-16 units: a text is
+ * matched in one pass, linear in its length whatever the secrets (a repeated-punctuation
+ * secret cannot make it quadratic, as it can `indexOf`). Node 0 is the root.
  */
-function findRuns(view: MappedText, index: SecretIndex, spans: Spans): void {
-  const text = view.text;
-  let floor = 0;
-  for (let at = 0; at + PROBE <= text.length; ) {
-    const places = index.probes.get(text.slice(at, at + PROBE));
-    let best: [number, number] = [at, at];
-    for (const place of places ?? []) {
-      const run = runAt(text, at, place, floor);
-      if (run[1] - run[0] > best[1] - best[0]) best = run;
-    }
-    if (best[1] - best[0] < MIN_FRAGMENT) {
-      at += PROBE;
-      continue;
-    }
-    grow(text, best, index, floor);
-    pushSpan(spans, view, best[0], best[1]);
-    floor = best[1];
-    at = best[1];
+interface Matcher {
+  /** The root's transitions by unit (most of a scan stays at the root). */
+  readonly root: Int32Array;
+  /** Each node's first child and its unit (most trie nodes have only one child)... */
+  readonly child: Int32Array;
+  readonly unit: Int32Array;
+  /** ...and its other children by `node * 0x10000 + unit`, for nodes marked in `branches`. */
+  readonly others: Map<number, number>;
+  readonly branches: Uint8Array;
+  readonly fail: Int32Array;
+  /** The longest form ending at each node, itself or through its fail links (0: none). */
+  readonly longest: Int32Array;
+}
+
+/** The node after `unit` from node `at`. */
+function step(m: Matcher, at: number, unit: number): number {
+  for (let node = at; ; node = m.fail[node] ?? 0) {
+    if (node === 0) return m.root[unit] ?? 0;
+    if (m.unit[node] === unit) return m.child[node] ?? 0;
+    const other = m.branches[node] ? m.others.get(node * 0x10000 + unit) : undefined;
+    if (other !== undefined) return other;
   }
 }
 
-/** Every occurrence of each of `patterns` in `view` (short ones: bounded work per place). */
-function findAll(view: MappedText, text: string, patterns: readonly string[], spans: Spans): void {
-  for (const pattern of patterns) {
-    for (let at = text.indexOf(pattern); at >= 0; at = text.indexOf(pattern, at + 1)) {
-      pushSpan(spans, view, at, at + pattern.length);
+/** The automaton of `secrets`' forms: a trie, then fail links, shallowest nodes first. */
+function matcherOf(secrets: readonly string[]): Matcher {
+  const forms = [...formsOf(secrets)];
+  const size = forms.reduce((sum, form) => sum + form.length, 1);
+  const m: Matcher = {
+    root: new Int32Array(0x10000),
+    child: new Int32Array(size),
+    unit: new Int32Array(size).fill(-1),
+    others: new Map(),
+    branches: new Uint8Array(size),
+    fail: new Int32Array(size),
+    longest: new Int32Array(size),
+  };
+  const parent = new Int32Array(size);
+  const via = new Int32Array(size);
+  const byDepth: number[][] = [];
+  let count = 1;
+  for (const form of forms) {
+    let node = 0;
+    for (let i = 0; i < form.length; i++) {
+      const unit = form.charCodeAt(i);
+      let next = step(m, node, unit);
+      // `step` may follow a fail link; fail links are not set yet, so it only does at the root.
+      if (next === 0 || parent[next] !== node) {
+        next = count++;
+        parent[next] = node;
+        via[next] = unit;
+        if (node === 0) {
+          m.root[unit] = next;
+        } else if (m.unit[node] === -1) {
+          m.unit[node] = unit;
+          m.child[node] = next;
+        } else {
+          m.branches[node] = 1;
+          m.others.set(node * 0x10000 + unit, next);
+        }
+        byDepth[i] ??= [];
+        byDepth[i]?.push(next);
+      }
+      node = next;
     }
+    m.longest[node] = form.length;
   }
+  for (const node of byDepth.flat()) {
+    const up = parent[node] ?? 0;
+    m.fail[node] = up === 0 ? 0 : step(m, m.fail[up] ?? 0, via[node] ?? 0);
+    m.longest[node] = Math.max(m.longest[node] ?? 0, m.longest[m.fail[node] ?? 0] ?? 0);
+  }
+  return m;
 }
 
-/**
- * The spans widened over the `+` and `-` right next to them, which the fold drops: a
- * fragment that starts or ends with the secret's `-` leaves no stray `-` behind. A run of
- * them is crossed by the spans on its two sides only (a few per view), so this is linear.
- */
-function widen(text: string, spans: Spans): Spans {
-  for (let pair = 0; pair < spans.length; pair += 2) {
-    let start = spans[pair] ?? 0;
-    let end = spans[pair + 1] ?? 0;
-    while (start > 0 && isEdge(text.charCodeAt(start - 1))) start--;
-    while (end < text.length && isEdge(text.charCodeAt(end))) end++;
-    spans[pair] = start;
-    spans[pair + 1] = end;
+/** Where `matcher`'s forms occur in `view`, as disjoint [start, end) spans in order. */
+function spansIn(view: string, m: Matcher): [number, number][] {
+  const spans: [number, number][] = [];
+  let state = 0;
+  for (let i = 0; i < view.length; i++) {
+    state = step(m, state, view.charCodeAt(i));
+    const length = m.longest[state] ?? 0;
+    if (length === 0) continue;
+    let from = i + 1 - length;
+    // A longer match may reach back over earlier ones: merge them (each is merged once).
+    for (let last = spans.at(-1); last !== undefined && from <= last[1]; last = spans.at(-1)) {
+      from = Math.min(from, last[0]);
+      spans.pop();
+    }
+    spans.push([from, i + 1]);
   }
   return spans;
 }
 
-/** `+` and `-`: dropped by the fold, and part of base64 and keys (spaces are kept). */
-const isEdge = (unit: number) => unit === 0x2b || unit === 0x2d;
-
-/** Every match of a short secret's encoded pattern in the original text. */
-function findWhole(text: string, pattern: RegExp, spans: Spans): void {
-  for (const match of text.matchAll(pattern))
-    spans.push(match.index, match.index + match[0].length);
-}
-
-/** `text` with the spans (merged where they overlap) replaced by `[redacted]`. */
-function cut(text: string, spans: Spans): string {
-  if (spans.length === 0) return text;
-  const order = Array.from({ length: spans.length / 2 }, (_, pair) => pair).sort(
-    (a, b) => (spans[2 * a] ?? 0) - (spans[2 * b] ?? 0),
+/**
+ * `text` with every occurrence of any form replaced: in the decoded view (an escaped echo),
+ * and, when that view differs, in the text as written (a secret holding `%aa` or `&lt;`).
+ */
+function redactText(text: string, matchers: readonly Matcher[]): string {
+  if (matchers.length === 0 || text.length < MIN_SECRET_LENGTH) return text;
+  const { view, toText, decoded } = decode(text);
+  const spans = matchers.flatMap((matcher) =>
+    spansIn(view, matcher).map(([start, end]) => [toText(start), toText(end)] as const),
   );
+  if (decoded) spans.push(...matchers.flatMap((matcher) => spansIn(lowerAscii(text), matcher)));
+  if (spans.length === 0) return text;
+  spans.sort((a, b) => a[0] - b[0]);
   let out = '';
   let done = 0;
-  let start = -1;
-  let end = -1;
-  for (const pair of order) {
-    const from = spans[2 * pair] ?? 0;
-    const to = spans[2 * pair + 1] ?? 0;
-    if (start >= 0 && from <= end) {
-      end = Math.max(end, to);
-      continue;
-    }
-    if (start >= 0) out += `${text.slice(done, start)}${REDACTED}`;
-    done = Math.max(done, end);
-    start = from;
-    end = to;
+  for (const [from, to] of spans) {
+    if (to <= done) continue;
+    out += from >= done ? text.slice(done, from) + REDACTED : '';
+    done = to;
   }
-  return `${out}${text.slice(done, start)}${REDACTED}${text.slice(end)}`;
+  return out + text.slice(done);
+}
+
+/** An array or an object literal: what JSON answers are made of, and all that is rebuilt. */
+type Container = unknown[] | Record<string, unknown>;
+
+function isContainer(value: unknown): value is Container {
+  if (Array.isArray(value)) return true;
+  if (value === null || typeof value !== 'object') return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** A copy of `node` with its strings, member names and children redacted; undefined if none changed. */
+function redactedCopy(
+  node: Container,
+  matchers: readonly Matcher[],
+  copies: ReadonlyMap<Container, Container>,
+): Container | undefined {
+  let changed = false;
+  const redactChild = (child: unknown): unknown => {
+    const next =
+      typeof child === 'string'
+        ? redactText(child, matchers)
+        : isContainer(child)
+          ? (copies.get(child) ?? child)
+          : child;
+    changed ||= next !== child;
+    return next;
+  };
+  if (Array.isArray(node)) {
+    const items = node.map(redactChild);
+    return changed ? items : undefined;
+  }
+  const entries = Object.entries(node).map(([name, item]): [string, unknown] => {
+    const nextName = redactText(name, matchers);
+    changed ||= nextName !== name;
+    return [nextName, redactChild(item)];
+  });
+  // fromEntries defines members, so a `__proto__` name stays an ordinary member.
+  return changed ? Object.fromEntries(entries) : undefined;
 }
 
 /**
- * `text` without any secret of `indexes`: each decoded view (up to three layers of
- * escapes) is searched for every pattern, and the original spans found are removed.
+ * Redacts strings and member names at any depth (a server may echo a key as a member
+ * name). Only arrays and object literals are rebuilt (a class instance is the
+ * application's own), and only where a secret was found: a value without one comes back
+ * itself. The walk keeps its own stack (post-order, children before their parent), so deep
+ * nesting cannot overflow the call stack; each object is walked once, so cycles end (an
+ * object that contains itself keeps that one reference as it was).
  */
-function redactText(text: string, indexes: readonly SecretIndex[]): string {
-  if (text.length < MIN_SECRET_LENGTH) return text;
-  const spans: Spans = [];
-  for (const { layer, view } of decodedViews(text)) {
-    // Lower-cased once per view, only when some index has literal patterns to look for.
-    let lowered: string | undefined;
-    for (const index of indexes) {
-      findRuns(view, index, spans);
-      findAll(view, view.text, index.short, spans);
-      if (index.literal.length === 0) continue;
-      lowered ??= asciiLower(layer.text);
-      findAll(layer, lowered, index.literal, spans);
+function redactValue(value: unknown, matchers: readonly Matcher[]): unknown {
+  if (typeof value === 'string') return redactText(value, matchers);
+  if (!isContainer(value)) return value;
+  const copies = new Map<Container, Container>();
+  const visited = new Set<Container>();
+  const stack: { node: Container; expanded: boolean }[] = [{ node: value, expanded: false }];
+  for (let top = stack.at(-1); top !== undefined; top = stack.at(-1)) {
+    if (top.expanded || visited.has(top.node)) {
+      stack.pop();
+      const copy = top.expanded ? redactedCopy(top.node, matchers, copies) : undefined;
+      if (copy !== undefined) copies.set(top.node, copy);
+      continue;
+    }
+    visited.add(top.node);
+    top.expanded = true;
+    for (const child of Object.values(top.node)) {
+      if (isContainer(child) && !visited.has(child)) stack.push({ node: child, expanded: false });
     }
   }
-  for (const index of indexes) if (index.whole !== undefined) findWhole(text, index.whole, spans);
-  return cut(text, widen(text, spans));
+  return copies.get(value) ?? value;
 }
 
-function redactValue(value: unknown, indexes: readonly SecretIndex[]): unknown {
-  if (typeof value === 'string') return redactText(value, indexes);
-  if (Array.isArray(value)) return value.map((item) => redactValue(item, indexes));
-  if (value !== null && typeof value === 'object') {
-    // Names too: a server may echo the key as an object member's name.
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [
-        redactText(key, indexes),
-        redactValue(item, indexes),
-      ]),
-    );
-  }
-  return value;
+/**
+ * Replaces every echo of `secrets` in `text`: as written, in any letter case,
+ * percent-encoded (any characters, `+` for a space), JSON `\uXXXX`-escaped, HTML-escaped
+ * (named, decimal, hex references), and base64 / base64url of the secret alone. Linear in
+ * the text for a fixed set of secrets; secrets shorter than 4 characters are ignored.
+ */
+export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
+  const index = buildIndex(realSecrets(secrets));
+  return index === undefined ? text : redactText(text, [index]);
+}
+
+/** Whether `text` echoes any of `secrets` in a form {@link redactSecrets} removes. */
+export function findSecretEchoes(text: string, secrets: readonly (string | undefined)[]): boolean {
+  return redactSecrets(text, secrets) !== text;
 }
 
 /** The secrets worth looking for: long enough, once each. */
@@ -416,30 +340,24 @@ function realSecrets(secrets: readonly (string | undefined)[]): string[] {
   ];
 }
 
-/** A redactor over prebuilt indexes (a connection's secrets, plus one call's own). */
+/** The automaton of some secrets, or undefined when there is none. */
+type SecretIndex = Matcher | undefined;
+
+function buildIndex(secrets: readonly string[]): SecretIndex {
+  return secrets.length === 0 ? undefined : matcherOf(secrets);
+}
+
+/** A redactor over prebuilt automata (a connection's secrets, plus one call's own). */
 function redactorOf(indexes: readonly SecretIndex[]): Redactor {
-  const used = indexes.filter(
-    (index) =>
-      index.probes.size > 0 ||
-      index.short.length > 0 ||
-      index.literal.length > 0 ||
-      index.whole !== undefined,
-  );
-  if (used.length === 0) return (value) => value;
-  return <T>(value: T): T => redactValue(value, used) as T;
+  const matchers = indexes.filter((index): index is Matcher => index !== undefined);
+  if (matchers.length === 0) return (value) => value;
+  return <T>(value: T): T => redactValue(value, matchers) as T;
 }
 
 /**
  * Builds a redactor that replaces each secret (the API key, a bearer token, a payment
- * credential) in strings and member names, deeply, in every form a server or proxy may
- * echo it. The text is read through up to three layers of escapes (percent-encoding of any
- * character, with `+` for a space; HTML references, numeric with or without `;` and named;
- * backslash escapes `\xNN`, `\uNNNN`, `\u{…}`, `\/`, `\\`, `\"`), with letter case,
- * fullwidth forms, whitespace, `+`, `-`, `_`/`/` and invisible characters (soft hyphen,
- * zero-width) folded away. In that view, the secret is found whole, reversed, as hex, as
- * base64/base64url inside any base64 text, and as any run of at least 12 consecutive
- * characters of those forms. Missing and very short secrets are ignored. Time is linear in
- * the text, whatever the number and shape of the secrets.
+ * credential) in strings and member names, deeply, in the forms {@link redactSecrets}
+ * covers. Missing and very short secrets are ignored.
  */
 export function createRedactor(...secrets: (string | undefined)[]): Redactor {
   return redactorOf([buildIndex(realSecrets(secrets))]);
@@ -521,38 +439,6 @@ export class SentSecrets {
       this.#index = undefined;
     }
   }
-}
-
-/** The redactor of each paid call's answer, by the answer object (see {@link markAnswer}). */
-const answerRedactors = new WeakMap<object, Redactor>();
-
-/**
- * Marks `answer` (a parsed answer object) with its call's own redactor, which knows the
- * payment credential that call sent: whatever is later made from the answer (tool output,
- * model text) is redacted with it, however many other credentials were sent meanwhile.
- */
-export function markAnswer<T>(answer: T, redact: Redactor | undefined): T {
-  if (redact !== undefined && answer !== null && typeof answer === 'object') {
-    answerRedactors.set(answer, redact);
-  }
-  return answer;
-}
-
-/**
- * The own redactors of the answers in `value`: `value` itself and its direct members (a
- * tool's output holds the client's answer, `{ request, response }`).
- */
-export function answerRedactorsIn(value: unknown): Redactor[] {
-  if (value === null || typeof value !== 'object') return [];
-  const own = answerRedactors.get(value);
-  if (own !== undefined) return [own];
-  const found = new Set<Redactor>();
-  for (const member of Object.values(value)) {
-    const redact =
-      member !== null && typeof member === 'object' ? answerRedactors.get(member) : undefined;
-    if (redact !== undefined) found.add(redact);
-  }
-  return [...found];
 }
 
 /**

@@ -2,7 +2,6 @@ import { ProtocolError } from '../errors/transport-errors.js';
 import { readBodyText } from './body-reader.js';
 import type { CallScope } from './call-scope.js';
 import { errorFromResponse } from './error-from-response.js';
-import { markAnswer } from './redact.js';
 import { isJsonMediaType, mediaType, parseJsonText, snippet } from './response-body.js';
 import type { RetryMode } from './retry.js';
 import type { RequestOptions, ServiceConnection } from './service-connection.js';
@@ -83,8 +82,9 @@ async function attempt(
     );
   }
   const data = parseJsonText(text, response, operation, redact);
-  // A paid answer may echo its credential: tools redact it with this call's own redactor.
-  return { status, headers, data: markAnswer(data, connection.paidRedactor(scope)) };
+  // A paid answer may echo its credential: it leaves the call redacted with that credential.
+  const paid = connection.paidRedactor(scope);
+  return { status, headers, data: paid === undefined ? data : paid(data) };
 }
 
 /**

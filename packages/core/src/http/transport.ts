@@ -118,9 +118,10 @@ function redirectTarget(response: Response, request: OutgoingRequest): URL | und
   const target = resolveLocation(location, request, response.status);
   const { origin, pathname } = new URL(request.url);
   if (target.origin !== origin) {
-    // Following would hand the credential headers to another origin.
+    // Following would hand the credential headers to another origin. The target is not
+    // named: it is the server's text, and may echo a secret (even in its host name).
     throw new ProtocolError(
-      `${pathname} redirected to another origin (${target.origin}); not followed so the API key stays with ${origin}`,
+      `${pathname} redirected to another origin; not followed so the API key stays with ${origin}`,
       { status: response.status },
     );
   }

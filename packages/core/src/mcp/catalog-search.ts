@@ -2,7 +2,7 @@ import { ProtocolError } from '../errors/transport-errors.js';
 import { readBodyText } from '../http/body-reader.js';
 import type { CallScope } from '../http/call-scope.js';
 import { errorFromResponse } from '../http/error-from-response.js';
-import { markAnswer, type Redactor } from '../http/redact.js';
+import type { Redactor } from '../http/redact.js';
 import { mediaType, parseJsonText, parseServerJson, snippet } from '../http/response-body.js';
 import type { RequestOptions, ServiceConnection } from '../http/service-connection.js';
 import {
@@ -111,9 +111,10 @@ async function attempt(
     throw httpFailure(response, await readBodyText(response, scope), connection, redact);
   }
   const message = await readRpcMessage(response, id, scope, redact);
-  const result = toCatalogResult(rpcResult(message, response, redact), redact);
-  // A paid answer may echo its credential: tools redact it with this call's own redactor.
-  markAnswer(result, connection.paidRedactor(scope));
+  const parsed = toCatalogResult(rpcResult(message, response, redact), redact);
+  // A paid answer may echo its credential: it leaves the call redacted with that credential.
+  const paid = connection.paidRedactor(scope);
+  const result = paid === undefined ? parsed : paid(parsed);
   return { result, tier: readTier(response, connection) };
 }
 

@@ -1,4 +1,6 @@
+import { SessionLockTimeoutError } from '../errors/conversation-errors.js';
 import type { CatalogStore, StoredValue } from './catalog-store.js';
+import { asStoreError } from './store-call.js';
 
 /** How {@link readThroughLocked} finds, and if need be creates, one session entry. */
 export interface ReadThroughOptions<T> {
@@ -19,23 +21,29 @@ export interface ReadThroughOptions<T> {
 /**
  * Get-or-create across instances: read; if nothing usable, take the key's lock, read again
  * (another instance may have created it while we waited — its result is used, nothing is
- * created twice), and only then create and store.
+ * created twice), and only then create and store. Every store failure, whatever the
+ * driver threw and whenever it happened, rejects as one StoreUnavailableError naming the
+ * store (a lock held too long by another instance stays a SessionLockTimeoutError).
  */
 export async function readThroughLocked<T>(options: ReadThroughOptions<T>): Promise<T> {
   const { store, key } = options;
   const found = await readUsable(options);
   if (found !== undefined) return found;
   await options.beforeLock?.();
-  const release = await store.lock(key, {
-    leaseMs: options.leaseMs,
-    waitMs: options.lockWaitMs,
-    signal: options.signal,
-  });
+  const release = await onStore(store, 'locking a session key', () =>
+    store.lock(key, {
+      leaseMs: options.leaseMs,
+      waitMs: options.lockWaitMs,
+      signal: options.signal,
+    }),
+  );
   try {
     const createdMeanwhile = await readUsable(options);
     if (createdMeanwhile !== undefined) return createdMeanwhile;
     const created = await options.create();
-    await store.set(key, created.encoded, created.ttlMs);
+    await onStore(store, 'storing a session value', () =>
+      store.set(key, created.encoded, created.ttlMs),
+    );
     return created.value;
   } finally {
     // A failed release must not hide the result or the real error; the lease frees it.
@@ -44,6 +52,17 @@ export async function readThroughLocked<T>(options: ReadThroughOptions<T>): Prom
 }
 
 async function readUsable<T>(options: ReadThroughOptions<T>): Promise<T | undefined> {
-  const stored = await options.store.get(options.key);
+  const { store, key } = options;
+  const stored = await onStore(store, 'reading a session value', () => store.get(key));
   return stored ? options.accept(stored) : undefined;
+}
+
+/** Runs one store operation; its failure becomes a StoreUnavailableError (see above). */
+async function onStore<T>(store: CatalogStore, what: string, operation: () => Promise<T>) {
+  try {
+    return await operation();
+  } catch (error) {
+    if (SessionLockTimeoutError.is(error)) throw error;
+    throw asStoreError(store, what, error);
+  }
 }

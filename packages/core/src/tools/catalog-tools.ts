@@ -2,7 +2,7 @@ import * as z from 'zod/v4';
 import { CatalogClient } from '../client.js';
 import { ENV_VARS, readEnv } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
-import { answerRedactorsIn, createRedactor, markAnswer, type Redactor } from '../http/redact.js';
+import { createRedactor, type Redactor } from '../http/redact.js';
 import { type CatalogStore, isCatalogStore } from '../store/catalog-store.js';
 import { type SearchCatalogInput, searchCatalogTool } from './built-in/search-catalog.js';
 import {
@@ -111,115 +111,15 @@ function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
       assertCatalogToolResult(output, definition.name);
       // The full result reaches more than the model (AI SDK UI streams, LangChain artifacts,
       // MCP structuredContent, OpenAI Agents custom data): a key the service echoed must not.
-      // A paid answer is also redacted with its call's own credential, and the output
-      // keeps that redactor for toModelOutput.
-      const own = answerRedactorsIn(output);
-      return markAnswer(redactToolOutput(output, withAll(redact, own)), ownRedactor(own));
+      // A paid answer already left the client redacted with its call's own credential.
+      return redact(output);
     },
-    toModelOutput: (output) =>
-      withAll(redact, answerRedactorsIn(output))(definition.toModelOutput(output, view)),
+    toModelOutput: (output) => redact(definition.toModelOutput(output, view)),
     errorToModelOutput(error) {
       const text = errorTextForModel(error, nameField);
       return text === undefined ? undefined : redact(text);
     },
   };
-}
-
-/** `redact`, then each of `more` (a paid call's own redactors). */
-function withAll(redact: Redactor, more: readonly Redactor[]): Redactor {
-  if (more.length === 0) return redact;
-  return <T>(value: T): T => more.reduce((text, own) => own(text), redact(value));
-}
-
-/** One redactor for `own` (undefined when there is none). */
-function ownRedactor(own: readonly Redactor[]): Redactor | undefined {
-  if (own.length === 0) return undefined;
-  const [first, ...rest] = own;
-  return rest.length === 0 ? first : withAll(first as Redactor, rest);
-}
-
-/** An array or an object literal: what JSON answers are made of, and all the walk rebuilds. */
-type PlainContainer = unknown[] | Record<string, unknown>;
-
-function isPlainContainer(value: unknown): value is PlainContainer {
-  if (Array.isArray(value)) return true;
-  if (value === null || typeof value !== 'object') return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
-
-/** The value a child becomes: a string redacted, a container its copy (when it needed one). */
-function redactedChild(
-  child: unknown,
-  redact: Redactor,
-  copies: ReadonlyMap<PlainContainer, PlainContainer>,
-): unknown {
-  if (typeof child === 'string') return redact(child);
-  return isPlainContainer(child) ? (copies.get(child) ?? child) : child;
-}
-
-/** A copy of `node` with its strings, member names and children redacted, or undefined when none changed. */
-function redactedCopy(
-  node: PlainContainer,
-  redact: Redactor,
-  copies: ReadonlyMap<PlainContainer, PlainContainer>,
-): PlainContainer | undefined {
-  let changed = false;
-  if (Array.isArray(node)) {
-    const items = node.map((item) => {
-      const next = redactedChild(item, redact, copies);
-      changed ||= next !== item;
-      return next;
-    });
-    return changed ? items : undefined;
-  }
-  const entries = Object.entries(node).map(([name, item]): [string, unknown] => {
-    const nextName = redact(name);
-    const next = redactedChild(item, redact, copies);
-    changed ||= nextName !== name || next !== item;
-    return [nextName, next];
-  });
-  // fromEntries defines members, so a `__proto__` name stays an ordinary member.
-  return changed ? Object.fromEntries(entries) : undefined;
-}
-
-/**
- * `output` with every secret the redactor knows replaced in its strings and member names,
- * however deep. Parts that hold no secret are kept as they are (the same objects), so an
- * output without one is returned itself, byte for byte. Only arrays and object literals
- * are rebuilt (a class instance of a custom tool is the application's own); the walk keeps
- * its own stack, so a deeply nested answer cannot overflow the call stack, and walks each
- * object once, so it is linear in the output and ends on cycles.
- */
-export function redactToolOutput<T>(output: T, redact: Redactor): T {
-  if (typeof output === 'string') return redact(output);
-  if (!isPlainContainer(output)) return output;
-  const copies = new Map<PlainContainer, PlainContainer>();
-  const visited = new Set<PlainContainer>();
-  // Post-order: a node is copied after its children, so it can point at their copies. A node
-  // shared by two parents may be pushed twice: the entry on top is walked first, the other
-  // skipped. An object that contains itself keeps that one reference as it was.
-  const stack: Array<{ node: PlainContainer; expanded: boolean }> = [
-    { node: output, expanded: false },
-  ];
-  for (let top = stack.at(-1); top !== undefined; top = stack.at(-1)) {
-    if (top.expanded) {
-      stack.pop();
-      const copy = redactedCopy(top.node, redact, copies);
-      if (copy !== undefined) copies.set(top.node, copy);
-    } else if (visited.has(top.node)) {
-      stack.pop();
-    } else {
-      visited.add(top.node);
-      top.expanded = true;
-      for (const child of Object.values(top.node)) {
-        if (isPlainContainer(child) && !visited.has(child)) {
-          stack.push({ node: child, expanded: false });
-        }
-      }
-    }
-  }
-  return (copies.get(output) ?? output) as T;
 }
 
 function finalName(names: CatalogToolNames, original: string): string {

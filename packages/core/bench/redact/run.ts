@@ -1,0 +1,74 @@
+/**
+ * Side-by-side benchmark of the redactor on 10 MB, in one run: the current one
+ * (src/http/redact.ts) against the one it replaced (./old, copied from git history at
+ * main before wave 4: redact.ts 565 lines + redact-view.ts 353). Each text is redacted by
+ * both, alternating, RUNS times; the table gives medians in ms.
+ *
+ *   pnpm --filter @catalogkit/core bench:redact
+ */
+import { randomBytes } from 'node:crypto';
+import { createRedactor } from '../../src/http/redact.js';
+import { createRedactor as createOldRedactor } from './old/redact.js';
+
+const RUNS = Number(process.env.RUNS) || 5;
+const SIZE = 10_000_000;
+
+const KEY = `ck_live_${randomBytes(12).toString('hex')}`;
+const TOKEN = `tok_${randomBytes(24).toString('base64url')}`;
+const CREDENTIAL = randomBytes(180).toString('base64');
+const SECRETS = [KEY, TOKEN, CREDENTIAL];
+
+const fill = (unit: string) => unit.repeat(Math.ceil(SIZE / unit.length)).slice(0, SIZE);
+
+/** A catalog answer as JSON text: what most redactions see, with no secret in it. */
+const product = JSON.stringify({
+  id: 'prod_1',
+  title: 'Summit 6 Trail Running Shoe &amp; gaiter, 100% recycled',
+  url: 'https://shop.example/p/summit-6?ref=a%2Fb&utm=x',
+  description: 'Grippy outsole, \\u00e9tanche membrane, 8 mm drop. '.repeat(4),
+});
+const echoes = [
+  KEY,
+  KEY.toUpperCase(),
+  encodeURIComponent(CREDENTIAL),
+  JSON.stringify(CREDENTIAL).replaceAll('/', '\\/'),
+  CREDENTIAL.replace(/[+/=]/g, (c) => `&#x${c.charCodeAt(0).toString(16)};`),
+  Buffer.from(TOKEN).toString('base64'),
+];
+
+const TEXTS: Record<string, string> = {
+  'catalog JSON, no secret': fill(product),
+  'catalog JSON, an echo per 1 KB': fill(`${product.slice(0, 900)} ${echoes.join(' ')} `),
+  'hostile: near misses, escapes': fill(
+    `${KEY.slice(0, -1)}${encodeURIComponent(CREDENTIAL).slice(0, -3)}${TOKEN.slice(0, 22)}%25&#x`,
+  ),
+};
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+function time(redact: (text: string) => string, text: string): number {
+  const start = performance.now();
+  redact(text);
+  return performance.now() - start;
+}
+
+const contenders = {
+  new: createRedactor(...SECRETS),
+  old: createOldRedactor(...SECRETS),
+};
+console.log(`redactor on ${SIZE / 1e6} MB, median of ${RUNS} runs (ms), node ${process.version}`);
+console.log('| text | new | old | old ÷ new |');
+console.log('|---|---:|---:|---:|');
+for (const [name, text] of Object.entries(TEXTS)) {
+  const times = { new: [] as number[], old: [] as number[] };
+  for (let run = 0; run < RUNS; run++) {
+    for (const id of ['new', 'old'] as const) times[id].push(time(contenders[id], text));
+  }
+  const [fresh, old] = [median(times.new), median(times.old)];
+  console.log(
+    `| ${name} | ${fresh.toFixed(0)} | ${old.toFixed(0)} | ${(old / fresh).toFixed(1)}× |`,
+  );
+}

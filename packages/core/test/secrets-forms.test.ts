@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { findSecretEchoes, redactSecrets } from '../src/errors/index.js';
+
+// One test per in-scope form (docs/SECURITY.md, "Scope, and why"), on a key with the
+// characters encoders rewrite, and what stays: the surroundings, and text that only looks close.
+
+const KEY = 'ck_live_a+b/c=d%e f&g<h>9Zq7';
+const TOKEN = 'tok_Zm9vYmFy+/==_x';
+const hex = (code: number) => code.toString(16).padStart(2, '0');
+
+const cases: [string, string][] = [
+  ['as written', KEY],
+  ['lower case', KEY.toLowerCase()],
+  ['upper case', KEY.toUpperCase()],
+  ['encodeURIComponent', encodeURIComponent(KEY)],
+  [
+    'percent, lower-case hex',
+    encodeURIComponent(KEY).replace(/%[0-9A-F]{2}/g, (x) => x.toLowerCase()),
+  ],
+  ['percent, every byte', [...Buffer.from(KEY)].map((b) => `%${hex(b)}`).join('')],
+  ['form-encoded (+ for a space)', new URLSearchParams({ v: KEY }).toString().slice(2)],
+  ['mixed: some characters percent-encoded', KEY.replace('/', '%2F').replace('=', '%3d')],
+  ['JSON.stringify', JSON.stringify(KEY).slice(1, -1)],
+  ['JSON with \\/', JSON.stringify(KEY).slice(1, -1).replaceAll('/', '\\/')],
+  [
+    'JSON \\uXXXX for every character',
+    [...KEY].map((c) => `\\u${hex(c.charCodeAt(0)).padStart(4, '0')}`).join(''),
+  ],
+  ['HTML hex references', KEY.replace(/[^a-z0-9]/gi, (c) => `&#x${hex(c.charCodeAt(0))};`)],
+  [
+    'HTML hex references, upper case',
+    KEY.replace(/[^a-z0-9]/gi, (c) => `&#X${hex(c.charCodeAt(0)).toUpperCase()};`),
+  ],
+  ['HTML decimal references', KEY.replace(/[^a-z0-9]/gi, (c) => `&#${c.charCodeAt(0)};`)],
+  [
+    'HTML named references',
+    KEY.replace(
+      /[&<>+/=_]/g,
+      (c) =>
+        ({
+          '&': '&amp;',
+          '<': '&lt;',
+          '>': '&gt;',
+          '+': '&plus;',
+          '/': '&sol;',
+          '=': '&equals;',
+          _: '&lowbar;',
+        })[c] ?? c,
+    ),
+  ],
+  ['base64', Buffer.from(KEY).toString('base64')],
+  ['base64 without padding', Buffer.from(KEY).toString('base64').replace(/=+$/, '')],
+  ['base64url', Buffer.from(KEY).toString('base64url')],
+];
+
+describe('each in-scope form of an echoed secret', () => {
+  it.each(cases)('%s', (_name, echoed) => {
+    const text = `detail: <${echoed}> (end)`;
+    const out = redactSecrets(text, [KEY, TOKEN]);
+    // The padding of base64 (=, ==) carries nothing and may stay.
+    expect(out).toMatch(/^detail: <\[redacted\]={0,2}> \(end\)$/);
+    expect(findSecretEchoes(text, [KEY])).toBe(true);
+  });
+
+  it('base64 of the token inside a query string, percent-encoded', () => {
+    const echoed = encodeURIComponent(Buffer.from(TOKEN).toString('base64'));
+    expect(redactSecrets(`/cb?t=${echoed}&x=1`, [TOKEN])).toBe('/cb?t=[redacted]&x=1');
+  });
+
+  it('leaves text alone that only looks close, and ignores secrets under 4 characters', () => {
+    const text = `ck_live_a+b/c=d%e f&g<h>9Zq 100% &amp; %25 \\u002b ${Buffer.from('tok').toString('base64')}`;
+    expect(redactSecrets(text, [KEY, TOKEN, 'tok'])).toBe(text);
+    expect(findSecretEchoes(text, [KEY])).toBe(false);
+  });
+
+  it('out of scope, on purpose: reversed, hex, split (docs/SECURITY.md)', () => {
+    for (const disguised of [
+      [...KEY].reverse().join(''),
+      Buffer.from(KEY).toString('hex'),
+      `${KEY.slice(0, 10)} ${KEY.slice(10)}`,
+    ]) {
+      expect(findSecretEchoes(disguised, [KEY])).toBe(false);
+    }
+  });
+});
