@@ -1,15 +1,15 @@
-import * as z from 'zod/v4';
 import type { CatalogClient } from '../client.js';
 import type { CatalogClientOptions } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import { isRecord } from '../is-record.js';
 import type { BuyLinkMode } from '../links/references.js';
-import { CountryCodeSchema } from '../schemas/index.js';
+import { COUNTRY_CODES } from '../schemas/index.js';
 import { type CatalogStore, isCatalogStore } from '../store/catalog-store.js';
 import { hasLoneSurrogate } from '../validation/text.js';
 import {
   type AnyCatalogToolDefinition,
   CATALOG_TOOL_NAMES,
+  type CatalogToolClient,
   type CatalogToolDefaults,
   type CatalogToolName,
   type CatalogToolNames,
@@ -74,11 +74,11 @@ export interface CatalogToolsOptions<Extra extends AnyCatalogToolDefinition = ne
 /** The options once read: everything `createCatalogToolList` binds the tools with. */
 export interface ToolOptionsRead {
   /** The client given, if any (else one is made from `clientOptions`). */
-  client: CatalogClient | undefined;
+  client: CatalogToolClient | undefined;
   clientOptions: CatalogClientOptions | undefined;
   /** The `store` given, if any, as checked (never read again from the options). */
   store: CatalogStore | undefined;
-  /** The application's own tools, in their order: plain copies read once, names fixed. */
+  /** The application's own tools, in their order. */
   custom: readonly AnyCatalogToolDefinition[];
   /** The tools to build, in their order: the built-ins first, then `tools`. */
   selected: readonly string[];
@@ -89,53 +89,49 @@ export interface ToolOptionsRead {
   strict: boolean;
 }
 
-type Rename = (name: string) => string;
+/** `path: message` for each bad option, in the order found. */
+type Issues = string[];
 
-const isFunction = (value: unknown): boolean => typeof value === 'function';
+const OPTION_FIELDS = [
+  'client',
+  'clientOptions',
+  'store',
+  'tools',
+  'include',
+  'exclude',
+  'defaults',
+  'rename',
+  'strict',
+  'buyLinks',
+] as const;
+const DEFAULT_FIELDS = ['country', 'placements', 'limit'] as const;
 
-/** The three methods the tools call on a client: a stand-in with these works too. */
+const isFunction = (value: unknown): value is (...args: never[]) => unknown =>
+  typeof value === 'function';
+
+/** What the tools use of a client: a CatalogClient, or a stand-in with the same members. */
 const CLIENT_METHODS = [
   ['catalog', 'search'],
   ['websites', 'search'],
   ['collections', 'update'],
 ] as const;
 
-/** What the tools call on a client: `catalog.search`, `websites.search`, `collections.update`. */
-function isClientLike(value: unknown): boolean {
+function isToolClient(value: unknown): value is CatalogToolClient {
   if (!isRecord(value)) return false;
-  return CLIENT_METHODS.every(([group, method]) => {
+  const calls = CLIENT_METHODS.every(([group, method]) => {
     const methods = value[group];
     return isRecord(methods) && isFunction(methods[method]);
   });
+  return (
+    calls &&
+    isCatalogStore(value.store) &&
+    isFunction(value.storeScope) &&
+    isFunction(value.redact) &&
+    isFunction(value.toJSON)
+  );
 }
 
-const DEFINITION_FIELDS = [
-  'name',
-  'description',
-  'inputSchema',
-  'mutates',
-  'execute',
-  'toModelOutput',
-  'modelFieldName',
-] as const;
-
-/**
- * A tool definition as a plain copy, each field read once: the name checked is the name
- * bound, whatever a getter or Proxy would answer later. Methods stay bound to the
- * definition the application gave, so `this` in them is what it was.
- */
-function definitionSnapshot(value: unknown): unknown {
-  if (!isRecord(value)) return value;
-  const copy: Record<string, unknown> = {};
-  for (const field of DEFINITION_FIELDS) {
-    const member = value[field];
-    if (member !== undefined)
-      copy[field] = typeof member === 'function' ? member.bind(value) : member;
-  }
-  return copy;
-}
-
-function isToolDefinition(value: unknown): boolean {
+function isToolDefinition(value: unknown): value is AnyCatalogToolDefinition {
   return (
     isRecord(value) &&
     typeof value.name === 'string' &&
@@ -144,98 +140,114 @@ function isToolDefinition(value: unknown): boolean {
   );
 }
 
-const toolNameList = () => z.array(z.string('must be a tool name')).readonly();
-
-/** The options' own fields, each with the words its error gives. */
-function optionFields() {
-  return z.strictObject(
-    {
-      client: z.custom<CatalogClient>(isClientLike, 'must be a CatalogClient').optional(),
-      clientOptions: z.custom<CatalogClientOptions>(isRecord, 'must be an object').optional(),
-      store: z
-        .custom<CatalogStore>(
-          isCatalogStore,
-          'must be a CatalogStore (get, set, setIfAbsent, delete and lock methods)',
-        )
-        .optional(),
-      tools: z
-        .array(
-          z
-            .unknown()
-            .transform(definitionSnapshot)
-            .pipe(
-              z.custom<AnyCatalogToolDefinition>(
-                isToolDefinition,
-                'must be a tool definition (made with defineCatalogTool)',
-              ),
-            ),
-        )
-        .readonly()
-        .optional(),
-      include: toolNameList().optional(),
-      exclude: toolNameList().optional(),
-      defaults: z
-        .strictObject(
-          {
-            country: z.optional(CountryCodeSchema),
-            // Sent with every search: a string the wire cannot carry is refused here, not per call.
-            placements: z
-              .array(
-                z
-                  .string('must be a string')
-                  .min(1, 'must not be empty')
-                  .refine((text) => !hasLoneSurrogate(text), 'must be well-formed Unicode'),
-              )
-              .optional(),
-            limit: z
-              .int('must be a whole number')
-              .min(1, 'must be at least 1')
-              .max(TOOL_RESULT_LIMIT_MAX, `must be at most ${TOOL_RESULT_LIMIT_MAX}`)
-              .optional(),
-          },
-          'must be an object',
-        )
-        .optional(),
-      rename: z.custom<Rename>(isFunction, 'must be a function').optional(),
-      strict: z.boolean('must be true or false').optional(),
-      buyLinks: z.enum(['inline', 'reference'], 'must be inline or reference').optional(),
-    },
-    'must be an object',
-  );
+function unknownFields(value: Record<string, unknown>, known: readonly string[]): string[] {
+  return Object.keys(value).filter((key) => !known.includes(key));
 }
 
-type OptionFields = z.output<ReturnType<typeof optionFields>>;
-type Issues = z.core.ParsePayload['issues'];
-
-function issue(input: unknown, path: PropertyKey[], message: string): Issues[number] {
-  return { code: 'custom', input, path, message };
+function unknownText(keys: readonly string[]): string {
+  return `unknown field${keys.length > 1 ? 's' : ''} ${keys.join(', ')}`;
 }
 
-/** Custom tools need usable names that no other tool has. */
-function customNameIssues(tools: OptionFields['tools'], issues: Issues): void {
+/** A list of tool names (`include`, `exclude`): an array of strings. */
+function nameList(value: unknown, key: string, issues: Issues): readonly string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) {
+    issues.push(`${key}: must be an array of tool names`);
+    return undefined;
+  }
+  value.forEach((name, index) => {
+    if (typeof name !== 'string') issues.push(`${key}.${index}: must be a tool name`);
+  });
+  return value;
+}
+
+function placementIssues(value: unknown, issues: Issues): void {
+  if (value === undefined) return;
+  if (!Array.isArray(value)) {
+    issues.push('defaults.placements: must be an array of strings');
+    return;
+  }
+  // Sent with every search: a string the wire cannot carry is refused here, not per call.
+  value.forEach((item: unknown, index) => {
+    const path = `defaults.placements.${index}`;
+    if (typeof item !== 'string') issues.push(`${path}: must be a string`);
+    else if (item.length === 0) issues.push(`${path}: must not be empty`);
+    else if (hasLoneSurrogate(item)) issues.push(`${path}: must be well-formed Unicode`);
+  });
+}
+
+function limitIssue(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value)) return 'must be a whole number';
+  if ((value as number) < 1) return 'must be at least 1';
+  if ((value as number) > TOOL_RESULT_LIMIT_MAX) return `must be at most ${TOOL_RESULT_LIMIT_MAX}`;
+  return undefined;
+}
+
+/** `defaults`: a country the service knows, non-empty placements, a limit of 1 to 20. */
+function readDefaults(value: unknown, issues: Issues): CatalogToolDefaults {
+  if (value === undefined) return {};
+  if (!isRecord(value)) {
+    issues.push('defaults: must be an object');
+    return {};
+  }
+  const unknown = unknownFields(value, DEFAULT_FIELDS);
+  if (unknown.length > 0) issues.push(`defaults: ${unknownText(unknown)}`);
+  const { country, placements, limit } = value;
+  if (country !== undefined && !(COUNTRY_CODES as readonly unknown[]).includes(country)) {
+    issues.push(`defaults.country: must be one of ${COUNTRY_CODES.join(', ')}`);
+  }
+  placementIssues(placements, issues);
+  const limitProblem = limitIssue(limit);
+  if (limitProblem) issues.push(`defaults.limit: ${limitProblem}`);
+  return { country, placements, limit } as CatalogToolDefaults;
+}
+
+/**
+ * `tools`: definitions made with defineCatalogTool, each with a usable name of its own.
+ * `named`: every entry's string name, valid or not, so include/exclude are checked anyway.
+ */
+function readCustomTools(value: unknown, issues: Issues) {
+  const custom: AnyCatalogToolDefinition[] = [];
+  const named: string[] = [];
+  if (value === undefined) return { custom, named };
+  if (!Array.isArray(value)) {
+    issues.push('tools: must be an array of tool definitions');
+    return { custom, named };
+  }
   const seen = new Set<string>(CATALOG_TOOL_NAMES);
-  for (const [index, { name }] of (tools ?? []).entries()) {
-    const path = ['tools', index, 'name'];
-    if (!TOOL_NAME_PATTERN.test(name)) {
+  value.forEach((tool: unknown, index) => {
+    const name = isRecord(tool) ? tool.name : undefined;
+    if (typeof name === 'string') named.push(name);
+    if (!isToolDefinition(tool) || typeof name !== 'string') {
+      issues.push(`tools.${index}: must be a tool definition (made with defineCatalogTool)`);
+    } else if (!TOOL_NAME_PATTERN.test(name)) {
       issues.push(
-        issue(name, path, `is ${JSON.stringify(name)}; must match ${TOOL_NAME_PATTERN.source}`),
+        `tools.${index}.name: is ${JSON.stringify(name)}; must match ${TOOL_NAME_PATTERN.source}`,
       );
     } else if (seen.has(name)) {
-      issues.push(issue(name, path, `${name} is already taken`));
+      issues.push(`tools.${index}.name: ${name} is already taken`);
+    } else {
+      custom.push(tool);
     }
-    seen.add(name);
-  }
+    if (typeof name === 'string') seen.add(name);
+  });
+  return { custom, named };
 }
 
-/** `include` and `exclude` may only name tools there are. */
-function selectionIssues(options: OptionFields, all: readonly string[], issues: Issues): void {
+/** `include` and `exclude` may only name tools there are (checked whatever else is wrong). */
+function selectionIssues(lists: Record<'include' | 'exclude', unknown>, all: string[]): Issues {
+  const issues: Issues = [];
   for (const key of ['include', 'exclude'] as const) {
-    for (const [index, name] of (options[key] ?? []).entries()) {
-      if (!all.includes(name)) {
-        issues.push(issue(name, [key, index], `must be one of ${all.join(', ')}`));
+    const list = lists[key];
+    if (!Array.isArray(list)) continue;
+    list.forEach((name: unknown, index) => {
+      if (typeof name === 'string' && !all.includes(name)) {
+        issues.push(`${key}.${index}: must be one of ${all.join(', ')}`);
       }
-    }
+    });
   }
+  return issues;
 }
 
 /** The final name of every tool, or an issue for each name `rename` got wrong. */
@@ -245,10 +257,11 @@ function finalNames(rename: Rename | undefined, all: readonly string[], issues: 
   for (const original of all) {
     const name: unknown = rename ? rename(original) : original;
     if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
-      const text = `gave ${JSON.stringify(name)} for ${original}; tool names must match ${TOOL_NAME_PATTERN.source}`;
-      issues.push(issue(name, ['rename'], text));
+      issues.push(
+        `rename: gave ${JSON.stringify(name)} for ${original}; tool names must match ${TOOL_NAME_PATTERN.source}`,
+      );
     } else if (seen.has(name)) {
-      issues.push(issue(name, ['rename'], `gave the name ${name} to two tools`));
+      issues.push(`rename: gave the name ${name} to two tools`);
     }
     seen.add(String(name));
     names[original] = String(name);
@@ -256,103 +269,88 @@ function finalNames(rename: Rename | undefined, all: readonly string[], issues: 
   return names as CatalogToolNames;
 }
 
-/** Checks what the fields alone cannot, and reads the options into what binding needs. */
-function readFields(options: OptionFields, issues: Issues): ToolOptionsRead | undefined {
-  const custom = options.tools ?? [];
-  const all = [...CATALOG_TOOL_NAMES, ...custom.map((tool) => tool.name)];
-  const before = issues.length;
-  if (options.client && options.clientOptions) {
-    issues.push(issue(options, [], 'give client or clientOptions, not both'));
+type Rename = (name: string) => string;
+
+/** Each option read once, checked, and the type-level promise kept at run time. */
+function checkFields(options: Record<string, unknown>, issues: Issues) {
+  const { client, clientOptions, store, tools, include, exclude, defaults, rename, strict } =
+    options;
+  const { buyLinks } = options;
+  const unknown = unknownFields(options, OPTION_FIELDS);
+  if (unknown.length > 0) issues.push(unknownText(unknown));
+  if (client !== undefined && !isToolClient(client)) issues.push('client: must be a CatalogClient');
+  if (clientOptions !== undefined && !isRecord(clientOptions)) {
+    issues.push('clientOptions: must be an object');
   }
-  customNameIssues(custom, issues);
-  selectionIssues(options, all, issues);
-  if (issues.length > before) return undefined;
-  const included: readonly string[] = options.include ?? all;
-  const selected = all.filter(
-    (name) => included.includes(name) && !options.exclude?.includes(name),
-  );
-  if (selected.length === 0) issues.push(issue(options, [], 'include/exclude leave no tools'));
-  const names = finalNames(options.rename, all, issues);
-  if (issues.length > before) return undefined;
-  return {
-    client: options.client,
-    clientOptions: options.clientOptions,
-    store: options.store,
-    custom,
-    selected,
-    names,
-    defaults: options.defaults ?? {},
-    view: { buyLinks: options.buyLinks ?? 'inline' },
-    strict: options.strict !== false,
+  if (store !== undefined && !isCatalogStore(store)) {
+    issues.push('store: must be a CatalogStore (get, set, setIfAbsent, delete and lock methods)');
+  }
+  const { custom, named } = readCustomTools(tools, issues);
+  const lists = {
+    include: nameList(include, 'include', issues),
+    exclude: nameList(exclude, 'exclude', issues),
   };
-}
-
-let schema: z.ZodType<ToolOptionsRead> | undefined;
-
-/**
- * The options schema: each field's type, then what needs them all (names known, selected
- * tools, the rename hook), giving the read options. Built on first use, so importing the
- * tools builds nothing.
- */
-function toolOptionsSchema(): z.ZodType<ToolOptionsRead> {
-  schema ??= optionFields().transform((options, context) => {
-    return readFields(options, context.issues) ?? z.NEVER;
-  });
-  return schema;
-}
-
-/** `include.1: must be one of …`: a zod issue in the words of the options. */
-function issueText(found: z.core.$ZodIssue): string {
-  const path = found.path.map(String).join('.');
-  const message =
-    found.code === 'unrecognized_keys'
-      ? `unknown field${found.keys.length > 1 ? 's' : ''} ${found.keys.join(', ')}`
-      : found.code === 'invalid_value'
-        ? `must be one of ${found.values.map(String).join(', ')}`
-        : found.message;
-  return path ? `${path}: ${message}` : message;
+  const read = {
+    client,
+    clientOptions,
+    store,
+    custom,
+    named,
+    lists,
+    defaults: readDefaults(defaults, issues),
+  };
+  if (rename !== undefined && !isFunction(rename)) issues.push('rename: must be a function');
+  if (strict !== undefined && typeof strict !== 'boolean') {
+    issues.push('strict: must be true or false');
+  }
+  if (buyLinks !== undefined && buyLinks !== 'inline' && buyLinks !== 'reference') {
+    issues.push('buyLinks: must be inline or reference');
+  }
+  return {
+    ...read,
+    rename: rename as Rename | undefined,
+    strict,
+    buyLinks: buyLinks as BuyLinkMode | undefined,
+  };
 }
 
 /**
  * Reads the catalog tools options, once: checks every field (throwing a ConfigurationError
  * that names each bad one) and gives what `createCatalogToolList` binds the tools with.
+ * Their types are TypeScript's to check; these checks keep a caller without types (or with
+ * a cast) from failing later, on a model's first call.
  */
 export function readToolOptions(options: unknown): ToolOptionsRead {
-  const parsed = toolOptionsSchema().safeParse(options);
-  if (parsed.success) return parsed.data;
-  const texts = parsed.error.issues.map(issueText);
-  // zod runs the checks across fields only once every field passes: with other errors,
-  // an unknown name in include/exclude would go unreported until those are fixed.
-  for (const found of earlySelectionIssues(options)) {
-    const text = issueText(found);
-    if (!texts.includes(text)) texts.push(text);
+  if (!isRecord(options)) {
+    throw new ConfigurationError('Invalid catalog tools options: must be an object');
   }
-  throw new ConfigurationError(`Invalid catalog tools options: ${texts.join('; ')}`);
-}
-
-/**
- * The include/exclude issues of options that failed their field checks, from whatever the
- * fields hold: tool names are the built-ins and every custom tool with a string name.
- */
-function earlySelectionIssues(options: unknown): z.core.$ZodIssue[] {
-  if (!isRecord(options)) return [];
-  const custom = Array.isArray(options.tools) ? options.tools : [];
-  const all = [
-    ...CATALOG_TOOL_NAMES,
-    ...custom.flatMap((tool: unknown) =>
-      isRecord(tool) && typeof tool.name === 'string' ? [tool.name] : [],
-    ),
-  ];
   const issues: Issues = [];
-  for (const key of ['include', 'exclude'] as const) {
-    const list: unknown = options[key];
-    if (!Array.isArray(list)) continue;
-    for (const [index, name] of list.entries()) {
-      // A non-string has its own issue already ("must be a tool name").
-      if (typeof name === 'string' && !all.includes(name)) {
-        issues.push(issue(name, [key, index], `must be one of ${all.join(', ')}`));
-      }
-    }
+  const read = checkFields(options, issues);
+  issues.push(...selectionIssues(read.lists, [...CATALOG_TOOL_NAMES, ...read.named]));
+  const all = [...CATALOG_TOOL_NAMES, ...read.custom.map((tool) => tool.name)];
+  if (read.client !== undefined && read.clientOptions !== undefined) {
+    issues.push('give client or clientOptions, not both');
   }
-  return issues as z.core.$ZodIssue[];
+  let names: CatalogToolNames | undefined;
+  let selected: string[] = [];
+  if (issues.length === 0) {
+    const included: readonly string[] = read.lists.include ?? all;
+    selected = all.filter((name) => included.includes(name) && !read.lists.exclude?.includes(name));
+    if (selected.length === 0) issues.push('include/exclude leave no tools');
+    names = finalNames(read.rename, all, issues);
+  }
+  if (issues.length > 0 || names === undefined) {
+    throw new ConfigurationError(`Invalid catalog tools options: ${issues.join('; ')}`);
+  }
+  return {
+    client: read.client as CatalogToolClient | undefined,
+    clientOptions: read.clientOptions as CatalogClientOptions | undefined,
+    store: read.store as CatalogStore | undefined,
+    custom: read.custom,
+    selected,
+    names,
+    defaults: read.defaults,
+    view: { buyLinks: read.buyLinks ?? 'inline' },
+    strict: read.strict !== false,
+  };
 }

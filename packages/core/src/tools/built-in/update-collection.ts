@@ -1,13 +1,6 @@
-import { isRecord } from '../../is-record.js';
 import type { Clause, Collection, CollectionUpdate, NewClause } from '../../schemas/index.js';
-import { type CatalogStore, isCatalogStore } from '../../store/catalog-store.js';
-import { MemoryCatalogStore } from '../../store/memory-store.js';
-import { clientScope } from '../../store/scope.js';
-import {
-  type CatalogToolClient,
-  type CatalogToolContext,
-  defineCatalogTool,
-} from '../definition.js';
+import type { CatalogStore } from '../../store/catalog-store.js';
+import { type CatalogToolContext, defineCatalogTool } from '../definition.js';
 import { mayHaveApplied } from '../error-text.js';
 import {
   type UpdateCollectionInput,
@@ -54,20 +47,9 @@ export interface UpdateCollectionOutput
  * that share one) share it, across every instance that uses that store.
  */
 const memories = new WeakMap<CatalogStore, UpdateMemory>();
-/** The private store of a client that has none (a stand-in object implementing the calls). */
-const clientStores = new WeakMap<CatalogToolClient, CatalogStore>();
-
-/** The store the tool's context gives, else its client's, else one private to that client. */
+/** The store the tool's context gives, else its client's. */
 function storeOf({ store, client }: CatalogToolContext): CatalogStore {
-  if (store !== undefined) return store;
-  const own: unknown = (client as { store?: unknown }).store;
-  if (isCatalogStore(own)) return own;
-  let fallback = clientStores.get(client);
-  if (fallback === undefined) {
-    fallback = new MemoryCatalogStore();
-    clientStores.set(client, fallback);
-  }
-  return fallback;
+  return store ?? client.store;
 }
 
 function memoryOf(store: CatalogStore): UpdateMemory {
@@ -77,13 +59,6 @@ function memoryOf(store: CatalogStore): UpdateMemory {
     memories.set(store, memory);
   }
   return memory;
-}
-
-/** The client's call time limit (from its public configuration), 60 s when it shows none. */
-function clientTimeoutMs(client: CatalogToolClient): number {
-  const shown: unknown = (client as { toJSON?: () => unknown }).toJSON?.();
-  const timeoutMs = isRecord(shown) ? shown.timeoutMs : undefined;
-  return typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) ? timeoutMs : 60_000;
 }
 
 /**
@@ -175,7 +150,7 @@ export const updateCollectionTool = /* @__PURE__ */ defineCatalogTool<
     const memory = memoryOf(storeOf(context));
     // Only what this client's service and key learnt: another tenant or service sharing the
     // store must never answer (or refuse) this call.
-    const scope = await clientScope(client);
+    const scope = await client.storeScope();
     // Clauses the collection already has are not added again (a model that adds the same
     // products twice would otherwise create duplicates), judged only from a recent answer
     // and never while an update of it is unanswered: the worst a missed match costs is a
@@ -201,7 +176,7 @@ export const updateCollectionTool = /* @__PURE__ */ defineCatalogTool<
       update,
       send,
       mayHaveApplied,
-      { signal, timeoutMs: clientTimeoutMs(client), scope },
+      { signal, timeoutMs: client.toJSON().timeoutMs, scope },
     );
     return {
       request,
