@@ -89,45 +89,61 @@ export interface ToolOptionsRead {
   strict: boolean;
 }
 
-/** `path: message` for each bad option, in the order found. */
+/** `path: words` for each bad option, in the order found. */
 type Issues = string[];
+/** Checks a value at `path`, adding what is wrong with it to `issues`. */
+type Check = (value: unknown, issues: Issues, path: string) => void;
 
-const OPTION_FIELDS = [
-  'client',
-  'clientOptions',
-  'store',
-  'tools',
-  'include',
-  'exclude',
-  'defaults',
-  'rename',
-  'strict',
-  'buyLinks',
-] as const;
-const DEFAULT_FIELDS = ['country', 'placements', 'limit'] as const;
+const at = (path: string, words: string) => (path ? `${path}: ${words}` : words);
 
-const isFunction = (value: unknown): value is (...args: never[]) => unknown =>
-  typeof value === 'function';
+/** A check of one value: `words` says what is wrong, undefined when nothing is. */
+const rule =
+  (words: (value: unknown) => string | undefined): Check =>
+  (value, issues, path) => {
+    const wrong = words(value);
+    if (wrong !== undefined) issues.push(at(path, wrong));
+  };
 
-/** What the tools use of a client: a CatalogClient, or a stand-in with the same members. */
-const CLIENT_METHODS = [
-  ['catalog', 'search'],
-  ['websites', 'search'],
-  ['collections', 'update'],
-] as const;
+const must = (ok: (value: unknown) => boolean, words: string): Check =>
+  rule((value) => (ok(value) ? undefined : words));
 
+const listOf =
+  (item: Check, words: string): Check =>
+  (value, issues, path) => {
+    if (!Array.isArray(value)) issues.push(at(path, words));
+    else for (const [index, entry] of value.entries()) item(entry, issues, `${path}.${index}`);
+  };
+
+/** An object with only these fields, each checked when given. */
+const fieldsOf =
+  (checks: Record<string, Check>): Check =>
+  (value, issues, path) => {
+    if (!isRecord(value)) {
+      issues.push(at(path, 'must be an object'));
+      return;
+    }
+    const unknown = Object.keys(value).filter((key) => !Object.hasOwn(checks, key));
+    if (unknown.length > 0) {
+      issues.push(at(path, `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`));
+    }
+    for (const [key, check] of Object.entries(checks)) {
+      if (value[key] !== undefined) check(value[key], issues, path ? `${path}.${key}` : key);
+    }
+  };
+
+const isFunction = (value: unknown) => typeof value === 'function';
+
+/** What the tools use of a client (`CatalogToolClient`): a CatalogClient, or a stand-in. */
 function isToolClient(value: unknown): value is CatalogToolClient {
-  if (!isRecord(value)) return false;
-  const calls = CLIENT_METHODS.every(([group, method]) => {
-    const methods = value[group];
-    return isRecord(methods) && isFunction(methods[method]);
-  });
+  const calls = (group: string, method: string) =>
+    isRecord(value) && isRecord(value[group]) && isFunction(value[group][method]);
   return (
-    calls &&
+    isRecord(value) &&
+    calls('catalog', 'search') &&
+    calls('websites', 'search') &&
+    calls('collections', 'update') &&
     isCatalogStore(value.store) &&
-    isFunction(value.storeScope) &&
-    isFunction(value.redact) &&
-    isFunction(value.toJSON)
+    ['storeScope', 'redact', 'toJSON'].every((method) => isFunction(value[method]))
   );
 }
 
@@ -140,106 +156,72 @@ function isToolDefinition(value: unknown): value is AnyCatalogToolDefinition {
   );
 }
 
-function unknownFields(value: Record<string, unknown>, known: readonly string[]): string[] {
-  return Object.keys(value).filter((key) => !known.includes(key));
-}
+const toolNames = listOf(
+  must((name) => typeof name === 'string', 'must be a tool name'),
+  'must be an array of tool names',
+);
 
-function unknownText(keys: readonly string[]): string {
-  return `unknown field${keys.length > 1 ? 's' : ''} ${keys.join(', ')}`;
-}
+/** The options' own fields, each with the words its error gives. */
+const checkOptions = fieldsOf({
+  client: must(isToolClient, 'must be a CatalogClient'),
+  clientOptions: must(isRecord, 'must be an object'),
+  store: must(
+    isCatalogStore,
+    'must be a CatalogStore (get, set, setIfAbsent, delete and lock methods)',
+  ),
+  tools: listOf(
+    must(isToolDefinition, 'must be a tool definition (made with defineCatalogTool)'),
+    'must be an array of tool definitions',
+  ),
+  include: toolNames,
+  exclude: toolNames,
+  defaults: fieldsOf({
+    country: must(
+      (code) => (COUNTRY_CODES as readonly unknown[]).includes(code),
+      `must be one of ${COUNTRY_CODES.join(', ')}`,
+    ),
+    // Sent with every search: a string the wire cannot carry is refused here, not per call.
+    placements: listOf(
+      rule((text) => {
+        if (typeof text !== 'string') return 'must be a string';
+        if (text === '') return 'must not be empty';
+        return hasLoneSurrogate(text) ? 'must be well-formed Unicode' : undefined;
+      }),
+      'must be an array of strings',
+    ),
+    limit: rule((limit) => {
+      if (!Number.isInteger(limit)) return 'must be a whole number';
+      if ((limit as number) < 1) return 'must be at least 1';
+      const max = TOOL_RESULT_LIMIT_MAX;
+      return (limit as number) > max ? `must be at most ${max}` : undefined;
+    }),
+  }),
+  rename: must(isFunction, 'must be a function'),
+  strict: must((value) => typeof value === 'boolean', 'must be true or false'),
+  buyLinks: must(
+    (mode) => mode === 'inline' || mode === 'reference',
+    'must be inline or reference',
+  ),
+});
 
-/** A list of tool names (`include`, `exclude`): an array of strings. */
-function nameList(value: unknown, key: string, issues: Issues): readonly string[] | undefined {
-  if (value === undefined) return undefined;
-  if (!Array.isArray(value)) {
-    issues.push(`${key}: must be an array of tool names`);
-    return undefined;
-  }
-  value.forEach((name, index) => {
-    if (typeof name !== 'string') issues.push(`${key}.${index}: must be a tool name`);
-  });
-  return value;
-}
-
-function placementIssues(value: unknown, issues: Issues): void {
-  if (value === undefined) return;
-  if (!Array.isArray(value)) {
-    issues.push('defaults.placements: must be an array of strings');
-    return;
-  }
-  // Sent with every search: a string the wire cannot carry is refused here, not per call.
-  value.forEach((item: unknown, index) => {
-    const path = `defaults.placements.${index}`;
-    if (typeof item !== 'string') issues.push(`${path}: must be a string`);
-    else if (item.length === 0) issues.push(`${path}: must not be empty`);
-    else if (hasLoneSurrogate(item)) issues.push(`${path}: must be well-formed Unicode`);
-  });
-}
-
-function limitIssue(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (!Number.isInteger(value)) return 'must be a whole number';
-  if ((value as number) < 1) return 'must be at least 1';
-  if ((value as number) > TOOL_RESULT_LIMIT_MAX) return `must be at most ${TOOL_RESULT_LIMIT_MAX}`;
-  return undefined;
-}
-
-/** `defaults`: a country the service knows, non-empty placements, a limit of 1 to 20. */
-function readDefaults(value: unknown, issues: Issues): CatalogToolDefaults {
-  if (value === undefined) return {};
-  if (!isRecord(value)) {
-    issues.push('defaults: must be an object');
-    return {};
-  }
-  const unknown = unknownFields(value, DEFAULT_FIELDS);
-  if (unknown.length > 0) issues.push(`defaults: ${unknownText(unknown)}`);
-  const { country, placements, limit } = value;
-  if (country !== undefined && !(COUNTRY_CODES as readonly unknown[]).includes(country)) {
-    issues.push(`defaults.country: must be one of ${COUNTRY_CODES.join(', ')}`);
-  }
-  placementIssues(placements, issues);
-  const limitProblem = limitIssue(limit);
-  if (limitProblem) issues.push(`defaults.limit: ${limitProblem}`);
-  return { country, placements, limit } as CatalogToolDefaults;
-}
-
-/**
- * `tools`: definitions made with defineCatalogTool, each with a usable name of its own.
- * `named`: every entry's string name, valid or not, so include/exclude are checked anyway.
- */
-function readCustomTools(value: unknown, issues: Issues) {
-  const custom: AnyCatalogToolDefinition[] = [];
-  const named: string[] = [];
-  if (value === undefined) return { custom, named };
-  if (!Array.isArray(value)) {
-    issues.push('tools: must be an array of tool definitions');
-    return { custom, named };
-  }
+/** Custom tool names: each usable and its own. */
+function customNameIssues(custom: readonly AnyCatalogToolDefinition[], issues: Issues): void {
   const seen = new Set<string>(CATALOG_TOOL_NAMES);
-  value.forEach((tool: unknown, index) => {
-    const name = isRecord(tool) ? tool.name : undefined;
-    if (typeof name === 'string') named.push(name);
-    if (!isToolDefinition(tool) || typeof name !== 'string') {
-      issues.push(`tools.${index}: must be a tool definition (made with defineCatalogTool)`);
-    } else if (!TOOL_NAME_PATTERN.test(name)) {
-      issues.push(
-        `tools.${index}.name: is ${JSON.stringify(name)}; must match ${TOOL_NAME_PATTERN.source}`,
-      );
+  custom.forEach(({ name }, index) => {
+    const path = `tools.${index}.name`;
+    if (!TOOL_NAME_PATTERN.test(name)) {
+      issues.push(`${path}: is ${JSON.stringify(name)}; must match ${TOOL_NAME_PATTERN.source}`);
     } else if (seen.has(name)) {
-      issues.push(`tools.${index}.name: ${name} is already taken`);
-    } else {
-      custom.push(tool);
+      issues.push(`${path}: ${name} is already taken`);
     }
-    if (typeof name === 'string') seen.add(name);
+    seen.add(name);
   });
-  return { custom, named };
 }
 
 /** `include` and `exclude` may only name tools there are (checked whatever else is wrong). */
-function selectionIssues(lists: Record<'include' | 'exclude', unknown>, all: string[]): Issues {
-  const issues: Issues = [];
+function selectionIssues(options: CatalogToolsOptions, all: readonly string[], issues: Issues) {
   for (const key of ['include', 'exclude'] as const) {
-    const list = lists[key];
+    const list: unknown = options[key];
     if (!Array.isArray(list)) continue;
     list.forEach((name: unknown, index) => {
       if (typeof name === 'string' && !all.includes(name)) {
@@ -247,18 +229,18 @@ function selectionIssues(lists: Record<'include' | 'exclude', unknown>, all: str
       }
     });
   }
-  return issues;
 }
 
 /** The final name of every tool, or an issue for each name `rename` got wrong. */
-function finalNames(rename: Rename | undefined, all: readonly string[], issues: Issues) {
+function finalNames(options: CatalogToolsOptions, all: readonly string[], issues: Issues) {
   const names: Record<string, string> = {};
   const seen = new Set<string>();
   for (const original of all) {
-    const name: unknown = rename ? rename(original) : original;
+    const name: unknown = options.rename ? options.rename(original) : original;
     if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
+      const pattern = TOOL_NAME_PATTERN.source;
       issues.push(
-        `rename: gave ${JSON.stringify(name)} for ${original}; tool names must match ${TOOL_NAME_PATTERN.source}`,
+        `rename: gave ${JSON.stringify(name)} for ${original}; tool names must match ${pattern}`,
       );
     } else if (seen.has(name)) {
       issues.push(`rename: gave the name ${name} to two tools`);
@@ -269,49 +251,12 @@ function finalNames(rename: Rename | undefined, all: readonly string[], issues: 
   return names as CatalogToolNames;
 }
 
-type Rename = (name: string) => string;
-
-/** Each option read once, checked, and the type-level promise kept at run time. */
-function checkFields(options: Record<string, unknown>, issues: Issues) {
-  const { client, clientOptions, store, tools, include, exclude, defaults, rename, strict } =
-    options;
-  const { buyLinks } = options;
-  const unknown = unknownFields(options, OPTION_FIELDS);
-  if (unknown.length > 0) issues.push(unknownText(unknown));
-  if (client !== undefined && !isToolClient(client)) issues.push('client: must be a CatalogClient');
-  if (clientOptions !== undefined && !isRecord(clientOptions)) {
-    issues.push('clientOptions: must be an object');
-  }
-  if (store !== undefined && !isCatalogStore(store)) {
-    issues.push('store: must be a CatalogStore (get, set, setIfAbsent, delete and lock methods)');
-  }
-  const { custom, named } = readCustomTools(tools, issues);
-  const lists = {
-    include: nameList(include, 'include', issues),
-    exclude: nameList(exclude, 'exclude', issues),
-  };
-  const read = {
-    client,
-    clientOptions,
-    store,
-    custom,
-    named,
-    lists,
-    defaults: readDefaults(defaults, issues),
-  };
-  if (rename !== undefined && !isFunction(rename)) issues.push('rename: must be a function');
-  if (strict !== undefined && typeof strict !== 'boolean') {
-    issues.push('strict: must be true or false');
-  }
-  if (buyLinks !== undefined && buyLinks !== 'inline' && buyLinks !== 'reference') {
-    issues.push('buyLinks: must be inline or reference');
-  }
-  return {
-    ...read,
-    rename: rename as Rename | undefined,
-    strict,
-    buyLinks: buyLinks as BuyLinkMode | undefined,
-  };
+/** Every custom tool's string name, whether or not its definition is right. */
+function namesIn(tools: unknown): string[] {
+  if (!Array.isArray(tools)) return [];
+  return tools.flatMap((tool: unknown) =>
+    isRecord(tool) && typeof tool.name === 'string' ? [tool.name] : [],
+  );
 }
 
 /**
@@ -320,37 +265,39 @@ function checkFields(options: Record<string, unknown>, issues: Issues) {
  * Their types are TypeScript's to check; these checks keep a caller without types (or with
  * a cast) from failing later, on a model's first call.
  */
-export function readToolOptions(options: unknown): ToolOptionsRead {
-  if (!isRecord(options)) {
+export function readToolOptions(given: unknown): ToolOptionsRead {
+  if (!isRecord(given))
     throw new ConfigurationError('Invalid catalog tools options: must be an object');
-  }
+  // One read of each option (a getter answers once): what was checked is what is bound.
+  const options = { ...given } as CatalogToolsOptions;
   const issues: Issues = [];
-  const read = checkFields(options, issues);
-  issues.push(...selectionIssues(read.lists, [...CATALOG_TOOL_NAMES, ...read.named]));
-  const all = [...CATALOG_TOOL_NAMES, ...read.custom.map((tool) => tool.name)];
-  if (read.client !== undefined && read.clientOptions !== undefined) {
+  checkOptions(options, issues, '');
+  const names = namesIn(options.tools);
+  selectionIssues(options, [...CATALOG_TOOL_NAMES, ...names], issues);
+  if (options.client !== undefined && options.clientOptions !== undefined) {
     issues.push('give client or clientOptions, not both');
   }
-  let names: CatalogToolNames | undefined;
-  let selected: string[] = [];
-  if (issues.length === 0) {
-    const included: readonly string[] = read.lists.include ?? all;
-    selected = all.filter((name) => included.includes(name) && !read.lists.exclude?.includes(name));
-    if (selected.length === 0) issues.push('include/exclude leave no tools');
-    names = finalNames(read.rename, all, issues);
-  }
-  if (issues.length > 0 || names === undefined) {
+  const custom = [...(options.tools ?? [])];
+  if (issues.length === 0) customNameIssues(custom, issues);
+  const all = [...CATALOG_TOOL_NAMES, ...names];
+  const included: readonly string[] = options.include ?? all;
+  const selected = all.filter(
+    (name) => included.includes(name) && !options.exclude?.includes(name),
+  );
+  if (issues.length === 0 && selected.length === 0) issues.push('include/exclude leave no tools');
+  const finalNamesOf = issues.length === 0 ? finalNames(options, all, issues) : undefined;
+  if (finalNamesOf === undefined || issues.length > 0) {
     throw new ConfigurationError(`Invalid catalog tools options: ${issues.join('; ')}`);
   }
   return {
-    client: read.client as CatalogToolClient | undefined,
-    clientOptions: read.clientOptions as CatalogClientOptions | undefined,
-    store: read.store as CatalogStore | undefined,
-    custom: read.custom,
+    client: options.client,
+    clientOptions: options.clientOptions,
+    store: options.store,
+    custom,
     selected,
-    names,
-    defaults: read.defaults,
-    view: { buyLinks: read.buyLinks ?? 'inline' },
-    strict: read.strict !== false,
+    names: finalNamesOf,
+    defaults: options.defaults ?? {},
+    view: { buyLinks: options.buyLinks ?? 'inline' },
+    strict: options.strict !== false,
   };
 }
