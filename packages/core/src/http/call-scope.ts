@@ -16,7 +16,6 @@ export interface BodyLimits {
 
 /**
  * 10 MiB per answer; 4 MiB per event-stream line (a 100-product answer is about 0.1 MiB).
- * Written as plain numbers: a bundler keeps arithmetic in a module-level object.
  */
 export const DEFAULT_BODY_LIMITS: BodyLimits = {
   maxResponseBytes: 10_485_760,

@@ -15,7 +15,7 @@ import type { RetryPolicy } from './retry.js';
  * hour one call is sent: if the limit still holds, its 429 pauses everyone again (one
  * request an hour per key costs nothing). The call that got the 429 still reports it whole.
  */
-export const MAX_SHARED_PAUSE_MS = 3_600_000; // an hour (a literal: no module-level code)
+const MAX_SHARED_PAUSE_MS = 3_600_000; // an hour
 
 /** Slack past UTC midnight, for a service clock slightly behind ours. */
 const MIDNIGHT_SLACK_MS = 60_000;

@@ -66,7 +66,7 @@ export function callStore<T>(
 }
 
 /** A store's failure as a StoreUnavailableError (kept as is when it already is one). */
-export function asStoreError(store: CatalogStore, what: string, error: unknown): unknown {
+function asStoreError(store: CatalogStore, what: string, error: unknown): unknown {
   if (StoreUnavailableError.is(error)) return error;
   const reason =
     error instanceof SessionLockTimeoutError

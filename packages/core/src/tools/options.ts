@@ -156,53 +156,55 @@ function isToolDefinition(value: unknown): value is AnyCatalogToolDefinition {
   );
 }
 
-const toolNames = listOf(
-  must((name) => typeof name === 'string', 'must be a tool name'),
-  'must be an array of tool names',
-);
+const toolNames = () =>
+  listOf(
+    must((name) => typeof name === 'string', 'must be a tool name'),
+    'must be an array of tool names',
+  );
 
 /** The options' own fields, each with the words its error gives. */
-const checkOptions = fieldsOf({
-  client: must(isToolClient, 'must be a CatalogClient'),
-  clientOptions: must(isRecord, 'must be an object'),
-  store: must(
-    isCatalogStore,
-    'must be a CatalogStore (get, set, setIfAbsent, delete and lock methods)',
-  ),
-  tools: listOf(
-    must(isToolDefinition, 'must be a tool definition (made with defineCatalogTool)'),
-    'must be an array of tool definitions',
-  ),
-  include: toolNames,
-  exclude: toolNames,
-  defaults: fieldsOf({
-    country: must(
-      (code) => (COUNTRY_CODES as readonly unknown[]).includes(code),
-      `must be one of ${COUNTRY_CODES.join(', ')}`,
+const checkOptions = () =>
+  fieldsOf({
+    client: must(isToolClient, 'must be a CatalogClient'),
+    clientOptions: must(isRecord, 'must be an object'),
+    store: must(
+      isCatalogStore,
+      'must be a CatalogStore (get, set, setIfAbsent, delete and lock methods)',
     ),
-    // Sent with every search: a string the wire cannot carry is refused here, not per call.
-    placements: listOf(
-      rule((text) => {
-        if (typeof text !== 'string') return 'must be a string';
-        if (text === '') return 'must not be empty';
-        return hasLoneSurrogate(text) ? 'must be well-formed Unicode' : undefined;
+    tools: listOf(
+      must(isToolDefinition, 'must be a tool definition (made with defineCatalogTool)'),
+      'must be an array of tool definitions',
+    ),
+    include: toolNames(),
+    exclude: toolNames(),
+    defaults: fieldsOf({
+      country: must(
+        (code) => (COUNTRY_CODES as readonly unknown[]).includes(code),
+        `must be one of ${COUNTRY_CODES.join(', ')}`,
+      ),
+      // Sent with every search: a string the wire cannot carry is refused here, not per call.
+      placements: listOf(
+        rule((text) => {
+          if (typeof text !== 'string') return 'must be a string';
+          if (text === '') return 'must not be empty';
+          return hasLoneSurrogate(text) ? 'must be well-formed Unicode' : undefined;
+        }),
+        'must be an array of strings',
+      ),
+      limit: rule((limit) => {
+        if (!Number.isInteger(limit)) return 'must be a whole number';
+        if ((limit as number) < 1) return 'must be at least 1';
+        const max = TOOL_RESULT_LIMIT_MAX;
+        return (limit as number) > max ? `must be at most ${max}` : undefined;
       }),
-      'must be an array of strings',
-    ),
-    limit: rule((limit) => {
-      if (!Number.isInteger(limit)) return 'must be a whole number';
-      if ((limit as number) < 1) return 'must be at least 1';
-      const max = TOOL_RESULT_LIMIT_MAX;
-      return (limit as number) > max ? `must be at most ${max}` : undefined;
     }),
-  }),
-  rename: must(isFunction, 'must be a function'),
-  strict: must((value) => typeof value === 'boolean', 'must be true or false'),
-  buyLinks: must(
-    (mode) => mode === 'inline' || mode === 'reference',
-    'must be inline or reference',
-  ),
-});
+    rename: must(isFunction, 'must be a function'),
+    strict: must((value) => typeof value === 'boolean', 'must be true or false'),
+    buyLinks: must(
+      (mode) => mode === 'inline' || mode === 'reference',
+      'must be inline or reference',
+    ),
+  });
 
 /** Custom tool names: each usable and its own. */
 function customNameIssues(custom: readonly AnyCatalogToolDefinition[], issues: Issues): void {
@@ -271,7 +273,7 @@ export function readToolOptions(given: unknown): ToolOptionsRead {
   // One read of each option (a getter answers once): what was checked is what is bound.
   const options = { ...given } as CatalogToolsOptions;
   const issues: Issues = [];
-  checkOptions(options, issues, '');
+  checkOptions()(options, issues, '');
   const names = namesIn(options.tools);
   selectionIssues(options, [...CATALOG_TOOL_NAMES, ...names], issues);
   if (options.client !== undefined && options.clientOptions !== undefined) {
