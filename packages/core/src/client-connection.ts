@@ -9,6 +9,19 @@ import { type OutgoingRequest, send } from './http/transport.js';
 import { nameUnpayableChallenges, PaymentStep } from './payment/paid-request.js';
 import { randomStamp, scopeDigest } from './store/scope.js';
 
+/** A client's configuration without its key: what `JSON.stringify(client)` shows. */
+export interface ClientSettings {
+  baseUrl: string | undefined;
+  mcpUrl: string | undefined;
+  /** The time limit of each call, in milliseconds. */
+  timeoutMs: number;
+  maxRetries: number;
+  maxRetryDelayMs: number;
+  mcpAuthHeader: ResolvedOptions['mcpAuthHeader'];
+  /** `[redacted]` when a key is set. */
+  apiKey: '[redacted]' | undefined;
+}
+
 /** One HTTP exchange of a call, as the calls see it (`ServiceConnection.send`). */
 type Send = (request: OutgoingRequest, scope: CallScope) => Promise<Response>;
 
@@ -229,7 +242,7 @@ export class ClientConnection implements ServiceConnection {
   }
 
   /** What JSON.stringify shows: the configuration without the key. */
-  toJSON(): Record<string, unknown> {
+  toJSON(): ClientSettings {
     const { baseUrl, mcpUrl, timeoutMs, mcpAuthHeader, retry } = this.#options;
     return {
       baseUrl,

@@ -1,4 +1,4 @@
-import { ClientConnection } from './client-connection.js';
+import { ClientConnection, type ClientSettings } from './client-connection.js';
 import { type CatalogClientOptions, resolveOptions } from './client-options.js';
 import { callRest, type RestRequest, type RestResponse } from './http/rest-call.js';
 import type { RequestOptions } from './http/service-connection.js';
@@ -13,7 +13,6 @@ import type { Collection, CollectionUpdate } from './schemas/collections.js';
 import type { Conversation, ConversationCreate } from './schemas/conversations.js';
 import type { WebsiteSearchParams, WebsiteSearchResponse } from './schemas/websites.js';
 import type { CatalogStore } from './store/catalog-store.js';
-import { registerClientScope } from './store/scope.js';
 
 /** Website search (REST). */
 export interface WebsitesApi {
@@ -106,8 +105,6 @@ export class CatalogClient {
     Object.defineProperty(this, INSPECT, {
       value: () => `CatalogClient ${JSON.stringify(this.toJSON())}`,
     });
-    // The tools scope their update memory by this client's service and key.
-    registerClientScope(this, () => connection.updateScope());
   }
 
   /**
@@ -153,8 +150,17 @@ export class CatalogClient {
     return this.#connection.redact(value);
   }
 
+  /**
+   * The scope of this client's entries in its store: a digest of its REST base URL and API
+   * key (never the key), so clients of other keys or services sharing the store never read
+   * them. The tools key their update memory with it.
+   */
+  storeScope(): Promise<string> {
+    return this.#connection.updateScope();
+  }
+
   /** The configuration without the key, for logs and serialisation. */
-  toJSON(): Record<string, unknown> {
+  toJSON(): ClientSettings {
     return { ...this.#connection.toJSON() };
   }
 }

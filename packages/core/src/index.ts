@@ -22,6 +22,7 @@
  * most 45 run-time names (packages/integration/test/public-surface.test.ts counts them).
  */
 export { CatalogClient } from './client.js';
+export type { ClientSettings } from './client-connection.js';
 export type { CatalogClientOptions } from './client-options.js';
 export {
   AbortError,

@@ -6,7 +6,7 @@ import {
   ConversationTokenManager,
   createHttpTokenMinter,
   createTurnSender,
-  MemorySessionStore,
+  MemoryCatalogStore,
 } from '../src/conversations/index.js';
 import { TokenMintError } from '../src/errors/index.js';
 import { AuthenticationError, CatalogClient, RequestValidationError } from '../src/index.js';
@@ -279,7 +279,7 @@ describe('withToken: a 401 forces exactly one refresh and one retry', () => {
 });
 
 describe('ChatSession', () => {
-  function session(store = new MemorySessionStore(), sessionId = 'chat_1') {
+  function session(store = new MemoryCatalogStore(), sessionId = 'chat_1') {
     const client = serverClient();
     return new ChatSession({
       sessionId,
@@ -312,7 +312,7 @@ describe('ChatSession', () => {
   });
 
   it('two instances sharing a store reuse one conversation and one token', async () => {
-    const store = new MemorySessionStore();
+    const store = new MemoryCatalogStore();
     const [one, two] = [session(store), session(store)];
     await Promise.all([one.send('from one'), two.send('from two')]);
     expect(await one.conversationId()).toBe(await two.conversationId());

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MemorySessionStore } from '../src/conversations/index.js';
+import { MemoryCatalogStore } from '../src/conversations/index.js';
 import { ConfigurationError } from '../src/index.js';
 
 beforeEach(() => {
@@ -9,15 +9,15 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-async function keysPresent(store: MemorySessionStore, keys: string[]): Promise<string[]> {
+async function keysPresent(store: MemoryCatalogStore, keys: string[]): Promise<string[]> {
   const present: string[] = [];
   for (const key of keys) if (await store.get(key)) present.push(key);
   return present;
 }
 
-describe('MemorySessionStore bounds', () => {
+describe('MemoryCatalogStore bounds', () => {
   it('evicts the least recently used entry past maxEntries; a read counts as a use', async () => {
-    const store = new MemorySessionStore({ maxEntries: 3 });
+    const store = new MemoryCatalogStore({ maxEntries: 3 });
     await store.set('a', '1', 60_000);
     await store.set('b', '2');
     await store.set('c', '3', 60_000);
@@ -29,7 +29,7 @@ describe('MemorySessionStore bounds', () => {
   });
 
   it('a rewrite counts as a use too', async () => {
-    const store = new MemorySessionStore({ maxEntries: 2 });
+    const store = new MemoryCatalogStore({ maxEntries: 2 });
     await store.set('a', '1');
     await store.set('b', '2');
     await store.set('a', '1 again');
@@ -38,7 +38,7 @@ describe('MemorySessionStore bounds', () => {
   });
 
   it('100,000 sessions written without a TTL stay within the default bound of 10,000', async () => {
-    const store = new MemorySessionStore();
+    const store = new MemoryCatalogStore();
     for (let index = 0; index < 100_000; index++) await store.set(`session:${index}`, 'token');
     expect(store.size).toBe(10_000);
     expect(await store.get('session:99999')).toEqual({ value: 'token', ttlMs: undefined });
@@ -46,7 +46,7 @@ describe('MemorySessionStore bounds', () => {
   });
 
   it('expired entries are swept by reads alone, not only by writes', async () => {
-    const store = new MemorySessionStore();
+    const store = new MemoryCatalogStore();
     for (let index = 0; index < 500; index++) await store.set(`old:${index}`, 't', 1_000);
     await store.set('live', 't');
     vi.advanceTimersByTime(2_000);
@@ -56,7 +56,7 @@ describe('MemorySessionStore bounds', () => {
   });
 
   it('an expired entry read is removed at once', async () => {
-    const store = new MemorySessionStore();
+    const store = new MemoryCatalogStore();
     await store.set('k', 'v', 1_000);
     vi.advanceTimersByTime(1_000);
     expect(await store.get('k')).toBeUndefined();
@@ -64,13 +64,13 @@ describe('MemorySessionStore bounds', () => {
   });
 
   it('writing a TTL of 0 or less removes the entry', async () => {
-    const store = new MemorySessionStore();
+    const store = new MemoryCatalogStore();
     await store.set('k', 'v');
     await store.set('k', 'v', 0);
     expect(store.size).toBe(0);
   });
 
   it.each([0, -1, 1.5, Number.NaN])('refuses maxEntries %s', (maxEntries) => {
-    expect(() => new MemorySessionStore({ maxEntries })).toThrow(ConfigurationError);
+    expect(() => new MemoryCatalogStore({ maxEntries })).toThrow(ConfigurationError);
   });
 });

@@ -5,14 +5,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ChatSession,
   ConversationTokenManager,
-  MemorySessionStore,
+  MemoryCatalogStore,
 } from '../src/conversations/index.js';
 import { SessionLockTimeoutError } from '../src/errors/index.js';
 import { TimeoutError } from '../src/index.js';
 
 const LOCK = { leaseMs: 1_000, waitMs: 5_000 };
 
-describe('MemorySessionStore', () => {
+describe('MemoryCatalogStore', () => {
   beforeEach(() => {
     vi.useFakeTimers({ now: Date.UTC(2025, 0, 1) });
   });
@@ -21,7 +21,7 @@ describe('MemorySessionStore', () => {
   });
 
   it('keeps an entry for its TTL and reports the remaining life', async () => {
-    const store = new MemorySessionStore();
+    const store = new MemoryCatalogStore();
     await store.set('k', 'v', 1_000);
     await vi.advanceTimersByTimeAsync(400);
     expect(await store.get('k')).toEqual({ value: 'v', ttlMs: 600 });
@@ -30,7 +30,7 @@ describe('MemorySessionStore', () => {
   });
 
   it('keeps an entry without TTL, and deletes on request', async () => {
-    const store = new MemorySessionStore();
+    const store = new MemoryCatalogStore();
     await store.set('k', 'v');
     expect(await store.get('k')).toEqual({ value: 'v', ttlMs: undefined });
     await store.delete('k');
@@ -38,7 +38,7 @@ describe('MemorySessionStore', () => {
   });
 
   it('the lock is exclusive: a second taker waits until the first releases', async () => {
-    const store = new MemorySessionStore();
+    const store = new MemoryCatalogStore();
     const release = await store.lock('k', LOCK);
     let second = false;
     const waiting = store.lock('k', LOCK).then((r) => {
@@ -54,7 +54,7 @@ describe('MemorySessionStore', () => {
   });
 
   it('a crashed holder loses the lock when its lease ends; its late release frees nothing', async () => {
-    const store = new MemorySessionStore();
+    const store = new MemoryCatalogStore();
     const crashed = await store.lock('k', LOCK);
     const next = store.lock('k', LOCK);
     await vi.advanceTimersByTimeAsync(1_000);
@@ -67,7 +67,7 @@ describe('MemorySessionStore', () => {
   });
 
   it('gives up after waitMs with SessionLockTimeoutError naming the key', async () => {
-    const store = new MemorySessionStore();
+    const store = new MemoryCatalogStore();
     await store.lock('chat:1', { leaseMs: 60_000, waitMs: 1 });
     const error = store.lock('chat:1', { leaseMs: 60_000, waitMs: 2_000 }).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(2_000);
@@ -75,7 +75,7 @@ describe('MemorySessionStore', () => {
   });
 
   it('stops waiting when the signal aborts', async () => {
-    const store = new MemorySessionStore();
+    const store = new MemoryCatalogStore();
     await store.lock('k', LOCK);
     const controller = new AbortController();
     const waiting = store.lock('k', { ...LOCK, signal: controller.signal });
@@ -84,7 +84,7 @@ describe('MemorySessionStore', () => {
   });
 
   it('two token managers sharing one store mint once for the session', async () => {
-    const store = new MemorySessionStore();
+    const store = new MemoryCatalogStore();
     let mints = 0;
     const mint = async () => {
       mints += 1;
@@ -101,7 +101,7 @@ describe('MemorySessionStore', () => {
   });
 
   it('a mint slower than a second but within mintTimeoutMs still holds the lock throughout', async () => {
-    const store = new MemorySessionStore();
+    const store = new MemoryCatalogStore();
     let mints = 0;
     const mint = async () => {
       mints += 1;
@@ -119,7 +119,7 @@ describe('MemorySessionStore', () => {
   });
 
   it('a hanging conversation create is aborted before the lock lease ends: never two at once', async () => {
-    const store = new MemorySessionStore();
+    const store = new MemoryCatalogStore();
     const creates = { running: 0, most: 0, total: 0 };
     // The first answers after 40 s (longer than the 30 s lease), later ones after 1 s,
     // unless the signal aborts them first.
@@ -160,7 +160,7 @@ describe('MemorySessionStore', () => {
   });
 
   it('a token read from the store keeps its full-life refresh margin', async () => {
-    const store = new MemorySessionStore();
+    const store = new MemoryCatalogStore();
     let mints = 0;
     // 60-second tokens: the margin is capped at 30 s, also for the instance that only reads it.
     const mint = async () => ({ token: `tok_${++mints}`, expiresAt: Date.now() + 60_000 });

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  type CatalogStore,
   ConversationTokenManager,
-  MemorySessionStore,
+  MemoryCatalogStore,
   type MintedToken,
-  type SessionStore,
 } from '../src/conversations/index.js';
 import { TokenMintError } from '../src/errors/index.js';
 import { AbortError, ConfigurationError } from '../src/index.js';
@@ -54,9 +54,9 @@ async function simulateChat(
 
 /** A memory store that counts its calls. */
 function countingStore() {
-  const inner = new MemorySessionStore();
+  const inner = new MemoryCatalogStore();
   const calls = { get: 0, set: 0, lock: 0 };
-  const store: SessionStore & { calls: typeof calls } = {
+  const store: CatalogStore & { calls: typeof calls } = {
     calls,
     get: (key) => {
       calls.get += 1;
@@ -369,7 +369,7 @@ describe('ConversationTokenManager concurrency and failures', () => {
         }),
     ).toThrow(/refreshMarginMs/);
     const mint = async () => ({ token: 't', expiresAt: Date.now() + 60_000 });
-    expect(() => new ConversationTokenManager({ mint, store: new MemorySessionStore() })).toThrow(
+    expect(() => new ConversationTokenManager({ mint, store: new MemoryCatalogStore() })).toThrow(
       /option key is required with a store/,
     );
   });

@@ -278,17 +278,25 @@ describe('F5: a hostile Retry-After pauses the others for an hour at most, and c
   it('a Retry-After of 3,000 years: the others are paused an hour at most; clearing it lets them send', async () => {
     const store = new RecordingStore();
     mode = '429-huge';
-    await expect(client({ store }).websites.search({ query: 'nike' })).rejects.toBeInstanceOf(
-      RateLimitError,
-    );
+    const limited = client({ store });
+    await expect(limited.websites.search({ query: 'nike' })).rejects.toBeInstanceOf(RateLimitError);
     const pause = store.written.find((entry) => entry.key.startsWith('catalogkit:rate-limit:'));
     expect(pause?.ttlMs).toBeLessThanOrEqual(60 * 60_000);
+    // Another instance reads the shared pause before a change: refused at once, nothing sent.
     const other = client({ store });
-    await expect(other.websites.search({ query: 'nike' })).rejects.toBeInstanceOf(RateLimitError);
     const before = service.requests.length;
+    await expect(other.collections.update('col_1', { name: 'x' })).rejects.toBeInstanceOf(
+      RateLimitError,
+    );
+    expect(service.requests.length).toBe(before);
+    // The instance that met it knows of it: its next search is refused too, nothing sent.
+    await expect(limited.websites.search({ query: 'nike' })).rejects.toBeInstanceOf(RateLimitError);
+    expect(service.requests.length).toBe(before);
+    // Cleared from another instance: both send again (the one that met it reads the store).
     await other.clearRateLimitPause();
-    await other.websites.search({ query: 'nike' });
-    expect(service.requests.length).toBe(before + 1);
+    await other.collections.update('col_1', { name: 'x' });
+    await limited.websites.search({ query: 'nike' });
+    expect(service.requests.length).toBe(before + 2);
   });
 });
 
@@ -332,7 +340,9 @@ describe('F7: the pause belongs to the service’s origin', () => {
     ).rejects.toBeInstanceOf(RateLimitError);
     const before = service.requests.length;
     await expect(
-      client({ store, base: `${service.origin}/gateway/v2` }).websites.search({ query: 'nike' }),
+      client({ store, base: `${service.origin}/gateway/v2` }).collections.update('col_1', {
+        name: 'x',
+      }),
     ).rejects.toBeInstanceOf(RateLimitError);
     expect(service.requests.length).toBe(before);
   });

@@ -76,7 +76,7 @@ function answer(request: ReceivedRequest, response: ServerResponse) {
     key: String(request.headers['x-api-key']),
   });
   if (mode === '429' || mode === '429-long') {
-    const retryAfter = mode === '429' ? '1' : '3600';
+    const retryAfter = mode === '429' ? '2' : '3600';
     mode = 'ok';
     return sendJson(
       response,
@@ -143,8 +143,30 @@ async function outcome(tool: AnyCatalogTool, input: unknown): Promise<unknown> {
   }
 }
 
+/** A store that records the name of each operation it is asked for. */
+class CountingStore extends MemoryCatalogStore {
+  readonly operations: string[] = [];
+
+  override get(key: string) {
+    this.operations.push('get');
+    return super.get(key);
+  }
+  override set(key: string, value: string, ttlMs?: number) {
+    this.operations.push('set');
+    return super.set(key, value, ttlMs);
+  }
+  override setIfAbsent(key: string, value: string, ttlMs?: number) {
+    this.operations.push('setIfAbsent');
+    return super.setIfAbsent(key, value, ttlMs);
+  }
+  override delete(key: string) {
+    this.operations.push('delete');
+    return super.delete(key);
+  }
+}
+
 describe('the rate-limit pause, shared through the store', () => {
-  it('a 429 seen by one client makes another client sharing the store wait until the reset', async () => {
+  it('a 429 seen by one client makes another client’s change wait until the reset', async () => {
     const store = new MemoryCatalogStore();
     mode = '429';
     await expect(client(store).websites.search({ query: 'nike' })).rejects.toBeInstanceOf(
@@ -152,33 +174,34 @@ describe('the rate-limit pause, shared through the store', () => {
     );
     const limitedAt = arrivals[0]?.at ?? 0;
     const started = performance.now();
-    await client(store).websites.search({ query: 'nike' });
-    expect(started - limitedAt).toBeLessThan(500);
-    // Retry-After: 1 — nothing reached the service before the second was over.
+    await client(store).collections.update('col_1', { name: 'x' });
+    expect(started - limitedAt).toBeLessThan(1_500);
+    // Retry-After: 2 — nothing reached the service before the reset.
     expect(arrivals).toHaveLength(2);
-    expect((arrivals[1]?.at ?? 0) - limitedAt).toBeGreaterThanOrEqual(990);
+    expect((arrivals[1]?.at ?? 0) - limitedAt).toBeGreaterThanOrEqual(1_990);
   });
 
-  it('each client with its own store (the default) sends at once', async () => {
+  it('the client that met it waits with its searches too; each client with its own store sends at once', async () => {
     mode = '429';
-    await expect(client().websites.search({ query: 'nike' })).rejects.toBeInstanceOf(
-      RateLimitError,
-    );
+    const limited = client();
+    await expect(limited.websites.search({ query: 'nike' })).rejects.toBeInstanceOf(RateLimitError);
     await client().websites.search({ query: 'nike' });
     expect((arrivals[1]?.at ?? 0) - (arrivals[0]?.at ?? 0)).toBeLessThan(500);
+    await limited.websites.search({ query: 'nike' });
+    expect((arrivals[2]?.at ?? 0) - (arrivals[0]?.at ?? 0)).toBeGreaterThanOrEqual(1_990);
   });
 
   it('a pause longer than the call may wait ends the call at once, nothing sent', async () => {
     const store = new MemoryCatalogStore();
     mode = '429-long';
-    await expect(client(store).websites.search({ query: 'nike' })).rejects.toBeInstanceOf(
-      RateLimitError,
-    );
-    const other = client(store);
-    const search = await other.websites.search({ query: 'nike' }).catch((error) => error);
+    const limited = client(store);
+    await expect(limited.websites.search({ query: 'nike' })).rejects.toBeInstanceOf(RateLimitError);
+    const search = await limited.websites.search({ query: 'nike' }).catch((error) => error);
     expect(search).toBeInstanceOf(RateLimitError);
     expect((search as RateLimitError).retryAfterMs).toBeGreaterThan(3_590_000);
-    const update = await other.collections.update('col_1', { name: 'x' }).catch((e) => e);
+    const update = await client(store)
+      .collections.update('col_1', { name: 'x' })
+      .catch((e) => e);
     expect(update).toBeInstanceOf(RateLimitError);
     expect((update as RateLimitError).outcomeUnknown).toBe(false);
     expect(arrivals).toHaveLength(1);
@@ -190,8 +213,19 @@ describe('the rate-limit pause, shared through the store', () => {
     await expect(client(store).websites.search({ query: 'nike' })).rejects.toBeInstanceOf(
       RateLimitError,
     );
-    await client(store, 'ck_test_another_key_0000000001').websites.search({ query: 'nike' });
+    await client(store, 'ck_test_another_key_0000000001').collections.update('col_1', {
+      name: 'x',
+    });
     expect(arrivals).toHaveLength(2);
+  });
+
+  it('with no pause in force a search costs no store operation, and a change one read', async () => {
+    const store = new CountingStore();
+    const shared = client(store);
+    for (let index = 0; index < 5; index++) await shared.websites.search({ query: 'nike' });
+    expect(store.operations).toEqual([]);
+    await shared.collections.update('col_1', { name: 'x' });
+    expect(store.operations).toEqual(['get']);
   });
 
   it('when the store fails, a change fails unsent with a StoreUnavailableError and a search goes on', async () => {

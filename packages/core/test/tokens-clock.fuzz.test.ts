@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   ConversationTokenManager,
-  MemorySessionStore,
+  MemoryCatalogStore,
   type MintedToken,
 } from '../src/conversations/index.js';
 
@@ -100,7 +100,7 @@ function mintBound(scenario: Scenario, elapsedMs: number): number {
 async function chat(scenario: Scenario): Promise<void> {
   vi.useFakeTimers({ now: SERVICE_EPOCH + performance.now() + scenario.skewMs });
   const service = tokenService(scenario);
-  const store = scenario.sharedStore ? new MemorySessionStore() : undefined;
+  const store = scenario.sharedStore ? new MemoryCatalogStore() : undefined;
   const managers = [0, 1].map(
     () =>
       new ConversationTokenManager({

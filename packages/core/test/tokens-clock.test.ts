@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ConversationTokenManager,
-  MemorySessionStore,
+  MemoryCatalogStore,
   type MintedToken,
 } from '../src/conversations/index.js';
 import { TokenMintError } from '../src/errors/index.js';
@@ -144,7 +144,7 @@ describe('the wall clock stepping during or after a mint', () => {
 
   it('−1 h after a mint: a second instance reading the shared store gets no expired token', async () => {
     const service = tokenService({ ttlSeconds: 300, sendDate: true });
-    const store = new MemorySessionStore();
+    const store = new MemoryCatalogStore();
     const first = new ConversationTokenManager({ mint: service.mint, store, key: 'chat:1' });
     service.use(await first.getToken());
     stepWallClock(-HOUR);

@@ -12,7 +12,6 @@ import {
   RequestValidationError,
 } from '../src/index.js';
 import { createCatalogToolList } from '../src/tools/index.js';
-import { comparePrices } from './support/custom-tools.js';
 import { TEST_KEY } from './support/fixtures.js';
 import { sendJson, startTestServer, type TestServer } from './support/test-server.js';
 
@@ -60,27 +59,9 @@ describe('F6: tool options are read once; only the checked values are bound', ()
     expect(output).toBeDefined();
     expect(reads).toBe(1);
   });
-
-  it('a custom tool whose name changes after the check is bound under the checked name', () => {
-    let reads = 0;
-    const names = ['compare_prices', 'search_catalog', 'bad name!'];
-    const shifty = { ...comparePrices };
-    Object.defineProperty(shifty, 'name', {
-      enumerable: true,
-      get: () => names[Math.min(reads++, names.length - 1)],
-    });
-    const tools = createCatalogToolList({ client, tools: [shifty] });
-    expect(tools.map((tool) => tool.name)).toEqual([
-      'search_catalog',
-      'search_websites',
-      'update_collection',
-      'compare_prices',
-    ]);
-    expect(reads).toBe(1);
-  });
 });
 
-describe('F7: a client must have the three methods the tools call', () => {
+describe('F7: a client must have what the tools use', () => {
   it.each([
     ['numbers', { catalog: 1, websites: 1, collections: 1 }],
     ['objects without methods', { catalog: {}, websites: {}, collections: {} }],
@@ -95,11 +76,16 @@ describe('F7: a client must have the three methods the tools call', () => {
     );
   });
 
-  it('a stand-in with the three methods is still accepted', () => {
+  it('a stand-in with every member the tools use is still accepted', () => {
     const standIn = {
       catalog: { search: () => Promise.resolve({}) },
       websites: { search: () => Promise.resolve({}) },
       collections: { update: () => Promise.resolve({}) },
+      store: new MemoryCatalogStore(),
+      storeScope: () => Promise.resolve('stand-in'),
+      redact: <T>(value: T) => value,
+      hasApiKey: true,
+      toJSON: () => client.toJSON(),
     };
     expect(createCatalogToolList({ client: standIn as never })).toHaveLength(3);
   });

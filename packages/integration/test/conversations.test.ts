@@ -3,7 +3,7 @@ import {
   ChatSession,
   createHttpTokenMinter,
   createTurnSender,
-  MemorySessionStore,
+  MemoryCatalogStore,
 } from '@catalogkit/core/conversations';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -37,7 +37,7 @@ function chatSession(clientClock: () => number, sessionId = `chat_${Math.random(
   const browser = new CatalogClient({ baseUrl: emulator.baseUrl });
   return new ChatSession({
     sessionId,
-    store: new MemorySessionStore({ now: clientClock }),
+    store: new MemoryCatalogStore({ now: clientClock }),
     createConversation: ({ signal }) => server.conversations.create({ channel: 'web' }, { signal }),
     mintToken: ({ conversationId, signal }) =>
       createHttpTokenMinter({ client: server, conversationId })({ signal }),
@@ -128,7 +128,7 @@ describe('conversation tokens against the emulator', () => {
   });
 
   it('sessions sharing a store reuse the conversation; another session gets its own', async () => {
-    const store = new MemorySessionStore();
+    const store = new MemoryCatalogStore();
     const server = new CatalogClient({ apiKey: emulator.keys.valid, baseUrl: emulator.baseUrl });
     const make = (sessionId: string) =>
       new ChatSession({

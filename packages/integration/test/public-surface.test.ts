@@ -87,8 +87,9 @@ describe('the entries of @catalogkit/core', () => {
     expect(rootOnly).toEqual(['CatalogClient']);
   });
 
-  it('the errors entry has every error class of core, each a CatalogError', async () => {
-    const errors = await import('@catalogkit/core/errors');
+  it('the errors entry has every error class of core, each a CatalogError, and the two redaction functions', async () => {
+    const { redactSecrets, findSecretEchoes, ...errors } = await import('@catalogkit/core/errors');
+    expect([typeof redactSecrets, typeof findSecretEchoes]).toEqual(['function', 'function']);
     for (const [name, value] of Object.entries(errors)) {
       const isCatalogError =
         value === errors.CatalogError || value.prototype instanceof errors.CatalogError;

@@ -7,8 +7,6 @@ export type {
 } from './clients.js';
 export {
   createRedisStore,
-  RedisSessionStore,
-  type RedisSessionStoreOptions,
   RedisStore,
   type RedisStoreOptions,
 } from './redis-store.js';

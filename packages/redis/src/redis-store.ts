@@ -33,12 +33,6 @@ export interface RedisStoreOptions {
   timeoutMs?: number;
 }
 
-/** Options of {@link RedisSessionStore}: the client as `redis`, and the store's options. */
-export interface RedisSessionStoreOptions extends RedisStoreOptions {
-  /** A connected ioredis, node-redis or `@upstash/redis` client. The store never closes it. */
-  redis: RedisClient;
-}
-
 const DEFAULT_PREFIX = 'catalogkit:session:';
 const DEFAULT_LOCK_POLL_MS = 50;
 const DEFAULT_TIMEOUT_MS = 5_000;
@@ -380,21 +374,6 @@ export function createRedisStore(
 export function createRedisStore(client: RedisClient, options?: RedisStoreOptions): RedisStore;
 export function createRedisStore(client: RedisClient, options?: RedisStoreOptions): RedisStore {
   return new RedisStore(client, options);
-}
-
-/**
- * The Redis store under its first name, built from an options object:
- * `new RedisSessionStore({ redis, prefix })` is `createRedisStore(redis, { prefix })`. It
- * now takes any supported client, not only ioredis.
- */
-export class RedisSessionStore extends RedisStore {
-  /** @throws ConfigurationError when `redis` is missing or an option is out of range. */
-  constructor(options: RedisSessionStoreOptions) {
-    if (!options?.redis) {
-      throw new ConfigurationError('RedisSessionStore: option redis is required');
-    }
-    super(options.redis, options);
-  }
 }
 
 function positiveMs(option: string, value: number): number {

@@ -1,32 +1,11 @@
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { createRedisStore, RedisSessionStore } from '../src/index.js';
+import { createRedisStore } from '../src/index.js';
 import { skipRedisTests, startRedisServer } from './support/redis-server.js';
 import { describeStoreSuite } from './support/store-suite.js';
 import { ioredisOptions, ioredisTargets } from './support/targets.js';
 
 for (const target of ioredisTargets) describeStoreSuite(target);
-
-describe.skipIf(skipRedisTests)('RedisSessionStore, the first name', () => {
-  it('still takes { redis, prefix, lockPollMs } with an ioredis client', async () => {
-    const server = await startRedisServer();
-    const [target] = ioredisTargets;
-    const connected = await target?.connect({ redisUrl: server.url }, 'recommended');
-    try {
-      const store = new RedisSessionStore({
-        redis: connected?.client ?? ({} as never),
-        prefix: 'old:',
-        lockPollMs: 10,
-      });
-      await store.set('k', 'v', 60_000);
-      expect(await server.command('GET', 'old:k')).toBe('v');
-      expect(store.name).toBe('redis (ioredis)');
-    } finally {
-      await connected?.close();
-      await server.stop();
-    }
-  });
-});
 
 describe.skipIf(skipRedisTests)(
   'ioredis with stringNumbers: true (integer replies as text)',

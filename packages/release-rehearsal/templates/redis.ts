@@ -6,14 +6,14 @@ import {
   createHttpTokenMinter,
   createTurnSender,
 } from '@catalogkit/core/conversations';
-import { RedisSessionStore } from '@catalogkit/redis';
+import { createRedisStore } from '@catalogkit/redis';
 import { Redis } from 'ioredis';
 import { checkSearch, emulatorEnv } from './check.js';
 
 const clientOptions = emulatorEnv();
 const redis = new Redis(process.env.REDIS_URL ?? '');
 try {
-  const store = new RedisSessionStore({ redis, prefix: 'rehearsal:' });
+  const store = createRedisStore(redis, { prefix: 'rehearsal:' });
   const client = new CatalogClient(clientOptions);
   const chat = new ChatSession({
     sessionId: 'shopper-1',

@@ -89,9 +89,9 @@ const retryingTools: AgentFunction<LanguageModel, ToolSet> = async (prompt, cont
 };
 
 /**
- * Retries on a fresh client each time, as a handler that builds its tools per call without a
- * shared store does: a client that shares the store waits out the 429's pause instead of
- * sending, so only a new client's retries reach the limited service.
+ * Retries on a fresh client each time, as a handler that builds its tools per call does: the
+ * client that met the 429 waits out its pause instead of sending, so only new clients'
+ * retries reach the limited service.
  */
 const retryingFreshClients: AgentFunction<LanguageModel, ToolSet> = async (prompt, context) => {
   const tools = wrapped(context.tools, (name, execute) => async (input, options) => {

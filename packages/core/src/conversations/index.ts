@@ -2,8 +2,7 @@
  * `@catalogkit/core/conversations`: chats with the service's own assistant. The token
  * manager (one short-lived conversation token per chat, refreshed near expiry), the chat
  * session (create once, mint, send a turn only on shopper input), the HTTP minter and turn
- * sender, and the stores (the same ones the root exports, plus the deprecated
- * `MemorySessionStore` and `SessionStore` names). Importing this entry pulls in neither the tools nor the
+ * sender, and the stores (the same ones the root exports). Importing this entry pulls in neither the tools nor the
  * buy-link guards. Their errors (TokenMintError, SessionLockTimeoutError) are at
  * `@catalogkit/core/errors`.
  */
@@ -13,10 +12,7 @@ export {
   type LockOptions,
   MemoryCatalogStore,
   type MemoryCatalogStoreOptions,
-  MemorySessionStore,
-  type MemorySessionStoreOptions,
   type ReleaseLock,
-  type SessionStore,
   type StoredValue,
 } from '../store/index.js';
 export type { BackoffOptions } from './backoff.js';

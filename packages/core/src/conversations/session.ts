@@ -39,10 +39,7 @@ export interface ChatSessionOptions<TTurn = Turn> {
 const DAY_MS = 86_400_000;
 /** A create that takes longer is aborted, so it never outlives the lock's lease below. */
 const CREATE_TIMEOUT_MS = 25_000;
-/**
- * How much longer than the create the lock's lease lasts. Summed where used: a module-level
- * sum is code a bundler keeps although nothing uses it.
- */
+/** How much longer than the create the lock's lease lasts. */
 const LEASE_MARGIN_MS = 5_000;
 
 /**

@@ -36,9 +36,6 @@ function readFailure(error: unknown, response: Response, scope: CallScope): Erro
   );
 }
 
-// Module-level values here (and elsewhere in http/) are marked pure, so that a bundler drops
-// them from a page that imports nothing of this module: `sideEffects: false` must be true.
-
 /**
  * The reason given when the client stops reading an answer. Without one, Node's fetch builds
  * a DOMException, whose stack trace cost more than the rest of an SSE call's own work.

@@ -1,3 +1,4 @@
+import { monotonicMs } from '../async.js';
 import { RateLimitError } from '../errors/api-errors.js';
 import type { CatalogLogger } from '../logger.js';
 import type { CatalogStore } from '../store/catalog-store.js';
@@ -14,7 +15,7 @@ import type { RetryPolicy } from './retry.js';
  * hour one call is sent: if the limit still holds, its 429 pauses everyone again (one
  * request an hour per key costs nothing). The call that got the 429 still reports it whole.
  */
-export const MAX_SHARED_PAUSE_MS = 3_600_000; // an hour (a literal: no module-level code)
+const MAX_SHARED_PAUSE_MS = 3_600_000; // an hour
 
 /** Slack past UTC midnight, for a service clock slightly behind ours. */
 const MIDNIGHT_SLACK_MS = 60_000;
@@ -67,25 +68,47 @@ export interface RateLimitPauseSettings {
 
 /**
  * The rate-limit pause shared through the store: a 429 with `Retry-After` seen by one call
- * makes every call (of every instance sharing the store, with the same key) wait until the
- * reset instead of sending into the limit. Before each attempt the pause is read: a wait
- * that fits the call's time and its retry wait cap is waited out; one that does not ends
- * the call with a RateLimitError at once, nothing sent.
+ * makes calls wait until the reset instead of sending into the limit. A wait that fits the
+ * call's time and its retry wait cap is waited out; one that does not ends the call with a
+ * RateLimitError at once, nothing sent.
  *
- * When the store fails: a call that changes data (collection update, conversation create,
- * token mint, turn) fails with its StoreUnavailableError before sending; a search goes on
- * without the pause (logged as a warning). Sharing a 429 that the store cannot take is
- * only logged: the call still reports its own 429.
+ * Who reads the store: a change (collection update, conversation create, token mint, turn)
+ * reads the shared pause before each attempt, so no instance sends a change into a limit
+ * another met. A search reads it only while this instance knows of a pause (one it met, or
+ * read for a change), to learn whether it was extended or cleared: in the common case, no
+ * pause, a search costs no store operation. A search of an instance that knows of no pause
+ * is sent; if the service is limiting, its 429 teaches this instance (at most one search per
+ * instance reaches a limit; a search changes nothing).
+ *
+ * When the store fails: a change fails with its StoreUnavailableError before sending; a
+ * search goes on without the pause (logged as a warning). Sharing a 429 that the store
+ * cannot take is only logged: the call still reports its own 429.
  */
 export class RateLimitPause implements AttemptHooks {
   readonly #settings: RateLimitPauseSettings;
   readonly #keys = new Map<Surface, Promise<string>>();
+  /** When the pause this instance knows of ends (monotonic ms), per surface. */
+  readonly #knownUntil = new Map<Surface, number>();
 
   constructor(settings: RateLimitPauseSettings) {
     this.#settings = settings;
   }
 
-  async beforeAttempt(scope: CallScope, waitedMs: number): Promise<number> {
+  beforeAttempt(scope: CallScope, waitedMs: number): number | Promise<number> {
+    if (!scope.mutates && !this.#mayBePaused(surfaceOf(scope.operation))) return 0;
+    return this.#waitOut(scope, waitedMs);
+  }
+
+  /** Whether this instance knows of a pause of `surface` that may still be in force. */
+  #mayBePaused(surface: Surface): boolean {
+    const until = this.#knownUntil.get(surface);
+    if (until === undefined) return false;
+    if (until > monotonicMs()) return true;
+    this.#knownUntil.delete(surface);
+    return false;
+  }
+
+  async #waitOut(scope: CallScope, waitedMs: number): Promise<number> {
     let waited = 0;
     for (let round = 0; round < MAX_PAUSE_ROUNDS; round++) {
       const leftMs = await this.#pauseLeft(scope);
@@ -110,6 +133,7 @@ export class RateLimitPause implements AttemptHooks {
     if (waitMs === undefined || !(waitMs > 0)) return;
     const { store, logger } = this.#settings;
     const pauseMs = sharedPauseMs(waitMs);
+    this.#knownUntil.set(surfaceOf(scope.operation), monotonicMs() + pauseMs);
     try {
       const key = await this.#key(scope.operation);
       await callStore(
@@ -140,6 +164,7 @@ export class RateLimitPause implements AttemptHooks {
     for (const surface of surfaces) {
       const key = await this.#keyOf(surface);
       await callStore(store, 'clearing the rate limit pause', () => store.delete(key));
+      this.#knownUntil.delete(surface);
     }
   }
 
@@ -165,7 +190,13 @@ export class RateLimitPause implements AttemptHooks {
       });
       return undefined;
     }
-    return ttlMs !== undefined && ttlMs > 0 ? Math.ceil(ttlMs) : undefined;
+    const surface = surfaceOf(scope.operation);
+    if (ttlMs === undefined || !(ttlMs > 0)) {
+      this.#knownUntil.delete(surface);
+      return undefined;
+    }
+    this.#knownUntil.set(surface, monotonicMs() + ttlMs);
+    return Math.ceil(ttlMs);
   }
 
   #key(operation: string): Promise<string> {

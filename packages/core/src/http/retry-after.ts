@@ -9,7 +9,7 @@ export interface RetryAfter {
  * days, so anything longer is a broken value (20 digits, `1e300`); clamping keeps
  * `resetsAt` a valid Date instead of an Invalid Date that throws when formatted.
  */
-const MAX_RETRY_AFTER_MS = 604_800_000; // a week (a literal: no module-level code)
+const MAX_RETRY_AFTER_MS = 604_800_000; // a week
 
 const DELTA_SECONDS = /^\s*(\d+)\s*$/;
 // Every HTTP-date form (IMF-fixdate, RFC 850, asctime) starts with a day name; checking

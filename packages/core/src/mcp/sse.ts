@@ -33,7 +33,6 @@ function isLineEnd(byte: number): boolean {
 }
 /**
  * Received bytes are decoded at least this often (1 MiB), so a line cap is checked in time.
- * One literal: a product at module level is code a bundler keeps.
  */
 const DECODE_AT_LEAST_EVERY = 1_048_576;
 
@@ -84,7 +83,6 @@ class PendingBytes {
 // `stream: true` (a slower converter then decodes every byte; it was a tenth of a large
 // SSE call's CPU time). Bytes that end at a line end hold no split character, so they are
 // decoded whole on the fast path; only bytes cut mid-line go through a streaming decoder.
-// Marked pure, so a bundler drops them with this module when nothing reads event streams.
 const FIRST_BYTES = /* @__PURE__ */ new TextDecoder(); // strips a BOM at the start, as SSE says
 // A later BOM is content.
 const LATER_BYTES = /* @__PURE__ */ new TextDecoder('utf-8', { ignoreBOM: true });

@@ -65,12 +65,6 @@ export interface CatalogStore {
   lock(key: string, options: LockOptions): Promise<ReleaseLock>;
 }
 
-/**
- * The former name of {@link CatalogStore}, from when the store only held chat sessions.
- * @deprecated Use `CatalogStore`; this alias will be removed in a future major version.
- */
-export type SessionStore = CatalogStore;
-
 const STORE_METHODS = ['get', 'set', 'setIfAbsent', 'delete', 'lock'] as const;
 
 /** Whether `value` has every method of a {@link CatalogStore} (checked at run time for options). */

@@ -213,16 +213,3 @@ export class MemoryCatalogStore implements CatalogStore {
     }
   }
 }
-
-/**
- * The former name of {@link MemoryCatalogStore}.
- * @deprecated Use `MemoryCatalogStore`; this alias will be removed in a future major version.
- */
-export const MemorySessionStore = MemoryCatalogStore;
-/** @deprecated Use `MemoryCatalogStore`. */
-export type MemorySessionStore = MemoryCatalogStore;
-/**
- * Options of the memory store, by its old name.
- * @deprecated Use `MemoryCatalogStoreOptions`.
- */
-export type MemorySessionStoreOptions = MemoryCatalogStoreOptions;

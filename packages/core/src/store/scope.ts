@@ -53,26 +53,3 @@ export function originOf(address: string | undefined): string {
     return address;
   }
 }
-
-/** Each client's scope: registered by `CatalogClient`, read by the tools. */
-const clientScopes = new WeakMap<object, () => Promise<string>>();
-
-/** Records how `client`'s scope is computed (CatalogClient's constructor does). */
-export function registerClientScope(client: object, scope: () => Promise<string>): void {
-  clientScopes.set(client, scope);
-}
-
-/**
- * The scope of a client's collection guard: a digest of its REST base URL and API key. For an
- * object that is not a `CatalogClient` (a stand-in implementing the calls), one scope of its
- * own, so it never shares entries with another client.
- */
-export function clientScope(client: object): Promise<string> {
-  let scope = clientScopes.get(client);
-  if (scope === undefined) {
-    const own = Promise.resolve(`private-${randomStamp()}`);
-    scope = () => own;
-    clientScopes.set(client, scope);
-  }
-  return scope();
-}

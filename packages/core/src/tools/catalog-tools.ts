@@ -3,7 +3,7 @@ import { CatalogClient } from '../client.js';
 import { ENV_VARS, readEnv } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import { createRedactor, type Redactor } from '../http/redact.js';
-import { type CatalogStore, isCatalogStore } from '../store/catalog-store.js';
+import type { CatalogStore } from '../store/catalog-store.js';
 import { type SearchCatalogInput, searchCatalogTool } from './built-in/search-catalog.js';
 import {
   type SearchWebsitesInput,
@@ -76,7 +76,7 @@ export type BoundCatalogTool<Definition> =
 
 interface BindContext {
   client: CatalogToolClient;
-  store: CatalogStore | undefined;
+  store: CatalogStore;
   view: CatalogViewSettings;
   defaults: CatalogToolDefaults;
   names: CatalogToolNames;
@@ -105,7 +105,7 @@ function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
         client,
         defaults,
         signal: options.signal,
-        ...(store === undefined ? {} : { store }),
+        store,
       });
       // A custom tool written without the types must not hand the adapters another shape.
       assertCatalogToolResult(output, definition.name);
@@ -144,16 +144,6 @@ function assertStrictModeSchema(definition: AnyCatalogToolDefinition): void {
   }
 }
 
-/** The tools' `store` option, else the client's own (a CatalogClient always has one). */
-function storeFor(
-  store: CatalogStore | undefined,
-  client: CatalogToolClient,
-): CatalogStore | undefined {
-  if (store) return store;
-  const own: unknown = (client as { store?: unknown }).store;
-  return isCatalogStore(own) ? own : undefined;
-}
-
 /**
  * The redactor of everything the model reads. The client knows the key it actually sends
  * (its own option, or the environment when it was built), so it is asked first: a client
@@ -165,9 +155,7 @@ function modelTextRedactor(
   clientOptions: ToolOptionsRead['clientOptions'],
 ): Redactor {
   const others = createRedactor(clientOptions?.apiKey?.trim(), readEnv(ENV_VARS.apiKey));
-  const own = (client as Partial<Pick<CatalogClient, 'redact'>>).redact;
-  if (typeof own !== 'function') return others;
-  return <T>(value: T): T => others(own.call(client, value) as T);
+  return <T>(value: T): T => others(client.redact(value));
 }
 
 /**
@@ -190,7 +178,7 @@ export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = n
   assertToolsConfigured(client, read.selected);
   const context: BindContext = {
     client,
-    store: storeFor(read.store, client),
+    store: read.store ?? client.store,
     view: read.view,
     defaults: read.defaults,
     names: read.names,

@@ -1,4 +1,3 @@
-import { CatalogClient } from '../client.js';
 import { ENV_VARS } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import type { CatalogToolClient, CatalogToolName } from './definition.js';
@@ -23,9 +22,8 @@ const SETTING_NAMES: Readonly<Record<Setting, string>> = {
   mcpUrl: 'the MCP URL',
 };
 
-/** The settings a client has, or undefined for a client that cannot tell (not a CatalogClient). */
-function configuredSettings(client: CatalogToolClient): ReadonlySet<Setting> | undefined {
-  if (!(client instanceof CatalogClient)) return undefined;
+/** The settings a client has. */
+function configuredSettings(client: CatalogToolClient): ReadonlySet<Setting> {
   const { baseUrl, mcpUrl } = client.toJSON();
   const settings = new Set<Setting>();
   if (client.hasApiKey) settings.add('apiKey');
@@ -54,14 +52,13 @@ function missingText(tool: string, missing: readonly Setting[]): string {
  * client's settings, naming each missing setting (option and environment variable) and how
  * to leave the tool out: a model would otherwise only learn of it on its first call. Tools
  * whose settings are all there are fine on their own (`include: ['search_catalog']` needs
- * only the MCP URL). A client that is not a `CatalogClient` cannot tell, so it is trusted.
+ * only the MCP URL).
  */
 export function assertToolsConfigured(
   client: CatalogToolClient,
   selected: readonly string[],
 ): void {
   const settings = configuredSettings(client);
-  if (settings === undefined) return;
   const problems = selected.filter(isBuiltIn).flatMap((tool) => {
     const missing = NEEDED_SETTINGS[tool].filter((setting) => !settings.has(setting));
     return missing.length === 0 ? [] : [{ tool, text: missingText(tool, missing) }];

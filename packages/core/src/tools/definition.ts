@@ -26,8 +26,21 @@ export type CatalogToolNames = Readonly<Record<CatalogToolName, string>> & {
 /** Tool names every major provider accepts. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
-/** The part of a {@link CatalogClient} the tools call. */
-export type CatalogToolClient = Pick<CatalogClient, 'catalog' | 'websites' | 'collections'>;
+/**
+ * The part of a {@link CatalogClient} the tools use: its three calls, its store and the
+ * scope of its entries there, its redactor, and its settings (to name what a tool lacks).
+ */
+export type CatalogToolClient = Pick<
+  CatalogClient,
+  | 'catalog'
+  | 'websites'
+  | 'collections'
+  | 'store'
+  | 'storeScope'
+  | 'redact'
+  | 'hasApiKey'
+  | 'toJSON'
+>;
 
 /** Values used when the model leaves a field null. */
 export interface CatalogToolDefaults {

@@ -1,15 +1,15 @@
-import * as z from 'zod/v4';
 import type { CatalogClient } from '../client.js';
 import type { CatalogClientOptions } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import { isRecord } from '../is-record.js';
 import type { BuyLinkMode } from '../links/references.js';
-import { CountryCodeSchema } from '../schemas/index.js';
+import { COUNTRY_CODES } from '../schemas/index.js';
 import { type CatalogStore, isCatalogStore } from '../store/catalog-store.js';
 import { hasLoneSurrogate } from '../validation/text.js';
 import {
   type AnyCatalogToolDefinition,
   CATALOG_TOOL_NAMES,
+  type CatalogToolClient,
   type CatalogToolDefaults,
   type CatalogToolName,
   type CatalogToolNames,
@@ -74,11 +74,11 @@ export interface CatalogToolsOptions<Extra extends AnyCatalogToolDefinition = ne
 /** The options once read: everything `createCatalogToolList` binds the tools with. */
 export interface ToolOptionsRead {
   /** The client given, if any (else one is made from `clientOptions`). */
-  client: CatalogClient | undefined;
+  client: CatalogToolClient | undefined;
   clientOptions: CatalogClientOptions | undefined;
   /** The `store` given, if any, as checked (never read again from the options). */
   store: CatalogStore | undefined;
-  /** The application's own tools, in their order: plain copies read once, names fixed. */
+  /** The application's own tools, in their order. */
   custom: readonly AnyCatalogToolDefinition[];
   /** The tools to build, in their order: the built-ins first, then `tools`. */
   selected: readonly string[];
@@ -89,53 +89,65 @@ export interface ToolOptionsRead {
   strict: boolean;
 }
 
-type Rename = (name: string) => string;
+/** `path: words` for each bad option, in the order found. */
+type Issues = string[];
+/** Checks a value at `path`, adding what is wrong with it to `issues`. */
+type Check = (value: unknown, issues: Issues, path: string) => void;
 
-const isFunction = (value: unknown): boolean => typeof value === 'function';
+const at = (path: string, words: string) => (path ? `${path}: ${words}` : words);
 
-/** The three methods the tools call on a client: a stand-in with these works too. */
-const CLIENT_METHODS = [
-  ['catalog', 'search'],
-  ['websites', 'search'],
-  ['collections', 'update'],
-] as const;
+/** A check of one value: `words` says what is wrong, undefined when nothing is. */
+const rule =
+  (words: (value: unknown) => string | undefined): Check =>
+  (value, issues, path) => {
+    const wrong = words(value);
+    if (wrong !== undefined) issues.push(at(path, wrong));
+  };
 
-/** What the tools call on a client: `catalog.search`, `websites.search`, `collections.update`. */
-function isClientLike(value: unknown): boolean {
-  if (!isRecord(value)) return false;
-  return CLIENT_METHODS.every(([group, method]) => {
-    const methods = value[group];
-    return isRecord(methods) && isFunction(methods[method]);
-  });
+const must = (ok: (value: unknown) => boolean, words: string): Check =>
+  rule((value) => (ok(value) ? undefined : words));
+
+const listOf =
+  (item: Check, words: string): Check =>
+  (value, issues, path) => {
+    if (!Array.isArray(value)) issues.push(at(path, words));
+    else for (const [index, entry] of value.entries()) item(entry, issues, `${path}.${index}`);
+  };
+
+/** An object with only these fields, each checked when given. */
+const fieldsOf =
+  (checks: Record<string, Check>): Check =>
+  (value, issues, path) => {
+    if (!isRecord(value)) {
+      issues.push(at(path, 'must be an object'));
+      return;
+    }
+    const unknown = Object.keys(value).filter((key) => !Object.hasOwn(checks, key));
+    if (unknown.length > 0) {
+      issues.push(at(path, `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`));
+    }
+    for (const [key, check] of Object.entries(checks)) {
+      if (value[key] !== undefined) check(value[key], issues, path ? `${path}.${key}` : key);
+    }
+  };
+
+const isFunction = (value: unknown) => typeof value === 'function';
+
+/** What the tools use of a client (`CatalogToolClient`): a CatalogClient, or a stand-in. */
+function isToolClient(value: unknown): value is CatalogToolClient {
+  const calls = (group: string, method: string) =>
+    isRecord(value) && isRecord(value[group]) && isFunction(value[group][method]);
+  return (
+    isRecord(value) &&
+    calls('catalog', 'search') &&
+    calls('websites', 'search') &&
+    calls('collections', 'update') &&
+    isCatalogStore(value.store) &&
+    ['storeScope', 'redact', 'toJSON'].every((method) => isFunction(value[method]))
+  );
 }
 
-const DEFINITION_FIELDS = [
-  'name',
-  'description',
-  'inputSchema',
-  'mutates',
-  'execute',
-  'toModelOutput',
-  'modelFieldName',
-] as const;
-
-/**
- * A tool definition as a plain copy, each field read once: the name checked is the name
- * bound, whatever a getter or Proxy would answer later. Methods stay bound to the
- * definition the application gave, so `this` in them is what it was.
- */
-function definitionSnapshot(value: unknown): unknown {
-  if (!isRecord(value)) return value;
-  const copy: Record<string, unknown> = {};
-  for (const field of DEFINITION_FIELDS) {
-    const member = value[field];
-    if (member !== undefined)
-      copy[field] = typeof member === 'function' ? member.bind(value) : member;
-  }
-  return copy;
-}
-
-function isToolDefinition(value: unknown): boolean {
+function isToolDefinition(value: unknown): value is AnyCatalogToolDefinition {
   return (
     isRecord(value) &&
     typeof value.name === 'string' &&
@@ -144,111 +156,96 @@ function isToolDefinition(value: unknown): boolean {
   );
 }
 
-const toolNameList = () => z.array(z.string('must be a tool name')).readonly();
+const toolNames = () =>
+  listOf(
+    must((name) => typeof name === 'string', 'must be a tool name'),
+    'must be an array of tool names',
+  );
 
 /** The options' own fields, each with the words its error gives. */
-function optionFields() {
-  return z.strictObject(
-    {
-      client: z.custom<CatalogClient>(isClientLike, 'must be a CatalogClient').optional(),
-      clientOptions: z.custom<CatalogClientOptions>(isRecord, 'must be an object').optional(),
-      store: z
-        .custom<CatalogStore>(
-          isCatalogStore,
-          'must be a CatalogStore (get, set, setIfAbsent, delete and lock methods)',
-        )
-        .optional(),
-      tools: z
-        .array(
-          z
-            .unknown()
-            .transform(definitionSnapshot)
-            .pipe(
-              z.custom<AnyCatalogToolDefinition>(
-                isToolDefinition,
-                'must be a tool definition (made with defineCatalogTool)',
-              ),
-            ),
-        )
-        .readonly()
-        .optional(),
-      include: toolNameList().optional(),
-      exclude: toolNameList().optional(),
-      defaults: z
-        .strictObject(
-          {
-            country: z.optional(CountryCodeSchema),
-            // Sent with every search: a string the wire cannot carry is refused here, not per call.
-            placements: z
-              .array(
-                z
-                  .string('must be a string')
-                  .min(1, 'must not be empty')
-                  .refine((text) => !hasLoneSurrogate(text), 'must be well-formed Unicode'),
-              )
-              .optional(),
-            limit: z
-              .int('must be a whole number')
-              .min(1, 'must be at least 1')
-              .max(TOOL_RESULT_LIMIT_MAX, `must be at most ${TOOL_RESULT_LIMIT_MAX}`)
-              .optional(),
-          },
-          'must be an object',
-        )
-        .optional(),
-      rename: z.custom<Rename>(isFunction, 'must be a function').optional(),
-      strict: z.boolean('must be true or false').optional(),
-      buyLinks: z.enum(['inline', 'reference'], 'must be inline or reference').optional(),
-    },
-    'must be an object',
-  );
-}
+const checkOptions = () =>
+  fieldsOf({
+    client: must(isToolClient, 'must be a CatalogClient'),
+    clientOptions: must(isRecord, 'must be an object'),
+    store: must(
+      isCatalogStore,
+      'must be a CatalogStore (get, set, setIfAbsent, delete and lock methods)',
+    ),
+    tools: listOf(
+      must(isToolDefinition, 'must be a tool definition (made with defineCatalogTool)'),
+      'must be an array of tool definitions',
+    ),
+    include: toolNames(),
+    exclude: toolNames(),
+    defaults: fieldsOf({
+      country: must(
+        (code) => (COUNTRY_CODES as readonly unknown[]).includes(code),
+        `must be one of ${COUNTRY_CODES.join(', ')}`,
+      ),
+      // Sent with every search: a string the wire cannot carry is refused here, not per call.
+      placements: listOf(
+        rule((text) => {
+          if (typeof text !== 'string') return 'must be a string';
+          if (text === '') return 'must not be empty';
+          return hasLoneSurrogate(text) ? 'must be well-formed Unicode' : undefined;
+        }),
+        'must be an array of strings',
+      ),
+      limit: rule((limit) => {
+        if (!Number.isInteger(limit)) return 'must be a whole number';
+        if ((limit as number) < 1) return 'must be at least 1';
+        const max = TOOL_RESULT_LIMIT_MAX;
+        return (limit as number) > max ? `must be at most ${max}` : undefined;
+      }),
+    }),
+    rename: must(isFunction, 'must be a function'),
+    strict: must((value) => typeof value === 'boolean', 'must be true or false'),
+    buyLinks: must(
+      (mode) => mode === 'inline' || mode === 'reference',
+      'must be inline or reference',
+    ),
+  });
 
-type OptionFields = z.output<ReturnType<typeof optionFields>>;
-type Issues = z.core.ParsePayload['issues'];
-
-function issue(input: unknown, path: PropertyKey[], message: string): Issues[number] {
-  return { code: 'custom', input, path, message };
-}
-
-/** Custom tools need usable names that no other tool has. */
-function customNameIssues(tools: OptionFields['tools'], issues: Issues): void {
+/** Custom tool names: each usable and its own. */
+function customNameIssues(custom: readonly AnyCatalogToolDefinition[], issues: Issues): void {
   const seen = new Set<string>(CATALOG_TOOL_NAMES);
-  for (const [index, { name }] of (tools ?? []).entries()) {
-    const path = ['tools', index, 'name'];
+  custom.forEach(({ name }, index) => {
+    const path = `tools.${index}.name`;
     if (!TOOL_NAME_PATTERN.test(name)) {
-      issues.push(
-        issue(name, path, `is ${JSON.stringify(name)}; must match ${TOOL_NAME_PATTERN.source}`),
-      );
+      issues.push(`${path}: is ${JSON.stringify(name)}; must match ${TOOL_NAME_PATTERN.source}`);
     } else if (seen.has(name)) {
-      issues.push(issue(name, path, `${name} is already taken`));
+      issues.push(`${path}: ${name} is already taken`);
     }
     seen.add(name);
-  }
+  });
 }
 
-/** `include` and `exclude` may only name tools there are. */
-function selectionIssues(options: OptionFields, all: readonly string[], issues: Issues): void {
+/** `include` and `exclude` may only name tools there are (checked whatever else is wrong). */
+function selectionIssues(options: CatalogToolsOptions, all: readonly string[], issues: Issues) {
   for (const key of ['include', 'exclude'] as const) {
-    for (const [index, name] of (options[key] ?? []).entries()) {
-      if (!all.includes(name)) {
-        issues.push(issue(name, [key, index], `must be one of ${all.join(', ')}`));
+    const list: unknown = options[key];
+    if (!Array.isArray(list)) continue;
+    list.forEach((name: unknown, index) => {
+      if (typeof name === 'string' && !all.includes(name)) {
+        issues.push(`${key}.${index}: must be one of ${all.join(', ')}`);
       }
-    }
+    });
   }
 }
 
 /** The final name of every tool, or an issue for each name `rename` got wrong. */
-function finalNames(rename: Rename | undefined, all: readonly string[], issues: Issues) {
+function finalNames(options: CatalogToolsOptions, all: readonly string[], issues: Issues) {
   const names: Record<string, string> = {};
   const seen = new Set<string>();
   for (const original of all) {
-    const name: unknown = rename ? rename(original) : original;
+    const name: unknown = options.rename ? options.rename(original) : original;
     if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
-      const text = `gave ${JSON.stringify(name)} for ${original}; tool names must match ${TOOL_NAME_PATTERN.source}`;
-      issues.push(issue(name, ['rename'], text));
+      const pattern = TOOL_NAME_PATTERN.source;
+      issues.push(
+        `rename: gave ${JSON.stringify(name)} for ${original}; tool names must match ${pattern}`,
+      );
     } else if (seen.has(name)) {
-      issues.push(issue(name, ['rename'], `gave the name ${name} to two tools`));
+      issues.push(`rename: gave the name ${name} to two tools`);
     }
     seen.add(String(name));
     names[original] = String(name);
@@ -256,103 +253,53 @@ function finalNames(rename: Rename | undefined, all: readonly string[], issues: 
   return names as CatalogToolNames;
 }
 
-/** Checks what the fields alone cannot, and reads the options into what binding needs. */
-function readFields(options: OptionFields, issues: Issues): ToolOptionsRead | undefined {
-  const custom = options.tools ?? [];
-  const all = [...CATALOG_TOOL_NAMES, ...custom.map((tool) => tool.name)];
-  const before = issues.length;
-  if (options.client && options.clientOptions) {
-    issues.push(issue(options, [], 'give client or clientOptions, not both'));
+/** Every custom tool's string name, whether or not its definition is right. */
+function namesIn(tools: unknown): string[] {
+  if (!Array.isArray(tools)) return [];
+  return tools.flatMap((tool: unknown) =>
+    isRecord(tool) && typeof tool.name === 'string' ? [tool.name] : [],
+  );
+}
+
+/**
+ * Reads the catalog tools options, once: checks every field (throwing a ConfigurationError
+ * that names each bad one) and gives what `createCatalogToolList` binds the tools with.
+ * Their types are TypeScript's to check; these checks keep a caller without types (or with
+ * a cast) from failing later, on a model's first call.
+ */
+export function readToolOptions(given: unknown): ToolOptionsRead {
+  if (!isRecord(given))
+    throw new ConfigurationError('Invalid catalog tools options: must be an object');
+  // One read of each option (a getter answers once): what was checked is what is bound.
+  const options = { ...given } as CatalogToolsOptions;
+  const issues: Issues = [];
+  checkOptions()(options, issues, '');
+  const names = namesIn(options.tools);
+  selectionIssues(options, [...CATALOG_TOOL_NAMES, ...names], issues);
+  if (options.client !== undefined && options.clientOptions !== undefined) {
+    issues.push('give client or clientOptions, not both');
   }
-  customNameIssues(custom, issues);
-  selectionIssues(options, all, issues);
-  if (issues.length > before) return undefined;
+  const custom = [...(options.tools ?? [])];
+  if (issues.length === 0) customNameIssues(custom, issues);
+  const all = [...CATALOG_TOOL_NAMES, ...names];
   const included: readonly string[] = options.include ?? all;
   const selected = all.filter(
     (name) => included.includes(name) && !options.exclude?.includes(name),
   );
-  if (selected.length === 0) issues.push(issue(options, [], 'include/exclude leave no tools'));
-  const names = finalNames(options.rename, all, issues);
-  if (issues.length > before) return undefined;
+  if (issues.length === 0 && selected.length === 0) issues.push('include/exclude leave no tools');
+  const finalNamesOf = issues.length === 0 ? finalNames(options, all, issues) : undefined;
+  if (finalNamesOf === undefined || issues.length > 0) {
+    throw new ConfigurationError(`Invalid catalog tools options: ${issues.join('; ')}`);
+  }
   return {
     client: options.client,
     clientOptions: options.clientOptions,
     store: options.store,
     custom,
     selected,
-    names,
+    names: finalNamesOf,
     defaults: options.defaults ?? {},
     view: { buyLinks: options.buyLinks ?? 'inline' },
     strict: options.strict !== false,
   };
-}
-
-let schema: z.ZodType<ToolOptionsRead> | undefined;
-
-/**
- * The options schema: each field's type, then what needs them all (names known, selected
- * tools, the rename hook), giving the read options. Built on first use, so importing the
- * tools builds nothing.
- */
-function toolOptionsSchema(): z.ZodType<ToolOptionsRead> {
-  schema ??= optionFields().transform((options, context) => {
-    return readFields(options, context.issues) ?? z.NEVER;
-  });
-  return schema;
-}
-
-/** `include.1: must be one of …`: a zod issue in the words of the options. */
-function issueText(found: z.core.$ZodIssue): string {
-  const path = found.path.map(String).join('.');
-  const message =
-    found.code === 'unrecognized_keys'
-      ? `unknown field${found.keys.length > 1 ? 's' : ''} ${found.keys.join(', ')}`
-      : found.code === 'invalid_value'
-        ? `must be one of ${found.values.map(String).join(', ')}`
-        : found.message;
-  return path ? `${path}: ${message}` : message;
-}
-
-/**
- * Reads the catalog tools options, once: checks every field (throwing a ConfigurationError
- * that names each bad one) and gives what `createCatalogToolList` binds the tools with.
- */
-export function readToolOptions(options: unknown): ToolOptionsRead {
-  const parsed = toolOptionsSchema().safeParse(options);
-  if (parsed.success) return parsed.data;
-  const texts = parsed.error.issues.map(issueText);
-  // zod runs the checks across fields only once every field passes: with other errors,
-  // an unknown name in include/exclude would go unreported until those are fixed.
-  for (const found of earlySelectionIssues(options)) {
-    const text = issueText(found);
-    if (!texts.includes(text)) texts.push(text);
-  }
-  throw new ConfigurationError(`Invalid catalog tools options: ${texts.join('; ')}`);
-}
-
-/**
- * The include/exclude issues of options that failed their field checks, from whatever the
- * fields hold: tool names are the built-ins and every custom tool with a string name.
- */
-function earlySelectionIssues(options: unknown): z.core.$ZodIssue[] {
-  if (!isRecord(options)) return [];
-  const custom = Array.isArray(options.tools) ? options.tools : [];
-  const all = [
-    ...CATALOG_TOOL_NAMES,
-    ...custom.flatMap((tool: unknown) =>
-      isRecord(tool) && typeof tool.name === 'string' ? [tool.name] : [],
-    ),
-  ];
-  const issues: Issues = [];
-  for (const key of ['include', 'exclude'] as const) {
-    const list: unknown = options[key];
-    if (!Array.isArray(list)) continue;
-    for (const [index, name] of list.entries()) {
-      // A non-string has its own issue already ("must be a tool name").
-      if (typeof name === 'string' && !all.includes(name)) {
-        issues.push(issue(name, [key, index], `must be one of ${all.join(', ')}`));
-      }
-    }
-  }
-  return issues as z.core.$ZodIssue[];
 }

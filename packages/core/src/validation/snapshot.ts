@@ -9,12 +9,11 @@ import type { RequestIssue } from '../errors/catalog-error.js';
 import { hasLoneSurrogate, LONE_SURROGATE_MESSAGE } from './text.js';
 
 /** Deepest nesting a request may have: deeper is refused (it is also how a cycle ends). */
-export const REQUEST_MAX_DEPTH = 256;
+const REQUEST_MAX_DEPTH = 256;
 
 /** Most values (strings, numbers, objects, items...) one request may hold. */
-export const REQUEST_MAX_VALUES = 1_000_000;
+const REQUEST_MAX_VALUES = 1_000_000;
 
-// Literals, not templates of the constants above: a module-level template is code a bundler keeps.
 const TOO_DEEP = 'nested too deeply or circular (more than 256 levels)';
 const TOO_LARGE = 'too large (more than 1000000 values)';
 

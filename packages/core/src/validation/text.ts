@@ -13,8 +13,7 @@ const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 /** True when `text` holds a lone surrogate: not well-formed Unicode, so not sendable as is. */
 export function hasLoneSurrogate(text: string): boolean {
   // ES2024's builtin where the runtime has it (Node 20, current browsers and edge runtimes):
-  // a plain scan, cheaper than the pattern. Looked up here, not at module level, so that a
-  // bundler can drop this module when nothing uses it.
+  // a plain scan, cheaper than the pattern.
   const isWellFormed = (text as { isWellFormed?: () => boolean }).isWellFormed;
   return isWellFormed === undefined ? LONE_SURROGATE.test(text) : !isWellFormed.call(text);
 }

@@ -1,12 +1,5 @@
 import type { Clause, Collection, CollectionUpdate, NewClause } from '../../schemas/index.js';
-import { type CatalogStore, isCatalogStore } from '../../store/catalog-store.js';
-import { MemoryCatalogStore } from '../../store/memory-store.js';
-import { clientScope } from '../../store/scope.js';
-import {
-  type CatalogToolClient,
-  type CatalogToolContext,
-  defineCatalogTool,
-} from '../definition.js';
+import { defineCatalogTool } from '../definition.js';
 import {
   type UpdateCollectionInput,
   UpdateCollectionInputSchema,
@@ -34,22 +27,6 @@ export interface UpdateCollectionRequest {
  * updated collection (`response`).
  */
 export type UpdateCollectionOutput = CatalogToolResult<UpdateCollectionRequest, Collection>;
-
-/** The private store of a client that has none (a stand-in object implementing the calls). */
-const clientStores = new WeakMap<CatalogToolClient, CatalogStore>();
-
-/** The store the tool's context gives, else its client's, else one private to that client. */
-function storeOf({ store, client }: CatalogToolContext): CatalogStore {
-  if (store !== undefined) return store;
-  const own: unknown = (client as { store?: unknown }).store;
-  if (isCatalogStore(own)) return own;
-  let fallback = clientStores.get(client);
-  if (fallback === undefined) {
-    fallback = new MemoryCatalogStore();
-    clientStores.set(client, fallback);
-  }
-  return fallback;
-}
 
 /** Only the fields the model gave go on the wire: an absent field leaves the collection as is. */
 function buildUpdate(input: UpdateCollectionInput): CollectionUpdate {
@@ -121,8 +98,8 @@ export const updateCollectionTool = /* @__PURE__ */ defineCatalogTool<
     // Only what this client's service and key learnt: another tenant or service sharing the
     // store must never refuse this call.
     const guard = new CollectionGuard(
-      storeOf(context),
-      await clientScope(client),
+      context.store ?? client.store,
+      await client.storeScope(),
       input.collection_id,
     );
     // Write-ahead: what the update adds is recorded before it is sent, and kept while its

@@ -150,16 +150,17 @@ async function tokens(task: Extract<InstanceTask, { kind: 'tokens' }>): Promise<
   );
 }
 
+/** Search clients by their settings: a process keeps its client, and what it learnt. */
+const searchClients = new Map<string, CatalogClient>();
+
 async function search(task: Extract<InstanceTask, { kind: 'search' }>): Promise<unknown> {
-  const found = await client(
-    task.baseUrl,
-    task.timeoutMs,
-    undefined,
-    task.maxRetries,
-  ).websites.search({
-    query: task.query,
-    limit: 1,
-  });
+  const settings = `${task.baseUrl} ${task.timeoutMs} ${task.maxRetries}`;
+  let searcher = searchClients.get(settings);
+  if (searcher === undefined) {
+    searcher = client(task.baseUrl, task.timeoutMs, undefined, task.maxRetries);
+    searchClients.set(settings, searcher);
+  }
+  const found = await searcher.websites.search({ query: task.query, limit: 1 });
   return { websites: found.websites.length };
 }
 
