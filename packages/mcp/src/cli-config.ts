@@ -1,9 +1,20 @@
-import { CATALOG_TOOL_NAMES, type CatalogToolName } from '@catalogkit/core/tools';
+import {
+  CATALOG_TOOL_NAMES,
+  type CatalogToolName,
+  type CatalogToolsOptions,
+} from '@catalogkit/core/tools';
 import type { ConfirmChanges } from './confirm.js';
+
+type BuyLinkMode = NonNullable<CatalogToolsOptions['buyLinks']>;
 
 /** What the command line asks for: run the server with options, or print and exit. */
 export type CliCommand =
-  | { kind: 'serve'; include: CatalogToolName[]; confirmChanges: ConfirmChanges | undefined }
+  | {
+      kind: 'serve';
+      include: CatalogToolName[];
+      confirmChanges: ConfirmChanges | undefined;
+      buyLinks: BuyLinkMode | undefined;
+    }
   | { kind: 'print'; text: string }
   | { kind: 'fail'; text: string; exitCode: number };
 
@@ -30,6 +41,10 @@ Options:
   --confirm-changes <mode>   elicit (default): ask the user through the host before
                              update_collection runs, where the host supports elicitation;
                              annotations-only: leave it to the host's own approval
+  --buy-links <mode>         reference (default): the model reads [[buy:123456789]], never
+                             a URL; the exact links are in each result's structuredContent
+                             for the host to resolve or render; inline: the model reads the
+                             links, for hosts that show its text as written
   -v, --version              Print the version and exit
   -h, --help                 Print this help and exit
 
@@ -91,6 +106,12 @@ function includeOf(value: string, secrets: readonly string[]): CatalogToolName[]
   return names.filter(isToolName);
 }
 
+function buyLinksOf(value: string): BuyLinkMode | undefined {
+  return value === 'inline' || value === 'reference' ? value : undefined;
+}
+
+const OPTIONS = ['--include', '--confirm-changes', '--buy-links'];
+
 function confirmChangesOf(value: string): ConfirmChanges | undefined {
   return value === 'elicit' || value === 'annotations-only' ? value : undefined;
 }
@@ -121,12 +142,13 @@ export function parseArgs(
 ): CliCommand {
   let include: CatalogToolName[] = [...CATALOG_TOOL_NAMES];
   let confirmChanges: ConfirmChanges | undefined;
+  let buyLinks: BuyLinkMode | undefined;
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index] ?? '';
     if (arg === '-h' || arg === '--help') return { kind: 'print', text: usage(version) };
     if (arg === '-v' || arg === '--version') return { kind: 'print', text: `${version}\n` };
     const [name, value, last] = optionValue(args, index);
-    if (name !== '--include' && name !== '--confirm-changes') {
+    if (!OPTIONS.includes(name)) {
       return usageError(`unknown option ${optionName(name, secrets)}`);
     }
     if (value === undefined) return usageError(`${name} needs a value`);
@@ -135,6 +157,10 @@ export function parseArgs(
       const tools = includeOf(value, secrets);
       if (typeof tools === 'string') return usageError(tools);
       include = tools;
+    } else if (name === '--buy-links') {
+      buyLinks = buyLinksOf(value);
+      // The value is not shown, as for --confirm-changes.
+      if (!buyLinks) return usageError('--buy-links must be reference or inline');
     } else {
       confirmChanges = confirmChangesOf(value);
       if (!confirmChanges) {
@@ -146,7 +172,7 @@ export function parseArgs(
       }
     }
   }
-  return { kind: 'serve', include, confirmChanges };
+  return { kind: 'serve', include, confirmChanges, buyLinks };
 }
 
 /**

@@ -16,6 +16,7 @@ async function serve(command: Extract<CliCommand, { kind: 'serve' }>): Promise<v
   const server = createCatalogMcpServer({
     include: command.include,
     ...(command.confirmChanges ? { confirmChanges: command.confirmChanges } : {}),
+    ...(command.buyLinks ? { buyLinks: command.buyLinks } : {}),
   });
   await server.connect(new StdioServerTransport());
   if (process.stdin.isTTY) {
