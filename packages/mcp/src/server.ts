@@ -32,8 +32,7 @@ import { toObjectJsonSchema } from './json-schema.js';
  * output: structuredContent }])`) or renders its own buy buttons. For a host that shows the
  * model's text as written and renders nothing of its own, set `buyLinks: 'inline'`.
  */
-export interface CatalogMcpServerOptions
-  extends CatalogToolsOptions<AnyCatalogToolDefinition> {
+export interface CatalogMcpServerOptions extends CatalogToolsOptions<AnyCatalogToolDefinition> {
   /** Name and version the server reports to hosts on `initialize`. */
   serverInfo?: { name: string; version: string };
   /**

@@ -7,6 +7,7 @@ import type { BuyLinkMode } from '../links/references.js';
 import { CountryCodeSchema } from '../schemas/index.js';
 import { type CatalogStore, isCatalogStore } from '../store/catalog-store.js';
 import { hasLoneSurrogate } from '../validation/text.js';
+import { DEFAULT_BUY_LINK_MODE } from './catalog-view.js';
 import {
   type AnyCatalogToolDefinition,
   CATALOG_TOOL_NAMES,
@@ -16,7 +17,6 @@ import {
   type CatalogViewSettings,
   TOOL_NAME_PATTERN,
 } from './definition.js';
-import { DEFAULT_BUY_LINK_MODE } from './catalog-view.js';
 import { TOOL_RESULT_LIMIT_MAX } from './limits.js';
 
 /**
