@@ -1,4 +1,5 @@
 import type { Website } from '@catalogkit/core';
+import { buyLinkReference } from '@catalogkit/core/links';
 import { formatCatalogResult, formatWebsites } from '@catalogkit/core/tools';
 import { describe, expect, it } from 'vitest';
 import { readOffers, readWebsites } from '../src/shopper/model-view.js';
@@ -61,12 +62,13 @@ describe('readOffers', () => {
       retailer: 'Fell & Trail',
       websiteId: 'web_fell',
       commissionPercent: 8.1,
-      buyUrl: TRICKY_URL,
+      buyUrl: buyLinkReference(TRICKY_URL),
     });
   });
 
-  it('keeps buy links byte-for-byte', () => {
-    expect(offers[0]?.buyUrl).toBe(TRICKY_URL);
+  it('reads the buy reference (the default), or with inline links the link byte for byte', () => {
+    expect(offers[0]?.buyUrl).toBe(buyLinkReference(TRICKY_URL));
+    expect(readOffers(formatCatalogResult(catalogOutput(), 'inline'))[0]?.buyUrl).toBe(TRICKY_URL);
   });
 
   it('reads the commission of a placement when the text shows one', () => {

@@ -107,8 +107,6 @@ export async function runDemo(options: DemoRunOptions): Promise<DemoRunResult> {
   const { text, steps } = await runShoppingAgent(options.request, {
     model,
     clientOptions: options.connection.clientOptions,
-    // The scripted shopper copies the links it reads (see the README); a real model gets references.
-    buyLinks: description.scripted ? 'inline' : 'reference',
     approve: loggedApproval(options.approver, log),
     callbacks: [new ToolEventHandler((event) => log.emit(event))],
   });

@@ -18,7 +18,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { createCatalogTools } from '@catalogkit/ai-sdk';
+import { createCatalogTools, resolveBuyLinksTransform } from '@catalogkit/ai-sdk';
 import {
   CatalogClient,
   type CatalogClientOptions,
@@ -334,6 +334,11 @@ function agentChatRoute(options: WebChatOptions) {
       toolApproval: { update_collection: 'user-approval' },
       experimental_toolApprovalSecret: approvalSecret,
       stopWhen: stepCountIs(6),
+      // The model reads buy link references, never URLs (the default): one it writes becomes
+      // the exact link of this turn's search_catalog results before the page gets the text.
+      // Earlier turns' results come from the browser's history, which is not trusted, so a
+      // reference to them stays as written (the page's cards carry those links).
+      experimental_transform: resolveBuyLinksTransform(),
     });
     const stream = result.toUIMessageStream({
       onError: (error) => {

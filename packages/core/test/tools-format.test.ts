@@ -108,7 +108,10 @@ describe('formatMinorUnits', () => {
 });
 
 describe('formatCatalogResult', () => {
-  const text = formatCatalogResult({ request: query, response: catalogFixture, tier: 'token' });
+  const text = formatCatalogResult(
+    { request: query, response: catalogFixture, tier: 'token' },
+    'inline',
+  );
 
   it('keeps every buy link byte for byte', () => {
     for (const link of BUY_LINKS) expect(text).toContain(link);
@@ -133,7 +136,10 @@ describe('formatCatalogResult', () => {
     const [trail] = catalogFixture.products;
     const variant = { ...trail!.variants[0]!, url: 'https://go.example/r/web_zappos?sig=1' };
     const result = { products: [{ ...trail!, variants: [variant] }] };
-    const inline = formatCatalogResult({ request: query, response: result, tier: 'token' });
+    const inline = formatCatalogResult(
+      { request: query, response: result, tier: 'token' },
+      'inline',
+    );
     expect(inline).toContain('Zappos | 8% | https://go.example/r/web_zappos?sig=1');
     // In reference mode the model does not read the link, so the id is printed.
     const reference = formatCatalogResult(
@@ -141,6 +147,19 @@ describe('formatCatalogResult', () => {
       'reference',
     );
     expect(reference).toContain(`Zappos | web_zappos | 8% | ${buyLinkReference(variant.url)}`);
+  });
+
+  it('by default prints references: no URL of the result reaches the model', () => {
+    const byDefault = formatCatalogResult({
+      request: query,
+      response: catalogFixture,
+      tier: 'token',
+    });
+    expect(byDefault).toBe(
+      formatCatalogResult({ request: query, response: catalogFixture, tier: 'token' }, 'reference'),
+    );
+    expect(byDefault).not.toMatch(/https?:/i);
+    for (const link of BUY_LINKS) expect(byDefault).toContain(buyLinkReference(link));
   });
 
   it('in reference mode prints a reference for each buy link and no link', () => {
@@ -203,7 +222,7 @@ describe('formatCatalogResult', () => {
       tier: 'token',
     });
     expect(noVariants).toContain(
-      'Trail Runner 2 | prod_trail | brand_acme | $129.99 | https://shop.example/p',
+      `Trail Runner 2 | prod_trail | brand_acme | $129.99 | ${buyLinkReference('https://shop.example/p')}`,
     );
   });
 });

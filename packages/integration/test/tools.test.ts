@@ -6,6 +6,7 @@ import {
   type SearchWebsitesOutput,
   type UpdateCollectionOutput,
 } from '@catalogkit/core';
+import { resolveBuyLinks } from '@catalogkit/core/links';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buyLinksOf, rawCatalogSearch } from '../bench/raw-catalog-search.js';
@@ -69,9 +70,23 @@ const noChange = {
 };
 
 describe('search_catalog against the emulator', () => {
-  it('gives the model every buy link of the raw answer, byte for byte, with commission in the token tier', async () => {
+  it('by default gives the model a reference per buy link of the raw answer and no URL; each resolves to its link', async () => {
     const { searchCatalog } = toolsFor(emulator.keys.valid, {
       defaults: { placements: ['affiliate'] },
+    });
+    const { output, text } = await modelView(searchCatalog, catalogInput);
+    const links = buyLinksOf((output as SearchCatalogOutput).response);
+    expect(links.length).toBeGreaterThan(4);
+    expect(text).not.toMatch(/https?:/i);
+    const resolution = resolveBuyLinks(text, [{ toolName: 'search_catalog', output }]);
+    expect(resolution.unresolved).toEqual([]);
+    expect(new Set(resolution.resolved.map(({ link }) => link))).toEqual(new Set(links));
+  });
+
+  it("with buyLinks: 'inline' gives the model every buy link of the raw answer, byte for byte, with commission in the token tier", async () => {
+    const { searchCatalog } = toolsFor(emulator.keys.valid, {
+      defaults: { placements: ['affiliate'] },
+      buyLinks: 'inline',
     });
     const { output, text } = await modelView(searchCatalog, catalogInput);
     const raw = await rawCatalogSearch(emulator.mcpUrl, emulator.keys.valid, {

@@ -1,4 +1,5 @@
 import type { SearchCatalogOutput, SearchWebsitesOutput } from '@catalogkit/core';
+import { buyLinkReference } from '@catalogkit/core/links';
 import { type AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { RunnableLambda } from '@langchain/core/runnables';
 import type { DynamicStructuredTool } from '@langchain/core/tools';
@@ -98,9 +99,11 @@ describe('ChatOpenAI (@langchain/openai) against a stand-in of the OpenAI API', 
       // The model read the compact views and the error text, and never the key.
       const seen = openAiResultsSeen(standIn.requests[1]);
       expect(seen.map((result) => result.text)).toEqual(toolMessages.map((m) => m.content));
-      expect(seen[0]?.text).toContain(
-        (shoes!.artifact as SearchCatalogOutput).response.products[0]!.variants[0]!.url,
-      );
+      // Buy links as references (the default); the links stay in the artifact.
+      const firstUrl = (shoes!.artifact as SearchCatalogOutput).response.products[0]!.variants[0]!
+        .url!;
+      expect(seen[0]?.text).toContain(buyLinkReference(firstUrl));
+      expect(seen[0]?.text).not.toMatch(/https?:/i);
       expect(seen[3]?.text).toMatch(/^Error: Not found/);
       expect(JSON.stringify(standIn.requests.map((r) => r.body))).not.toContain(
         emulator().keys.valid,

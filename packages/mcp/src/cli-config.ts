@@ -1,5 +1,11 @@
-import { CATALOG_TOOL_NAMES, type CatalogToolName } from '@catalogkit/core/tools';
+import {
+  CATALOG_TOOL_NAMES,
+  type CatalogToolName,
+  type CatalogToolsOptions,
+} from '@catalogkit/core/tools';
 import type { ConfirmChanges } from './confirm.js';
+
+type BuyLinkMode = NonNullable<CatalogToolsOptions['buyLinks']>;
 
 /** Where `--http` listens: a port (0 for any free one) on a host name or address. */
 export interface HttpListen {
@@ -22,6 +28,7 @@ export type CliCommand =
       include: CatalogToolName[];
       confirmChanges: ConfirmChanges | undefined;
       http: HttpListen | undefined;
+      buyLinks: BuyLinkMode | undefined;
     }
   | { kind: 'print'; text: string }
   | { kind: 'fail'; text: string; exitCode: number };
@@ -57,6 +64,10 @@ Options:
                              (no elicitation support, or --http);
                              annotations-only: you accept unconfirmed changes, left to
                              the host's own tool approval
+  --buy-links <mode>         reference (default): the model reads [[buy:123456789]], never
+                             a URL; the exact links are in each result's structuredContent
+                             for the host to resolve or render; inline: the model reads the
+                             links, for hosts that show its text as written
   -v, --version              Print the version and exit
   -h, --help                 Print this help and exit
 
@@ -133,6 +144,10 @@ function hostOf(value: string): string | undefined {
   return name || ipv6 ? bare.toLowerCase() : undefined;
 }
 
+function buyLinksOf(value: string): BuyLinkMode | undefined {
+  return value === 'inline' || value === 'reference' ? value : undefined;
+}
+
 function confirmChangesOf(value: string): ConfirmChanges | undefined {
   return value === 'elicit' || value === 'annotations-only' ? value : undefined;
 }
@@ -144,7 +159,7 @@ function optionName(name: string, secrets: readonly string[]): string {
 }
 
 /** The options that take a value. */
-const VALUE_OPTIONS = ['--include', '--confirm-changes', '--port', '--host'] as const;
+const VALUE_OPTIONS = ['--include', '--confirm-changes', '--buy-links', '--port', '--host'] as const;
 
 /** Splits `--name=value` and `--name value` alike. */
 function optionValue(args: readonly string[], index: number): [string, string | undefined, number] {
@@ -169,6 +184,7 @@ export function parseArgs(
   let http = false;
   let port: number | undefined;
   let host: string | undefined;
+  let buyLinks: BuyLinkMode | undefined;
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index] ?? '';
     if (arg === '-h' || arg === '--help') return { kind: 'print', text: usage(version) };
@@ -194,6 +210,10 @@ export function parseArgs(
       const tools = includeOf(value, secrets);
       if (typeof tools === 'string') return usageError(tools);
       include = tools;
+    } else if (name === '--buy-links') {
+      buyLinks = buyLinksOf(value);
+      // The value is not shown, as for --confirm-changes.
+      if (!buyLinks) return usageError('--buy-links must be reference or inline');
     } else {
       confirmChanges = confirmChangesOf(value);
       if (!confirmChanges) {
@@ -211,7 +231,7 @@ export function parseArgs(
   const listen = http
     ? { port: port ?? DEFAULT_HTTP_PORT, host: host ?? DEFAULT_HTTP_HOST }
     : undefined;
-  return { kind: 'serve', include, confirmChanges, http: listen };
+  return { kind: 'serve', include, confirmChanges, buyLinks, http: listen };
 }
 
 /**

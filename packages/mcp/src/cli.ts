@@ -18,6 +18,7 @@ async function serveOverHttp(command: ServeCommand, http: NonNullable<ServeComma
   const handle = createCatalogMcpHandler({
     include: command.include,
     ...(command.confirmChanges ? { confirmChanges: command.confirmChanges } : {}),
+    ...(command.buyLinks ? { buyLinks: command.buyLinks } : {}),
     allowedHosts: allowedHostsFor(http.host),
   });
   await serveHttp(handle, http, (text) => process.stdout.write(text));
@@ -36,6 +37,7 @@ async function serve(command: ServeCommand): Promise<void> {
   const tools = prepareTools({
     include: command.include,
     ...(command.confirmChanges ? { confirmChanges: command.confirmChanges } : {}),
+    ...(command.buyLinks ? { buyLinks: command.buyLinks } : {}),
   });
   const listing = modernListing(tools);
   // Both revisions: the opening message picks the era (2026-07-28 `server/discover`, or the

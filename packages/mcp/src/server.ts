@@ -4,7 +4,6 @@ import {
   type CatalogTool,
   type CatalogToolResult,
   type CatalogToolsOptions,
-  ConfigurationError,
   createCatalogToolList,
 } from '@catalogkit/core';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -33,9 +32,14 @@ import { toObjectJsonSchema } from './json-schema.js';
 /**
  * Options of the catalog MCP server: the shared catalog tool options (your own `tools`
  * included), plus its identity.
+ *
+ * `buyLinks` defaults to `'reference'` here too: the model reads `[[buy:123456789]]`, never a
+ * URL, and the full result with the exact links is the call's `structuredContent`, from which
+ * the host resolves the answer (`finalizeBuyLinks(answer, [{ toolName: 'search_catalog',
+ * output: structuredContent }])`) or renders its own buy buttons. For a host that shows the
+ * model's text as written and renders nothing of its own, set `buyLinks: 'inline'`.
  */
-export interface CatalogMcpServerOptions
-  extends Omit<CatalogToolsOptions<AnyCatalogToolDefinition>, 'buyLinks'> {
+export interface CatalogMcpServerOptions extends CatalogToolsOptions<AnyCatalogToolDefinition> {
   /** Name and version the server reports to hosts on `initialize`. */
   serverInfo?: { name: string; version: string };
   /**
@@ -118,26 +122,11 @@ function redactorOf(client: CatalogClient | undefined): PreparedTools['redact'] 
 }
 
 /**
- * Buy link references (`buyLinks: 'reference'`) need an application that resolves them before
- * the shopper sees the answer; an MCP host shows the model's text as it is, so the links stay
- * inline. Checked at run time too, for callers without the types.
- */
-function assertInlineBuyLinks(options: object): void {
-  const buyLinks: unknown = 'buyLinks' in options ? options.buyLinks : undefined;
-  if (buyLinks !== undefined && buyLinks !== 'inline') {
-    throw new ConfigurationError(
-      `Invalid catalog tools options: buyLinks ${JSON.stringify(buyLinks)} is not available on the MCP server (hosts show the model's text as written, so buy links stay inline)`,
-    );
-  }
-}
-
-/**
  * Binds the catalog tools to a client and computes their listing; throws a
  * `ConfigurationError` naming a bad option. The HTTP handler calls this once and serves
  * every request from the result.
  */
 export function prepareTools(options: CatalogMcpServerOptions): PreparedTools {
-  assertInlineBuyLinks(options);
   const { serverInfo = DEFAULT_SERVER_INFO, confirmChanges, ...toolOptions } = options;
   const withClient = withOwnClient(toolOptions);
   const tools = createCatalogToolList(withClient);

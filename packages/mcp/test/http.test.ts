@@ -1,10 +1,11 @@
 import { CatalogClient } from '@catalogkit/core';
+import { buyLinkReference } from '@catalogkit/core/links';
 import { findStrictModeViolations } from '@catalogkit/core/tools';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectOneShape, SHAPE_INPUTS } from '../../core/test/support/one-shape.js';
-import { type CatalogMcpHandlerOptions, createCatalogMcpHandler } from '../src/index.js';
+import { createCatalogMcpHandler } from '../src/index.js';
 import { connectHttpClient, type MountedHandler, mountInHono } from './support/http-host.js';
 import { searchCatalog, searchWebsites, textOf, updateCollection } from './support/inputs.js';
 import { type KeyEchoService, startKeyEchoService } from './support/key-echo-service.js';
@@ -86,9 +87,11 @@ describe('createCatalogMcpHandler mounted in Hono, with the SDK client over Stre
     expect(output.request.placements).toEqual(['affiliate']);
     expect(output.response.products).toHaveLength(3);
     const text = textOf(result);
-    // Buy links byte for byte, in a view much smaller than the full result.
+    // Buy links as references (the default; the links are in structuredContent), in a view
+    // much smaller than the full result.
     for (const variant of output.response.products.flatMap((product) => product.variants)) {
-      expect(text).toContain(variant.url);
+      expect(text).toContain(buyLinkReference(variant.url));
+      expect(text).not.toContain(variant.url);
     }
     expect(text.length).toBeLessThan(JSON.stringify(output.response).length / 2);
   });
@@ -289,13 +292,6 @@ describe('createCatalogMcpHandler mounted in Hono, with the SDK client over Stre
       await renamedClient.close();
       await host.close();
     }
-  });
-
-  it('keeps buy links inline: hosts cannot resolve references', () => {
-    const options = { buyLinks: 'reference' } as unknown as CatalogMcpHandlerOptions;
-    expect(() => createCatalogMcpHandler(options)).toThrowError(
-      /buyLinks "reference" is not available on the MCP server/,
-    );
   });
 
   it('refuses GET and DELETE: a stateless server has no session stream', async () => {

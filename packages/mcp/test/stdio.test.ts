@@ -47,6 +47,9 @@ describe('the stdio bin (npx @catalogkit/mcp)', () => {
         .products;
       expect(products).toHaveLength(3);
       expect(textOf(catalog)).toMatch(/^3 of \d+ products for "trail running shoes"/);
+      // Buy links as references by default: no URL reaches the host's model.
+      expect(textOf(catalog)).toMatch(/\[\[buy:\d{9}\]\]/);
+      expect(textOf(catalog)).not.toMatch(/https?:/i);
 
       const renamed = await client.callTool({
         name: 'update_collection',
@@ -68,10 +71,10 @@ describe('the stdio bin (npx @catalogkit/mcp)', () => {
     }
   });
 
-  it('serves the catalog search alone, anonymously, with only CATALOG_MCP_URL and --include', async () => {
+  it('serves the catalog search alone, anonymously, with only CATALOG_MCP_URL and --include; --buy-links inline', async () => {
     const { client } = await startBin(
       { CATALOG_MCP_URL: emulator.mcpUrl },
-      { args: ['--include', 'search_catalog'] },
+      { args: ['--include', 'search_catalog', '--buy-links=inline'] },
     );
     try {
       const { tools } = await client.listTools();
@@ -81,6 +84,12 @@ describe('the stdio bin (npx @catalogkit/mcp)', () => {
         arguments: searchCatalog('rain jacket'),
       });
       expect(anonymous.structuredContent).toMatchObject({ tier: 'anonymous' });
+      const { response } = anonymous.structuredContent as {
+        response: { products: Array<{ variants: Array<{ url?: string }> }> };
+      };
+      const link = response.products[0]?.variants[0]?.url;
+      expect(link).toMatch(/^https:\/\//);
+      expect(textOf(anonymous)).toContain(link);
     } finally {
       await client.close();
     }
@@ -97,6 +106,7 @@ describe('the first run of catalogkit-mcp in a terminal', () => {
       for (const word of [
         '--include',
         '--confirm-changes',
+        '--buy-links',
         '--version',
         'CATALOG_API_KEY',
         'CATALOG_BASE_URL',
@@ -143,6 +153,11 @@ describe('the first run of catalogkit-mcp in a terminal', () => {
     const tool = await runBin(['--include=search_catalog,serch_websites'], {});
     expect(tool.code).toBe(2);
     expect(tool.stderr).toContain('unknown tool "serch_websites" in --include');
+    // The value is never echoed (it may be a pasted key): the message names the two modes.
+    const mode = await runBin(['--buy-links', 'ck_live_SECRET'], {});
+    expect(mode.code).toBe(2);
+    expect(mode.stderr).toContain('--buy-links must be reference or inline');
+    expect(mode.stderr).not.toContain('SECRET');
   });
 
   it('never echoes the key, pasted as an option, its value or a tool name', async () => {

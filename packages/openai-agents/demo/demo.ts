@@ -7,7 +7,7 @@
 import type { UpdateCollectionOutput } from '@catalogkit/core';
 import { startEmulator } from '@catalogkit/emulator';
 import { Agent, run, setTracingDisabled } from '@openai/agents';
-import { catalogToolOutputOf, createCatalogTools } from '../src/index.js';
+import { catalogToolOutputOf, createCatalogTools, finalizeRunBuyLinks } from '../src/index.js';
 import { ScriptedModel } from './scripted-model.js';
 
 const emulator = await startEmulator({ port: 0 });
@@ -38,7 +38,8 @@ const scripted = new ScriptedModel([
 
 const agent = new Agent({
   name: 'Shopper',
-  instructions: 'Help the user shop. Give buy links exactly as the tools print them.',
+  // The tools' description tells the model to write each offer's buy reference where the link goes.
+  instructions: 'Help the user shop.',
   model: online ? 'gpt-4.1-mini' : scripted,
   tools: createCatalogTools({
     clientOptions: {
@@ -76,7 +77,8 @@ try {
       process.stdout.write(`← update_collection: ${output.response.clauses?.length} clauses now\n`);
     }
   }
-  process.stdout.write(`\nAnswer: ${result.finalOutput}\n`);
+  // References become the exact buy links before the shopper sees the answer.
+  process.stdout.write(`\nAnswer: ${finalizeRunBuyLinks(result).text}\n`);
   const summer = emulator.state.collections.get('col_summer');
   process.stdout.write(`Collection in the emulator: ${JSON.stringify(summer?.clauses.at(-1))}\n`);
 } finally {

@@ -5,6 +5,7 @@ import {
   type SearchCatalogOutput,
   type UpdateCollectionOutput,
 } from '@catalogkit/core';
+import { buyLinkReference } from '@catalogkit/core/links';
 import { findStrictModeViolations } from '@catalogkit/core/tools';
 import { startEmulator } from '@catalogkit/emulator';
 import { Agent, RunState, run, ToolCallError } from '@openai/agents';
@@ -75,11 +76,12 @@ describe('createCatalogTools in the Agents SDK run loop', () => {
     expect(catalog.request.placements).toEqual(['affiliate']);
     expect(catalog.response.products).toHaveLength(3);
 
-    // What the model read: compact text with every buy link byte for byte.
+    // What the model read: compact text with a reference per buy link (the default), no link.
     const seen = toolOutputsSeen(model.requests[1]).get('call_0_0') ?? '';
     for (const variant of catalog.response.products.flatMap((product) => product.variants)) {
-      expect(seen).toContain(variant.url);
+      expect(seen).toContain(buyLinkReference(variant.url!));
     }
+    expect(seen).not.toMatch(/https?:/i);
     expect(seen.length).toBeLessThan(JSON.stringify(catalog.response).length / 2);
     expect(toolOutputsSeen(model.requests[2]).get('call_1_0')).toMatch(
       /^2 websites for "outdoor" \(commission rates for GB\)\./,

@@ -49,9 +49,11 @@ function wrapped(tools: ToolSet, wrap: (name: string, execute: Execute) => Execu
 type Execute = (input: unknown, options: unknown) => Promise<unknown>;
 
 /** Shows the model's text as it is: buy links neither resolved nor checked. */
-const rawText: AgentFunction<LanguageModel, ToolSet> = async (prompt, context) => ({
-  text: (await generate(prompt, context, context.tools)).text,
-});
+/** Opts into inline buy links and shows the model's text as is, miscopies included. */
+const rawText: AgentFunction<LanguageModel, ToolSet> = async (prompt, context) => {
+  const tools = createCatalogTools({ clientOptions: context.clientOptions, buyLinks: 'inline' });
+  return { text: (await generate(prompt, context, tools as ToolSet)).text };
+};
 
 /** Builds its own tools in reference mode and forgets to resolve the references. */
 const unresolvedReferences: AgentFunction<LanguageModel, ToolSet> = async (prompt, context) => {

@@ -18,7 +18,10 @@ export interface SeenOffer {
   websiteId?: string;
   /** Commission percentage from the variant's placement data, when shown. */
   commissionPercent?: number;
-  /** The buy link, byte-for-byte as printed. */
+  /**
+   * The buy link as printed, which the shopper writes where the link goes: its reference
+   * (`[[buy:123456789]]`, the default) or, with `buyLinks: 'inline'`, the link byte for byte.
+   */
   buyUrl?: string;
 }
 
@@ -74,9 +77,11 @@ function priceOf(cell: string): SeenOffer['price'] {
 const UNAVAILABLE = /\b(out of stock|backorder|unavailable|sold out|discontinued)\b/i;
 const COMMISSION = /^(\d+(?:\.\d+)?)%$/;
 const isUrl = (cell: string): boolean => /^https?:\/\//.test(cell);
+/** A buy link cell: the link itself, or its reference. */
+const isBuyLink = (cell: string): boolean => isUrl(cell) || /^\[\[buy:\d+\]\]$/.test(cell);
 /** A retailer name or website id, not a commission or a link. */
 const isWord = (cell: string | undefined): cell is string =>
-  cell !== undefined && !isUrl(cell) && !COMMISSION.test(cell);
+  cell !== undefined && !isBuyLink(cell) && !COMMISSION.test(cell);
 /** Ids have no spaces; a retailer's name may. */
 const isId = (cell: string | undefined): cell is string => isWord(cell) && !/\s/.test(cell);
 
@@ -100,7 +105,7 @@ function offerCells(cells: string[]): Omit<SeenOffer, 'productId' | 'productTitl
   const afterRetailer = retailer === undefined ? undefined : cells[priceIndex + 2];
   const websiteId = isId(afterRetailer) ? afterRetailer : undefined;
   const commissionPercent = percentOf(cells.find((cell) => COMMISSION.test(cell)));
-  const buyUrl = cells.find(isUrl);
+  const buyUrl = cells.find(isBuyLink);
   return {
     ...(price === undefined ? {} : { price }),
     ...(priceCell === undefined ? {} : { available: !UNAVAILABLE.test(priceCell) }),

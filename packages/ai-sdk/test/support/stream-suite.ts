@@ -1,3 +1,4 @@
+import { buyLinkReference } from '@catalogkit/core/links';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import type { ToolSet } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,7 +76,7 @@ export function describeStreaming(harness: StreamHarness): void {
         const products = (search!.output as SearchCatalogOutput).response.products;
         expect(products.length).toBeGreaterThan(0);
         const [seen] = openAiResultsSeen(standIn.requests[1]);
-        expect(seen?.text).toContain(products[0]!.variants[0]!.url);
+        expect(seen?.text).toContain(buyLinkReference(products[0]!.variants[0]!.url!));
         expect(standIn.schemaProblems).toEqual([]);
       } finally {
         await standIn.close();

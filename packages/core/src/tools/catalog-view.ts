@@ -23,6 +23,13 @@ export interface SearchCatalogOutput extends CatalogToolResult<CatalogQuery, Cat
   tier: AuthTier;
 }
 
+/**
+ * How the model reads buy links when the options do not say: references, so no URL of the
+ * catalog reaches the model and none can be miscopied; the answer is resolved before a
+ * shopper sees it. `inline` is opt-in, for hosts that show the model's text as written.
+ */
+export const DEFAULT_BUY_LINK_MODE: BuyLinkMode = 'reference';
+
 /** Cells of one line, without the empty ones, joined by a separator that costs one token. */
 function cells(...values: Array<string | undefined>): string {
   return values.filter((value): value is string => Boolean(value)).join(' | ');
@@ -219,7 +226,7 @@ function footerLines(output: SearchCatalogOutput): string[] {
  */
 export function formatCatalogResult(
   output: SearchCatalogOutput,
-  buyLinks: BuyLinkMode = 'inline',
+  buyLinks: BuyLinkMode = DEFAULT_BUY_LINK_MODE,
 ): string {
   return [
     ...headerLines(output),

@@ -6,6 +6,7 @@ import type { BuyLinkMode } from '../links/references.js';
 import { COUNTRY_CODES } from '../schemas/index.js';
 import { type CatalogStore, isCatalogStore } from '../store/catalog-store.js';
 import { hasLoneSurrogate } from '../validation/text.js';
+import { DEFAULT_BUY_LINK_MODE } from './catalog-view.js';
 import {
   type AnyCatalogToolDefinition,
   CATALOG_TOOL_NAMES,
@@ -61,12 +62,14 @@ export interface CatalogToolsOptions<Extra extends AnyCatalogToolDefinition = ne
    */
   strict?: boolean;
   /**
-   * How the model reads buy links. `inline` (default, works everywhere): the links themselves,
+   * How the model reads buy links. `reference` (default): a short reference per offer
+   * (`[[buy:123456789]]`) that the model writes where the link goes; no URL of the catalog
+   * reaches the model, and the application resolves the references before showing the answer
+   * (`finalizeBuyLinks`, or the adapters' helpers and stream transform): about a third of the
+   * tokens, and a miscopied reference is reported instead of becoming a broken link.
+   * `inline` (opt-in, for hosts that show the model's text as written): the links themselves,
    * byte for byte; check the answer with `finalizeBuyLinks` (or `verifyBuyLinks`), which
-   * repairs corrupted copies. `reference`: a short reference per offer (`[[buy:123456789]]`)
-   * that the model writes where the link goes and the application resolves before showing the
-   * answer (`finalizeBuyLinks` or the adapters' helpers): about a third of the tokens, and a
-   * miscopied reference is reported instead of becoming a broken link.
+   * repairs corrupted copies.
    */
   buyLinks?: BuyLinkMode;
 }
@@ -299,7 +302,7 @@ export function readToolOptions(given: unknown): ToolOptionsRead {
     selected,
     names: finalNamesOf,
     defaults: options.defaults ?? {},
-    view: { buyLinks: options.buyLinks ?? 'inline' },
+    view: { buyLinks: options.buyLinks ?? DEFAULT_BUY_LINK_MODE },
     strict: options.strict !== false,
   };
 }

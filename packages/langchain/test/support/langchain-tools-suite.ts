@@ -8,6 +8,7 @@ import {
   type UpdateCollectionOutput,
   ValidationError,
 } from '@catalogkit/core';
+import { buyLinkReference } from '@catalogkit/core/links';
 import { findStrictModeViolations } from '@catalogkit/core/tools';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { ToolMessage } from '@langchain/core/messages';
@@ -131,11 +132,13 @@ export function describeLangChainTools(harness: LangChainCoreHarness): void {
       expect(artifact.tier).toBe('token');
       expect(artifact.response.products).toHaveLength(3);
       expect(typeof message.content).toBe('string');
+      // Buy links as references (the default): the links are in the artifact only.
       for (const variant of artifact.response.products.flatMap((product) => product.variants)) {
-        expect(message.content).toContain(variant.url);
+        expect(message.content).toContain(buyLinkReference(variant.url!));
+        expect(message.content).not.toContain(variant.url);
       }
       expect(message.content).toContain(artifact.response.products[0]!.id);
-      expect(message.content).toMatch(/\d+(\.\d+)?% \| https:/);
+      expect(message.content).toMatch(/\d+(\.\d+)?% \| \[\[buy:\d{9}\]\]/);
     });
 
     it('every artifact is the one output shape, { request, response, tier? }', async () => {
