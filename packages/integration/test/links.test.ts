@@ -1,12 +1,12 @@
 import { createCatalogToolList, type SearchCatalogOutput } from '@catalogkit/core';
+import { repairBuyLinks } from '@catalogkit/core/links';
+import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import {
   buyLinkReference,
   finalizeBuyLinks,
-  repairBuyLinks,
   resolveBuyLinks,
   verifyBuyLinks,
-} from '@catalogkit/core/links';
-import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
+} from '@catalogkit/links';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let emulator: RunningEmulator;

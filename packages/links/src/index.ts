@@ -15,6 +15,7 @@ export {
   BuyLinkStreamResolver,
   type BuyLinkTrustOptions,
   type BuyLinkVerification,
+  buyLinkReference,
   type FinalizeBuyLinksOptions,
   type FinalizedBuyLinks,
   finalizeBuyLinks,
