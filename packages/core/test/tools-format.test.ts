@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buyLinkReference } from '../src/links/references.js';
+import { buyLinkReference } from '../src/tools/buy-link-reference.js';
 import {
   type CatalogSearchResult,
   CatalogSearchResultSchema,

@@ -1,5 +1,5 @@
 import { createCatalogToolList } from '@catalogkit/core';
-import { type BuyLinkMode, resolveBuyLinks } from '@catalogkit/core/links';
+import { type BuyLinkMode, resolveBuyLinks } from '@catalogkit/links';
 import type { RunningEmulator } from '@catalogkit/emulator';
 import { countTokens } from 'gpt-tokenizer';
 import { buyLinksOf, rawCatalogSearch } from './raw-catalog-search.js';

@@ -1,5 +1,5 @@
 import { createCatalogToolList, type SearchCatalogOutput } from '@catalogkit/core';
-import { repairBuyLinks } from '@catalogkit/core/links';
+import { repairBuyLinks } from '@catalogkit/links';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import {
   buyLinkReference,

@@ -1,25 +1,30 @@
 /*
- * `@catalogkit/links`: the guards between tool results and the shopper.
- *
- * Skeleton only: this first commit gives applications and the testing kit the package name
- * to import from. The functions are still core's (`@catalogkit/core/links`, the hand-written
- * scanner); issue 32 replaces them with one CommonMark + GFM parse shared by
- * `verifyBuyLinks`, `renderAnswerHtml` and `rehypeBuyLinks`, and removes core's `links/`.
+ * `@catalogkit/links`: the guards between catalog tool results and the shopper. One
+ * CommonMark + GFM parse (markdown-it) reads a model's answer for `verifyBuyLinks` (an
+ * allow-list: only links that are byte for byte buy links of trusted results) and for
+ * `renderAnswerHtml` (only those links become clickable); `rehypeBuyLinks` applies the same
+ * rule in an application's own Markdown renderer. References (`[[buy:ID]]`) are resolved by
+ * `resolveBuyLinks`, `BuyLinkStreamResolver` for streams, or `finalizeBuyLinks` with the check.
  */
+export { type BuyLinkMode, buyLinkReference } from '@catalogkit/core/tools';
+export { type FinalizeBuyLinksOptions, type FinalizedBuyLinks, finalizeBuyLinks } from './finalize.js';
+export { MAX_PARSED_CHARS } from './parse.js';
 export {
-  type BuyLinkMode,
   BuyLinkReferences,
   type BuyLinkResolution,
-  type BuyLinkSources,
-  type BuyLinkStreamOptions,
-  BuyLinkStreamResolver,
-  type BuyLinkTrustOptions,
-  type BuyLinkVerification,
-  buyLinkReference,
-  type FinalizeBuyLinksOptions,
-  type FinalizedBuyLinks,
-  finalizeBuyLinks,
   type ResolveBuyLinksOptions,
   resolveBuyLinks,
+  type UnresolvedReference,
+} from './references.js';
+export { type RehypeBuyLinksOptions, rehypeBuyLinks } from './rehype.js';
+export { BUY_LINK_REL, renderAnswerHtml } from './render.js';
+export { type BuyLinkSources, type BuyLinkTrustOptions, collectBuyLinks } from './sources.js';
+export { type BuyLinkStreamOptions, BuyLinkStreamResolver } from './stream.js';
+export {
+  type BuyLinkIssue,
+  type BuyLinkIssueKind,
+  type BuyLinkVerification,
+  type VerifiedLink,
+  type VerifiedLinkForm,
   verifyBuyLinks,
-} from '@catalogkit/core/links';
+} from './verify.js';

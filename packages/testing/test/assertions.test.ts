@@ -1,5 +1,5 @@
 import { CatalogClient } from '@catalogkit/core';
-import { buyLinkReference } from '@catalogkit/core/links';
+import { buyLinkReference } from '@catalogkit/links';
 import { startEmulator } from '@catalogkit/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import {

@@ -1,5 +1,5 @@
 import { isRecord } from '../is-record.js';
-import { type BuyLinkMode, buyLinkReference } from '../links/references.js';
+import { type BuyLinkMode, buyLinkReference } from './buy-link-reference.js';
 import {
   type AuthTier,
   type CatalogQuery,

@@ -11,6 +11,7 @@ export {
   type SearchWebsitesInput,
   type SearchWebsitesOutput,
 } from './built-in/search-websites.js';
+export { type BuyLinkMode, buyLinkReference } from './buy-link-reference.js';
 export {
   formatCollection,
   type UpdateCollectionInput,

@@ -1,7 +1,7 @@
 // Checks what the corruption benchmark counts: each mangle really damages the copy, and the
 // totals the README quotes hold (no corrupted link reaches the final text unreported).
 
-import type { BuyLinkMode } from '@catalogkit/core/links';
+import type { BuyLinkMode } from '@catalogkit/links';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MANGLES, seededRandom } from '../../../testing/src/scenarios/mangles.js';

@@ -4,7 +4,7 @@ import {
   finalizeBuyLinks,
   findUrls,
   verifyBuyLinks,
-} from '@catalogkit/core/links';
+} from '@catalogkit/links';
 import { formatMinorUnits } from '@catalogkit/core/tools';
 import type { RunningEmulator } from '@catalogkit/emulator';
 import { MANGLES, type Mangle, seededRandom } from '../../../testing/src/scenarios/mangles.js';

@@ -1,4 +1,4 @@
-import { BuyLinkStreamResolver, finalizeBuyLinks, verifyBuyLinks } from '@catalogkit/core/links';
+import { BuyLinkStreamResolver, finalizeBuyLinks, verifyBuyLinks } from '@catalogkit/links';
 import {
   repairBuyLinks as baselineRepair,
   verifyBuyLinks as baselineVerify,

@@ -1,9 +1,9 @@
 import {
-  type BuyLinkCheckOptions,
   type BuyLinkSources,
+  type BuyLinkTrustOptions as BuyLinkCheckOptions,
   resolveBuyLinks,
   verifyBuyLinks,
-} from '@catalogkit/core/links';
+} from '@catalogkit/links';
 import type { CatalogService } from '../service/catalog-service.js';
 import { throwIfAny } from './error.js';
 
