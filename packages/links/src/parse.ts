@@ -19,6 +19,9 @@ const parser = new MarkdownIt('default', { html: true, linkify: true });
 parser.validateLink = () => true;
 parser.normalizeLink = (url) => url;
 parser.normalizeLinkText = (text) => text;
+// Bare domains (`www.x.com/…`, `x.com/…`) are links too, as GFM and chat renderers make them:
+// more text read as links means more judged, never fewer.
+parser.linkify.set({ fuzzyLink: true });
 
 /** A parsed answer: its tokens, or `undefined` when it is too long to parse. */
 export function parseAnswer(text: string): Token[] | undefined {
