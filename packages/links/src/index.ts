@@ -7,7 +7,11 @@
  * `resolveBuyLinks`, `BuyLinkStreamResolver` for streams, or `finalizeBuyLinks` with the check.
  */
 export { type BuyLinkMode, buyLinkReference } from '@catalogkit/core/tools';
-export { type FinalizeBuyLinksOptions, type FinalizedBuyLinks, finalizeBuyLinks } from './finalize.js';
+export {
+  type FinalizeBuyLinksOptions,
+  type FinalizedBuyLinks,
+  finalizeBuyLinks,
+} from './finalize.js';
 export { MAX_PARSED_CHARS } from './parse.js';
 export {
   BuyLinkReferences,

@@ -1,6 +1,6 @@
 import type { Element, ElementContent, Properties, Root, RootContent } from 'hast';
-import { BUY_LINK_REL } from './render.js';
 import { type BuyLinkReferences, referencesOf } from './references.js';
+import { BUY_LINK_REL } from './render.js';
 import type { BuyLinkSources, BuyLinkTrustOptions } from './sources.js';
 
 /** Options of {@link rehypeBuyLinks}. */
@@ -91,7 +91,10 @@ function cleanNode(node: RootContent | Raw, links: BuyLinkReferences): ElementCo
   }
 }
 
-function cleanChildren(nodes: ReadonlyArray<RootContent | Raw>, links: BuyLinkReferences): ElementContent[] {
+function cleanChildren(
+  nodes: ReadonlyArray<RootContent | Raw>,
+  links: BuyLinkReferences,
+): ElementContent[] {
   return nodes.flatMap((node) => cleanNode(node, links));
 }
 

@@ -43,7 +43,7 @@ export const ATTACKS: Readonly<Record<string, string>> = {
   'entity-encoded host': `[Buy](https://go&#46;example/r/1?sig=a1b2)`,
   'userinfo host': `[Buy](https://go.example@evil.example/r/1)`,
   'userinfo literal': `https://go.example@evil.example/r/1`,
-  'backslashes': `[Buy](https:\\\\evil.example\\r\\1)`,
+  backslashes: `[Buy](https:\\\\evil.example\\r\\1)`,
   'tab in url': `[Buy](<https://go.example/r/1?u=x\t&sig=a1b2>)`,
   'idn look-alike': `[Buy](https://g\u043e.example/r/1?sig=a1b2)`,
   'buy link behind evil host': `[Buy](https://evil.example/${BUY})`,
@@ -55,7 +55,7 @@ export const ATTACKS: Readonly<Record<string, string>> = {
   'www literal': `www.evil.com/buy [Buy](${BUY})`,
   'email literal': `mail me: evil@evil.example`,
   'comment hiding html': `<!-- [Buy](${BUY}) --><a href="javascript:document.title='pwned'">x</a>`,
-  'cdata': `<![CDATA[<a href="javascript:document.title='pwned'">x</a>]]> [Buy](${BUY})`,
+  cdata: `<![CDATA[<a href="javascript:document.title='pwned'">x</a>]]> [Buy](${BUY})`,
   'html block across lines': `<div\nonmouseover="document.title='pwned'">\n\n[Buy](${BUY})\n\n</div>`,
   'buy link with trailing junk': `[Buy](${BUY}x)`,
 };
