@@ -16,7 +16,10 @@ const RUNS = Number(process.env.RUNS ?? 5);
 const LINK =
   'https://go.catalogkit.test/r/web_rzyeku4y?pub=pub_usr_demo&u=https%3A%2F%2Fshop.test%2Fp%3Fv%3D2&sig=2kforr';
 const sources = [
-  { toolName: 'search_catalog', output: { response: { products: [{ variants: [{ url: LINK }] }] } } },
+  {
+    toolName: 'search_catalog',
+    output: { response: { products: [{ variants: [{ url: LINK }] }] } },
+  },
 ];
 
 function fill(unit: string): string {
@@ -40,7 +43,14 @@ async function oldScanner(): Promise<(text: string, sources: unknown) => unknown
   const root = execFileSync('git', ['rev-parse', '--show-toplevel'], { encoding: 'utf8' }).trim();
   const archive = execFileSync(
     'git',
-    ['-C', root, 'archive', OLD_COMMIT, 'packages/core/src/links', 'packages/core/src/is-record.ts'],
+    [
+      '-C',
+      root,
+      'archive',
+      OLD_COMMIT,
+      'packages/core/src/links',
+      'packages/core/src/is-record.ts',
+    ],
     { maxBuffer: 1 << 26 },
   );
   execFileSync('tar', ['-x', '-C', dir], { input: archive });
@@ -63,7 +73,14 @@ function median(run: () => unknown): number {
 
 const oldVerify = await oldScanner();
 console.log(`10 MB inputs, median CPU ms of ${RUNS} runs`);
-console.log('input'.padEnd(24), 'old verify', 'verify', 'render', '| at the parse cap: verify', 'render');
+console.log(
+  'input'.padEnd(24),
+  'old verify',
+  'verify',
+  'render',
+  '| at the parse cap: verify',
+  'render',
+);
 for (const [name, text] of Object.entries(INPUTS)) {
   const old = median(() => oldVerify(text, sources));
   const verify = median(() => verifyBuyLinks(text, sources));

@@ -55,7 +55,12 @@ function findUnsafe(args: { elements: string[]; buyLinks: string[] }): string[] 
 }
 
 /** A page of its own that serves `body` once and records every other request. */
-async function openPage(browser: Browser, body: string, outcome: Outcome): Promise<Page> {
+async function openPage(
+  browser: Browser,
+  body: string,
+  outcome: Outcome,
+  clicking = false,
+): Promise<Page> {
   const page = await browser.newPage();
   let served = false;
   await page.route('**/*', async (route) => {
@@ -64,7 +69,8 @@ async function openPage(browser: Browser, body: string, outcome: Outcome): Promi
       served = true;
       return route.fulfill({ status: 200, contentType: 'text/html', body });
     }
-    (request.isNavigationRequest() ? outcome.clicked : outcome.requests).push(request.url());
+    // A click's navigation is the click loop's to record; any other request is a finding.
+    if (!(clicking && request.isNavigationRequest())) outcome.requests.push(request.url());
     return route.abort();
   });
   page.on('dialog', (dialog) => {
@@ -104,12 +110,13 @@ export async function show(browser: Browser, html: string, click: boolean): Prom
   outcome.url = page.url();
   await page.close();
   for (let i = 0; click && i < outcome.anchors; i++) {
-    const clickPage = await openPage(browser, body, outcome);
-    const before = outcome.clicked.length;
+    const clickPage = await openPage(browser, body, outcome, true);
+    const opened = clickPage.waitForEvent('request', { timeout: 1500 }).catch(() => undefined);
     await clickPage.locator('a').nth(i).click({ timeout: 2000, noWaitAfter: true });
-    await clickPage.waitForTimeout(100);
+    const request = await opened;
+    if (request?.isNavigationRequest()) outcome.clicked.push(request.url());
     // A click that opened nothing must not have run anything either.
-    if (outcome.clicked.length === before) outcome.title = await clickPage.title();
+    else outcome.title = await clickPage.title();
     await clickPage.close();
   }
   return outcome;
