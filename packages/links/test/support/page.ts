@@ -111,7 +111,9 @@ export async function show(browser: Browser, html: string, click: boolean): Prom
   await page.close();
   for (let i = 0; click && i < outcome.anchors; i++) {
     const clickPage = await openPage(browser, body, outcome, true);
-    const opened = clickPage.waitForEvent('request', { timeout: 1500 }).catch(() => undefined);
+    const opened = clickPage
+      .waitForEvent('request', { predicate: (r) => r.isNavigationRequest(), timeout: 3000 })
+      .catch(() => undefined);
     await clickPage.locator('a').nth(i).click({ timeout: 2000, noWaitAfter: true });
     const request = await opened;
     if (request?.isNavigationRequest()) outcome.clicked.push(request.url());
