@@ -1,6 +1,6 @@
 import {
-  type BuyLinkSources,
   type BuyLinkTrustOptions as BuyLinkCheckOptions,
+  type BuyLinkSources,
   resolveBuyLinks,
   verifyBuyLinks,
 } from '@catalogkit/links';
