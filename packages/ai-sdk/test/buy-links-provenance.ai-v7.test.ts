@@ -78,7 +78,7 @@ describe('buy links come only from the catalog tool (AI SDK helpers)', () => {
     };
     const final = finalizeResultBuyLinks(result);
     expect(final.ok).toBe(false);
-    expect(final.unrepaired.map((issue) => issue.url)).toEqual([EVIL]);
+    expect(final.issues.map((issue) => issue.url)).toEqual([EVIL]);
   });
 
   it('finalizeUIMessageBuyLinks: tool parts are trusted by their tool name, stored as JSON', () => {

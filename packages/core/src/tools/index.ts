@@ -11,13 +11,13 @@ export {
   type SearchWebsitesInput,
   type SearchWebsitesOutput,
 } from './built-in/search-websites.js';
-export { type BuyLinkMode, buyLinkReference } from './buy-link-reference.js';
 export {
   formatCollection,
   type UpdateCollectionInput,
   type UpdateCollectionOutput,
   type UpdateCollectionRequest,
 } from './built-in/update-collection.js';
+export { type BuyLinkMode, buyLinkReference } from './buy-link-reference.js';
 export {
   type AnyCatalogTool,
   type BoundCatalogTool,

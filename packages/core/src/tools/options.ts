@@ -3,10 +3,10 @@ import type { CatalogClient } from '../client.js';
 import type { CatalogClientOptions } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import { isRecord } from '../is-record.js';
-import type { BuyLinkMode } from './buy-link-reference.js';
 import { CountryCodeSchema } from '../schemas/index.js';
 import { type CatalogStore, isCatalogStore } from '../store/catalog-store.js';
 import { hasLoneSurrogate } from '../validation/text.js';
+import type { BuyLinkMode } from './buy-link-reference.js';
 import {
   type AnyCatalogToolDefinition,
   CATALOG_TOOL_NAMES,
