@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 /** The package's entries: the root and one subpath per area (package.json `exports`). */
-const SUBPATHS = ['conversations', 'errors', 'links', 'payment', 'schemas', 'tools'];
+const SUBPATHS = ['conversations', 'errors', 'payment', 'schemas', 'tools'];
 
 export default defineConfig({
   entry: {

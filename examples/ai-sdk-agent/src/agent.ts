@@ -70,7 +70,7 @@ export async function runShoppingAgent(request: string, options: ShoppingAgentOp
     onStepEnd: options.onStepEnd,
   });
   const result = await agent.generate({ prompt: request });
-  // References become the exact buy links; miscopied links are repaired (or left flagged).
+  // References become the exact buy links; any other link or raw HTML is flagged (issues, ok).
   const { text } = finalizeResultBuyLinks(result);
   return { text, steps: result.steps };
 }

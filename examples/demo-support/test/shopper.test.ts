@@ -1,5 +1,5 @@
 import type { Website } from '@catalogkit/core';
-import { buyLinkReference } from '@catalogkit/core/links';
+import { buyLinkReference } from '@catalogkit/core/tools';
 import { formatCatalogResult, formatCollection, formatWebsites } from '@catalogkit/core/tools';
 import { describe, expect, it } from 'vitest';
 import { planNextStep } from '../src/shopper/plan.js';

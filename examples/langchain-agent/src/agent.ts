@@ -90,7 +90,7 @@ export async function runShoppingAgent(request: string, options: ShoppingAgentOp
     const resume = await decide(state.__interrupt__[0].value as HITLRequest, options.approve);
     state = await agent.invoke(new Command({ resume }), config);
   }
-  // References become the exact buy links; miscopied links are repaired (or left flagged).
+  // References become the exact buy links; any other link or raw HTML is flagged (issues, ok).
   const { text } = finalizeAIMessageBuyLinks(state.messages);
   return { text, steps: state.messages };
 }

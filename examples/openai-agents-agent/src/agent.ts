@@ -72,7 +72,7 @@ export async function runShoppingAgent(request: string, options: ShoppingAgentOp
     }
     result = await run(agent, result.state, { maxTurns: 12 });
   }
-  // References become the exact buy links; miscopied links are repaired (or left flagged).
+  // References become the exact buy links; any other link or raw HTML is flagged (issues, ok).
   const { text } = finalizeRunBuyLinks(result);
   return { text, items: result.newItems };
 }

@@ -4,7 +4,7 @@ import {
   type FinalizeBuyLinksOptions,
   type FinalizedBuyLinks,
   finalizeBuyLinks,
-} from '@catalogkit/core/links';
+} from '@catalogkit/links';
 
 /** The part of a `generateText` (or awaited `streamText`) result the helper reads. */
 export interface ResultWithSteps {
@@ -37,10 +37,10 @@ export interface BuyLinkResultOptions extends FinalizeBuyLinksOptions {
 
 /**
  * Makes a `generateText` answer safe to show, in either `buyLinks` mode: references become
- * the exact buy links, corrupted copies of buy links are repaired when the true link is
- * clearly meant, and whatever is left is reported (`unresolved`, `unrepaired`, `ok`). The
+ * the exact buy links, and the result is verified: any link that is not a buy link, and any
+ * raw HTML, is reported (`unresolved`, `issues`, `ok`). The
  * links come from the result's own `search_catalog` results (every step) and `toolOutputs`;
- * other tools' results are never trusted, and any other link makes `ok` false unless allowed.
+ * other tools' results are never trusted. Show `text` with `renderAnswerHtml` or `rehypeBuyLinks`.
  *
  * @example
  * const result = await generateText({ model, tools, prompt, stopWhen: stepCountIs(5) });

@@ -1,10 +1,9 @@
 import {
-  type BuyLinkIssue,
   BuyLinkReferences,
   type BuyLinkSources,
   BuyLinkStreamResolver,
   type UnresolvedReference,
-} from '@catalogkit/core/links';
+} from '@catalogkit/links';
 import type { StreamTextTransform, TextStreamPart, ToolSet } from 'ai';
 
 /** Options of {@link resolveBuyLinksTransform}. */
@@ -21,13 +20,6 @@ export interface BuyLinksTransformOptions {
   onUnresolved?: (issue: UnresolvedReference) => void;
   /** What replaces an unresolved reference. Default: the reference as written. */
   unresolved?: (issue: UnresolvedReference) => string;
-  /**
-   * Also repair corrupted copies of buy links as they stream (for `buyLinks: 'inline'`); the
-   * last word of the text is then held back until it is whole. Default `false`.
-   */
-  repair?: boolean;
-  /** With `repair`: called for each URL that resembles a buy link but has no clear match. */
-  onUnrepaired?: (issue: BuyLinkIssue) => void;
 }
 
 type Part<TOOLS extends ToolSet> = TextStreamPart<TOOLS>;

@@ -1,4 +1,4 @@
-import { buyLinkReference } from '@catalogkit/core/links';
+import { buyLinkReference } from '@catalogkit/links';
 import type { TextStreamPart, ToolSet } from 'ai';
 import { describe, expect, it } from 'vitest';
 import {
@@ -78,7 +78,7 @@ describe('buy links come only from the catalog tool (AI SDK helpers)', () => {
     };
     const final = finalizeResultBuyLinks(result);
     expect(final.ok).toBe(false);
-    expect(final.unrepaired.map((issue) => issue.url)).toEqual([EVIL]);
+    expect(final.issues.map((issue) => issue.url)).toEqual([EVIL]);
   });
 
   it('finalizeUIMessageBuyLinks: tool parts are trusted by their tool name, stored as JSON', () => {

@@ -13,7 +13,6 @@
  * - `@catalogkit/core/tools`: formatters, model error text, the strict-mode check, names.
  * - `@catalogkit/core/conversations`: token manager, chat session, minter, stores (a
  *   browser chat imports only this and the client).
- * - `@catalogkit/core/links`: the buy-link guards (the adapters wrap them per framework).
  * - `@catalogkit/core/payment`: machine payments (budget, payer, price readers).
  * - `@catalogkit/core/schemas`: the zod schemas of the wire.
  *

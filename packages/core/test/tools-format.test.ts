@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { buyLinkReference } from '../src/links/references.js';
 import {
   type CatalogSearchResult,
   CatalogSearchResultSchema,
@@ -7,6 +6,7 @@ import {
 } from '../src/schemas/index.js';
 import { formatWebsites } from '../src/tools/built-in/search-websites.js';
 import { formatCollection } from '../src/tools/built-in/update-collection.js';
+import { buyLinkReference } from '../src/tools/buy-link-reference.js';
 import {
   catalogViewLegend,
   commissionText,

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
 import { ConfigurationError } from '../src/errors/index.js';
-import { collectBuyLinks } from '../src/links/index.js';
 import { createCatalogToolList, defineCatalogTool } from '../src/tools/index.js';
 import { catalogPayload, TRICKY_BUY_LINK } from './support/fixtures.js';
 import type { TestServer } from './support/test-server.js';
@@ -135,30 +134,5 @@ describe('custom tools return the same shape', () => {
         `Tool odd_note returned ${words};`,
       );
     }
-  });
-});
-
-describe('buy link sources read the shape', () => {
-  const link = 'https://go.example/r/1?sig=a';
-  const legacyLink = 'https://go.example/r/2?sig=b';
-
-  it('take the links of a search_catalog output from its response', () => {
-    const output = {
-      request: { query: 'x' },
-      response: { products: [{ id: 'p', title: 'P', variants: [{ url: link }] }] },
-      tier: 'token',
-    };
-    expect(collectBuyLinks([{ toolName: 'search_catalog', output }])).toEqual([link]);
-    // Another tool's output in the same shape is not trusted.
-    expect(collectBuyLinks([{ toolName: 'fetch_page', output }])).toEqual([]);
-  });
-
-  it('still read an output stored before the one shape ({ query, result, tier })', () => {
-    const stored = {
-      query: { query: 'x' },
-      result: { products: [{ id: 'p', title: 'P', variants: [{ url: legacyLink }] }] },
-      tier: 'token',
-    };
-    expect(collectBuyLinks([{ toolName: 'search_catalog', output: stored }])).toEqual([legacyLink]);
   });
 });

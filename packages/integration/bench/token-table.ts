@@ -1,6 +1,6 @@
 import { createCatalogToolList } from '@catalogkit/core';
-import { type BuyLinkMode, resolveBuyLinks } from '@catalogkit/core/links';
 import type { RunningEmulator } from '@catalogkit/emulator';
+import { type BuyLinkMode, resolveBuyLinks } from '@catalogkit/links';
 import { countTokens } from 'gpt-tokenizer';
 import { buyLinksOf, rawCatalogSearch } from './raw-catalog-search.js';
 

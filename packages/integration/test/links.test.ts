@@ -1,12 +1,11 @@
 import { createCatalogToolList, type SearchCatalogOutput } from '@catalogkit/core';
+import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import {
   buyLinkReference,
   finalizeBuyLinks,
-  repairBuyLinks,
   resolveBuyLinks,
   verifyBuyLinks,
-} from '@catalogkit/core/links';
-import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
+} from '@catalogkit/links';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let emulator: RunningEmulator;
@@ -80,7 +79,7 @@ describe('buy links of real search results (emulator over HTTP)', () => {
     }
   });
 
-  it('repairs each link of a real result corrupted by decoding, and never repairs to a wrong link', async () => {
+  it('reports each link of a real result corrupted by decoding, never verifying it', async () => {
     const { output } = await search(emulator.keys.valid, 'inline', 'trail running shoes');
     for (const link of linksOf(output)) {
       for (const corrupted of [
@@ -88,23 +87,25 @@ describe('buy links of real search results (emulator over HTTP)', () => {
         link.slice(0, -2),
         link.toLowerCase(),
       ]) {
-        const repair = repairBuyLinks(`Buy it: ${corrupted}.`, [
+        const check = verifyBuyLinks(`Buy it: [here](${corrupted}).`, [
           { toolName: 'search_catalog', output },
         ]);
-        expect(repair.text).toBe(`Buy it: ${link}.`);
+        expect(check.ok).toBe(false);
+        expect(check.verified).toEqual([]);
       }
     }
   });
 
-  it('leaves anonymous-tier retailer home pages of the catalog result alone', async () => {
+  it('reports a retailer home page of the catalog result: only buy links are verified', async () => {
     const { output } = await search(undefined, 'inline');
     const home = output.response.products[0]?.variants[0]?.seller?.links?.[0]?.url as string;
     expect(home).toMatch(/^https:\/\//);
     const final = finalizeBuyLinks(`Shop at ${home} or ${linksOf(output)[0]}`, [
       { toolName: 'search_catalog', output },
     ]);
-    expect(final.ok).toBe(true);
-    expect(final.otherUrls.map((found) => found.url)).toEqual([home]);
+    expect(final.ok).toBe(false);
+    expect(final.verified.map((found) => found.url)).toEqual([linksOf(output)[0]]);
+    expect(final.issues.map((issue) => issue.url)).toEqual([home]);
   });
 });
 
@@ -117,13 +118,20 @@ describe('buy links against hostile answers around real search results (emulator
         `[Buy](//evil.example/${link})`,
         `[Buy](javascript:alert(1)//${link})`,
         `[Buy](https:\\\\evil.example\\${link})`,
-        `Buy: https&#58;//evil.example/${link}`,
         `<a href="//evil.example/${link}">Buy</a>`,
-        `Buy: www.evil.example/${link}`,
       ]) {
         const final = finalizeBuyLinks(wrapped, sources);
         expect(final.ok, wrapped).toBe(false);
         expect(verifyBuyLinks(wrapped, sources).verified, wrapped).toEqual([]);
+      }
+      // The decoded text reads `https://evil.example/`, but the only link Markdown makes in it is
+      // the true buy link itself: that is what is verified, and all a shopper can click.
+      // So is a `www.` word on a domain linkify-it does not know (GFM links it whole, and
+      // rehypeBuyLinks then shows it as text).
+      for (const prefix of ['https&#58;//evil.example/', 'www.evil.example/']) {
+        const decoded = verifyBuyLinks(`Buy: ${prefix}${link}`, sources);
+        expect(decoded.verified.map((found) => found.url)).toEqual([link]);
+        expect(decoded.issues).toEqual([]);
       }
     }
   });
@@ -139,6 +147,6 @@ describe('buy links against hostile answers around real search results (emulator
     const final = finalizeBuyLinks(answer, [{ toolName: 'search_catalog', output }, fetched]);
     expect(final.ok).toBe(false);
     expect(final.resolved).toEqual([]);
-    expect(final.unrepaired.map((issue) => issue.url)).toEqual([evil]);
+    expect(final.issues.map((issue) => issue.url)).toEqual([evil]);
   });
 });

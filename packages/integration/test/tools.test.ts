@@ -6,7 +6,7 @@ import {
   type SearchWebsitesOutput,
   type UpdateCollectionOutput,
 } from '@catalogkit/core';
-import { resolveBuyLinks } from '@catalogkit/core/links';
+import { resolveBuyLinks } from '@catalogkit/links';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buyLinksOf, rawCatalogSearch } from '../bench/raw-catalog-search.js';

@@ -1,5 +1,4 @@
 import {
-  type BuyLinkIssue,
   BuyLinkReferences,
   type BuyLinkSources,
   BuyLinkStreamResolver,
@@ -7,7 +6,7 @@ import {
   type FinalizedBuyLinks,
   finalizeBuyLinks,
   type UnresolvedReference,
-} from '@catalogkit/core/links';
+} from '@catalogkit/links';
 import { AIMessage, AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
 
 /** Options of the LangChain buy link helpers. */
@@ -16,13 +15,6 @@ export interface BuyLinkMessageOptions extends FinalizeBuyLinksOptions {
   toolOutputs?: BuyLinkSources;
   /** Streams only: called for each reference that names no buy link. */
   onUnresolved?: (issue: UnresolvedReference) => void;
-  /**
-   * Streams: also repair corrupted copies of buy links as they stream (default `false` there;
-   * the last word is held back until it is whole). Finished messages: default `true`.
-   */
-  repair?: boolean;
-  /** Streams with `repair`: called for each URL that resembles a buy link but has no clear match. */
-  onUnrepaired?: (issue: BuyLinkIssue) => void;
 }
 
 type Content = BaseMessage['content'];
@@ -71,11 +63,10 @@ export interface FinalizedAIMessage extends Omit<FinalizedBuyLinks, 'text'> {
 
 /**
  * Makes an agent's final answer safe to show, in either `buyLinks` mode: the last AIMessage's
- * buy link references become the exact links and corrupted copies of buy links are repaired
- * when the true link is clearly meant; whatever is left is reported (`unresolved`,
- * `unrepaired`, `ok`). The links come from the artifacts of the `search_catalog` ToolMessages
+ * buy link references become the exact links, and the result is verified: any link that is
+ * not a buy link, and any raw HTML, is reported (`unresolved`, `issues`, `ok`). The links come from the artifacts of the `search_catalog` ToolMessages
  * in `messages` (the agent state's messages) and `toolOutputs`; other tools' artifacts are
- * never trusted, and any other link makes `ok` false unless allowed.
+ * never trusted. Show `text` with `renderAnswerHtml` or `rehypeBuyLinks` (`@catalogkit/links`).
  *
  * @example
  * const state = await agent.invoke({ messages: [new HumanMessage('Trail shoes under $120?')] });
@@ -110,9 +101,8 @@ export function finalizeAIMessageBuyLinks(
     text,
     resolved: reports.flatMap((report) => report.resolved),
     unresolved: reports.flatMap((report) => report.unresolved),
-    repaired: reports.flatMap((report) => report.repaired),
-    unrepaired: reports.flatMap((report) => report.unrepaired),
-    otherUrls: reports.flatMap((report) => report.otherUrls),
+    verified: reports.flatMap((report) => report.verified),
+    issues: reports.flatMap((report) => report.issues),
     ok: reports.every((report) => report.ok),
   };
 }

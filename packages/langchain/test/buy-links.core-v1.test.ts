@@ -1,5 +1,5 @@
 import type { SearchCatalogOutput } from '@catalogkit/core';
-import { buyLinkReference } from '@catalogkit/core/links';
+import { buyLinkReference } from '@catalogkit/links';
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
 import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import {

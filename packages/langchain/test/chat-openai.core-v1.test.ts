@@ -1,5 +1,5 @@
 import type { SearchCatalogOutput, SearchWebsitesOutput } from '@catalogkit/core';
-import { buyLinkReference } from '@catalogkit/core/links';
+import { buyLinkReference } from '@catalogkit/core/tools';
 import { type AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { RunnableLambda } from '@langchain/core/runnables';
 import type { DynamicStructuredTool } from '@langchain/core/tools';

@@ -1,5 +1,5 @@
 import type { SearchCatalogOutput } from '@catalogkit/core';
-import { finalizeBuyLinks } from '@catalogkit/core/links';
+import { finalizeBuyLinks } from '@catalogkit/links';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CatalogMcpHandlerOptions, createCatalogMcpHandler } from '../src/index.js';

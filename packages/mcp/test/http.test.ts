@@ -1,5 +1,5 @@
 import { CatalogClient } from '@catalogkit/core';
-import { buyLinkReference } from '@catalogkit/core/links';
+import { buyLinkReference } from '@catalogkit/core/tools';
 import { findStrictModeViolations } from '@catalogkit/core/tools';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';

@@ -3,7 +3,7 @@ import {
   type FinalizeBuyLinksOptions,
   type FinalizedBuyLinks,
   finalizeBuyLinks,
-} from '@catalogkit/core/links';
+} from '@catalogkit/links';
 import type { RunItem } from '@openai/agents';
 import { catalogToolOutputOf } from './create-catalog-tools.js';
 
@@ -41,12 +41,12 @@ export interface RunBuyLinkOptions extends FinalizeBuyLinksOptions {
 
 /**
  * Makes a run's final answer safe to show, in either `buyLinks` mode: references become the
- * exact buy links, corrupted copies of buy links are repaired when the true link is clearly
- * meant, and whatever is left is reported (`unresolved`, `unrepaired`, `ok`). The links come
+ * exact buy links, and the result is verified: any link that is not a buy link, and any raw
+ * HTML, is reported (`unresolved`, `issues`, `ok`). The links come
  * from the run's `search_catalog` results and `toolOutputs`; your own tools' results are
- * never trusted, and any other link makes `ok` false unless allowed. A final output that is not text
+ * never trusted. A final output that is not text
  * (an agent with an `outputType`) is read as empty: resolve its text fields with
- * `finalizeBuyLinks` from `@catalogkit/core`.
+ * `finalizeBuyLinks` from `@catalogkit/links`.
  *
  * @example
  * const result = await run(agent, 'Find trail running shoes');

@@ -5,7 +5,7 @@ import {
   type SearchCatalogOutput,
   type UpdateCollectionOutput,
 } from '@catalogkit/core';
-import { buyLinkReference } from '@catalogkit/core/links';
+import { buyLinkReference } from '@catalogkit/core/tools';
 import { findStrictModeViolations } from '@catalogkit/core/tools';
 import { startEmulator } from '@catalogkit/emulator';
 import { Agent, RunState, run, ToolCallError } from '@openai/agents';

@@ -1,4 +1,5 @@
 import { useChat } from '@ai-sdk/react';
+import { type BuyLinkSources, renderAnswerHtml } from '@catalogkit/links';
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
 import { CollectionChange } from './CollectionChange.js';
 import { Composer } from './Composer.js';
@@ -14,6 +15,8 @@ interface PartProps {
   titles: ReadonlyMap<string, string>;
   collections: ReadonlyMap<string, string>;
   showCommission: boolean;
+  /** The catalog results of the chat so far: the only buy links an answer may make clickable. */
+  sources: BuyLinkSources;
 }
 
 /** Titles of the products every search so far returned, by product id. */
@@ -26,10 +29,31 @@ function productTitles(messages: ShopMessage[]): Map<string, string> {
   return titles;
 }
 
-function ToolPart({ part, respond, titles, collections, showCommission }: PartProps) {
+/** The `search_catalog` results of every message, as the buy link guards read them. */
+function catalogResults(messages: ShopMessage[]): BuyLinkSources {
+  return messages
+    .flatMap((message) => message.parts)
+    .flatMap((part) =>
+      part.type === 'tool-search_catalog' && part.state === 'output-available'
+        ? [{ toolName: 'search_catalog', output: part.output }]
+        : [],
+    );
+}
+
+/**
+ * A model's answer, rendered as Markdown by `renderAnswerHtml`: raw HTML is escaped, and only
+ * buy links of the chat's catalog results are clickable, so the HTML is safe to set.
+ */
+function AnswerText({ text, sources }: { text: string; sources: BuyLinkSources }) {
+  const html = renderAnswerHtml(text, sources);
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: renderAnswerHtml escapes raw HTML and keeps only buy links
+  return <div className="text" dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+function ToolPart({ part, respond, titles, collections, showCommission, sources }: PartProps) {
   switch (part.type) {
     case 'text':
-      return <p className="text">{part.text}</p>;
+      return <AnswerText text={part.text} sources={sources} />;
     case 'tool-search_catalog':
       if (part.state === 'output-available') return <ProductCards output={part.output} />;
       if (part.state === 'output-error') return <p className="tool-error">{part.errorText}</p>;
@@ -86,6 +110,7 @@ export function AgentChat() {
   });
   const busy = status === 'submitted' || status === 'streaming';
   const titles = productTitles(messages);
+  const sources = catalogResults(messages);
   const config = usePageConfig();
   const collections = collectionNames(messages, config.collections);
   return (
@@ -103,6 +128,7 @@ export function AgentChat() {
             message={message}
             respond={addToolApprovalResponse}
             titles={titles}
+            sources={sources}
             collections={collections}
             showCommission={config.showCommission}
           />

@@ -1,5 +1,5 @@
 import type { SearchCatalogOutput, SearchWebsitesOutput } from '@catalogkit/core';
-import { buyLinkReference } from '@catalogkit/core/links';
+import { buyLinkReference } from '@catalogkit/core/tools';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import type { ToolSet } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { buyLinkReference } from '@catalogkit/core/links';
+import { buyLinkReference } from '@catalogkit/core/tools';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import type { ToolSet } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,4 @@
 import { isRecord } from '../is-record.js';
-import { type BuyLinkMode, buyLinkReference } from '../links/references.js';
 import {
   type AuthTier,
   type CatalogQuery,
@@ -9,6 +8,7 @@ import {
   type Product,
   type Variant,
 } from '../schemas/catalog.js';
+import { type BuyLinkMode, buyLinkReference } from './buy-link-reference.js';
 import { formatMinorUnits } from './money.js';
 import { countOf } from './plural.js';
 import type { CatalogToolResult } from './result.js';

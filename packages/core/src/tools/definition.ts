@@ -1,9 +1,9 @@
 import type { z } from 'zod/v4';
 import type { CatalogClient } from '../client.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
-import type { BuyLinkMode } from '../links/references.js';
 import type { CountryCode } from '../schemas/index.js';
 import type { CatalogStore } from '../store/catalog-store.js';
+import type { BuyLinkMode } from './buy-link-reference.js';
 import type { CatalogToolResult } from './result.js';
 
 /** The names of the three catalog tools, before any rename. */

@@ -18,6 +18,7 @@ export {
   type UpdateCollectionRequest,
   updateCollectionRequest,
 } from './built-in/update-collection.js';
+export { type BuyLinkMode, buyLinkReference } from './buy-link-reference.js';
 export {
   type AnyCatalogTool,
   type BoundCatalogTool,

@@ -2,10 +2,10 @@ import type { CatalogClient } from '../client.js';
 import type { CatalogClientOptions } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import { isRecord } from '../is-record.js';
-import type { BuyLinkMode } from '../links/references.js';
 import { COUNTRY_CODES } from '../schemas/index.js';
 import { type CatalogStore, isCatalogStore } from '../store/catalog-store.js';
 import { hasLoneSurrogate } from '../validation/text.js';
+import type { BuyLinkMode } from './buy-link-reference.js';
 import { DEFAULT_BUY_LINK_MODE } from './catalog-view.js';
 import {
   type AnyCatalogToolDefinition,

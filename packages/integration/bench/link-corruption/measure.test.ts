@@ -1,8 +1,8 @@
 // Checks what the corruption benchmark counts: each mangle really damages the copy, and the
 // totals the README quotes hold (no corrupted link reaches the final text unreported).
 
-import type { BuyLinkMode } from '@catalogkit/core/links';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
+import type { BuyLinkMode } from '@catalogkit/links';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MANGLES, seededRandom } from '../../../testing/src/scenarios/mangles.js';
 import { type CorruptionRow, measureLinkCorruption } from './measure.js';

@@ -1,14 +1,14 @@
 import { createCatalogToolList, type SearchCatalogOutput } from '@catalogkit/core';
-import {
-  type BuyLinkMode,
-  finalizeBuyLinks,
-  findUrls,
-  verifyBuyLinks,
-} from '@catalogkit/core/links';
 import { formatMinorUnits } from '@catalogkit/core/tools';
 import type { RunningEmulator } from '@catalogkit/emulator';
+import { type BuyLinkMode, finalizeBuyLinks, verifyBuyLinks } from '@catalogkit/links';
 import { MANGLES, type Mangle, seededRandom } from '../../../testing/src/scenarios/mangles.js';
 import { TOKEN_TABLE_QUERIES } from '../token-table.js';
+
+/** Web URLs written bare in a text (the view prints them so; the stand-in copies them). */
+function urlsIn(text: string): string[] {
+  return [...text.matchAll(/https?:\/\/[^\s<>()[\]"'`]+/g)].map((match) => match[0]);
+}
 
 /** One offer as the stand-in model writes about it. */
 interface Offer {
@@ -66,7 +66,7 @@ async function search(
   const written =
     buyLinks === 'reference'
       ? [...view.matchAll(/\[\[buy:\d+\]\]/g)].map((match) => match[0])
-      : findUrls(view).map((found) => found.url);
+      : urlsIn(view);
   const offers = output.response.products.flatMap((product) =>
     product.variants.map((variant) => ({
       title: product.title,
@@ -120,7 +120,7 @@ function score(
   links: Set<string>,
   caught: boolean,
 ): void {
-  const urls = findUrls(first).map((found) => found.url);
+  const urls = urlsIn(first);
   row.trials++;
   if (caught) row.caught++;
   if (urls.length === 1 && urls[0] === offer.link) {

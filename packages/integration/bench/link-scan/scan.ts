@@ -1,4 +1,4 @@
-import { BuyLinkStreamResolver, finalizeBuyLinks, verifyBuyLinks } from '@catalogkit/core/links';
+import { BuyLinkStreamResolver, finalizeBuyLinks, verifyBuyLinks } from '@catalogkit/links';
 import {
   repairBuyLinks as baselineRepair,
   verifyBuyLinks as baselineVerify,
@@ -77,7 +77,7 @@ export const SCANS = {
 export function measureStream(count: number, runs: number): number {
   const text = `${nearMisses(LINK, count)} `;
   const once = () => {
-    const resolver = new BuyLinkStreamResolver({ toolOutputs: sources, repair: true });
+    const resolver = new BuyLinkStreamResolver({ toolOutputs: sources });
     for (let i = 0; i < text.length; i += 60) resolver.write(text.slice(i, i + 60));
     resolver.end();
   };

@@ -1,10 +1,10 @@
 import {
-  type BuyLinkCheckOptions,
+  type BuyLinkTrustOptions as BuyLinkCheckOptions,
+  type BuyLinkIssue,
   type BuyLinkSources,
-  type FoundUrl,
   resolveBuyLinks,
   verifyBuyLinks,
-} from '@catalogkit/core/links';
+} from '@catalogkit/links';
 import type { CatalogService } from '../service/catalog-service.js';
 import { throwIfAny } from './error.js';
 
@@ -51,17 +51,16 @@ function under(url: URL, entry: URL): boolean {
 }
 
 /**
- * One predicate for every link allowed besides buy links: the caller's `allowLink`, the
- * entries of `allowedLinks`, and the catalog's retailer URLs (exactly, as a browser opens them).
+ * One predicate for every link allowed besides buy links: the entries of `allowedLinks`, and
+ * the catalog's retailer URLs (exactly, as a browser opens them). Raw HTML is never allowed:
+ * the links package's parse (the renderer's) lists it as an issue of its own kind.
  */
-function allowance(options: BuyLinkAssertionOptions): ((found: FoundUrl) => boolean) | undefined {
+function allowance(options: BuyLinkAssertionOptions): (issue: BuyLinkIssue) => boolean {
   const entries = allowedEntries(options.allowedLinks ?? []);
   const websites = new Set((options.websiteUrls ?? []).flatMap((link) => webUrl(link)?.href ?? []));
-  const { allowLink } = options;
-  if (entries.length === 0 && websites.size === 0) return allowLink;
-  return (found) => {
-    if (allowLink?.(found)) return true;
-    const url = webUrl(found.href);
+  return (issue) => {
+    if (issue.kind !== 'link') return false;
+    const url = webUrl(issue.url);
     return !!url && (websites.has(url.href) || entries.some((entry) => under(url, entry)));
   };
 }
@@ -81,14 +80,23 @@ function quoted(url: string): string {
   return `${JSON.stringify(cut)} (a link run into ${url.length} characters of other text)`;
 }
 
-/** The links that are no verified buy links: the first few named, the rest counted. */
-function unverifiedProblems(issues: readonly { url: string; suggestion?: string }[]): string[] {
-  const named = issues.slice(0, MAX_NAMED).map((issue) => {
-    const meant = issue.suggestion ? ` (a miscopy of ${issue.suggestion})` : '';
-    return `${quoted(issue.url)} is not a buy link the catalog gave${meant}`;
-  });
+/** What one issue is, in the report's words. */
+function issueProblem(issue: BuyLinkIssue): string {
+  if (issue.kind === 'html')
+    return `raw HTML ${quoted(issue.url)} is in the answer (HTML is never a verified link)`;
+  if (issue.kind === 'image')
+    return `the image ${quoted(issue.url)} loads a URL the catalog did not give`;
+  if (issue.kind === 'too-long') return 'the answer is too long to check its links';
+  return `${quoted(issue.url)} is not a buy link the catalog gave`;
+}
+
+/** The issues not allowed: the first few named, the rest counted. */
+function unverifiedProblems(issues: readonly BuyLinkIssue[]): string[] {
+  const named = issues.slice(0, MAX_NAMED).map(issueProblem);
   const more = issues.length - named.length;
-  return more > 0 ? [...named, `${more} more links are not buy links the catalog gave`] : named;
+  return more > 0
+    ? [...named, `${more} more links or HTML are not buy links the catalog gave`]
+    : named;
 }
 
 /** Links in the answer that are not verified buy links, and references left unresolved. */
@@ -97,10 +105,10 @@ export function buyLinkProblems(
   sources: BuyLinkSources,
   options: BuyLinkAssertionOptions = {},
 ): string[] {
-  const { atLeast = 0, allowedLinks: _, websiteUrls: __, ...trust } = options;
-  const checkOptions: BuyLinkCheckOptions = { ...trust, allowLink: allowance(options) };
+  const { atLeast = 0, allowedLinks: _, websiteUrls: __, ...checkOptions } = options;
+  const allowed = allowance(options);
   const verification = verifyBuyLinks(answer, sources, checkOptions);
-  const problems = unverifiedProblems(verification.issues);
+  const problems = unverifiedProblems(verification.issues.filter((issue) => !allowed(issue)));
   // A reference that resolves to a true link was left for the shopper to read as code.
   for (const { reference } of resolveBuyLinks(answer, sources, checkOptions).resolved) {
     problems.push(
@@ -116,9 +124,10 @@ export function buyLinkProblems(
 }
 
 /**
- * Throws unless every link in the final answer is a verified buy link (byte for byte a link
- * of a catalog result) or allowed (`allowedLinks`, `allowedOrigins`, `allowLink`, or a
- * retailer URL of a `search_websites` result), and no `[[buy:…]]` reference the application
+ * Throws unless every link in the final answer, read by the shopper's renderer's parse
+ * (`@catalogkit/links`), is a verified buy link (byte for byte a link of a catalog result) or
+ * allowed (`allowedLinks`, or a retailer URL of a `search_websites` result), the answer has
+ * no raw HTML, and no `[[buy:…]]` reference the application
  * could have resolved is shown in place of its link. Given a {@link CatalogService}, the
  * sources are the results the service really gave, and its retailer URLs are allowed.
  *

@@ -1,13 +1,29 @@
-import {
-  type BuyLinkSources,
-  type BuyLinkTrustOptions,
-  catalogResultOf,
-  collectBuyLinks,
-  collectCatalogUrls,
-  trustedToolNames,
-} from './buy-links.js';
-import { BuyLinkIndex } from './link-index.js';
-import { buyLinkReference, REFERENCE_PATTERN } from './references.js';
+import { buyLinkReference } from '@catalogkit/core/tools';
+import { type BuyLinkSources, type BuyLinkTrustOptions, collectBuyLinks } from './sources.js';
+
+/**
+ * A reference as models write it: `[[buy:ID]]`, forgiving spaces, letter case and a missing or
+ * lost bracket (`[buy:ID]`, `[[buy:ID]`), or a bare `buy:ID` (as in `[Buy](buy:ID)`); the id
+ * is group 1 or 2. Brackets are consumed with the reference, so a miscopied one leaves no
+ * stray bracket around the link. The third alternative (group 3) is a reference damaged past
+ * recognition (`[[bu:123456789]]`: double brackets around six digits or more), which must be
+ * reported rather than shown to the shopper as if it were text.
+ */
+const REFERENCE_PATTERN =
+  /\[\[?\s*buy\s*:\s*(\d+)(?:\s*\]){0,2}|(?<![\w:/])buy:(\d+)(?!\d)|\[\[([^[\]\n]{0,24}?\d{6}[^[\]\n]{0,24}?)\]\]/gi;
+
+/**
+ * The start of a reference a stream may still complete: the text from here is held back
+ * until the next chunk tells whether it is one.
+ */
+const REFERENCE_PREFIX =
+  /(?:\[\[?\s*(?:b(?:u(?:y(?:\s*(?::\s*(?:\d+(?:\s*\]?\s*)?)?)?)?)?)?)?|(?<![\w:/])b(?:u(?:y(?::\d*)?)?)?|\[\[[^[\]\n]{0,50}\]?)$/i;
+
+/** Where a possibly unfinished reference starts at the end of a text, or `text.length`. */
+export function unfinishedReferenceStart(text: string): number {
+  const match = REFERENCE_PREFIX.exec(text.slice(-60));
+  return match ? text.length - match[0].length : text.length;
+}
 
 /** A reference in an answer that names no single buy link of the tool outputs. */
 export interface UnresolvedReference {
@@ -49,29 +65,20 @@ export interface ResolveBuyLinksOptions extends BuyLinkTrustOptions {
 export class BuyLinkReferences {
   readonly #byId = new Map<string, string[]>();
   readonly #links = new Set<string>();
-  readonly #catalogUrls = new Set<string>();
   readonly #trust: BuyLinkTrustOptions;
-  readonly #trusted: ReadonlySet<string>;
-  /** Built when first needed after a change, so a stream of chunks builds it once. */
-  #index: BuyLinkIndex | undefined;
 
   /**
    * @param toolResults tool results labelled with their tool's name ({@link BuyLinkSources}).
    * @param options which tools are trusted (`catalogToolNames`, default `search_catalog`).
    */
   constructor(toolResults: BuyLinkSources = [], options: BuyLinkTrustOptions = {}) {
-    this.#trust = { catalogToolNames: [...trustedToolNames(options)] };
-    this.#trusted = trustedToolNames(options);
+    this.#trust = { catalogToolNames: options.catalogToolNames };
     this.add(toolResults);
   }
 
   /** Adds the buy links of more tool results (a later step or turn); others are ignored. */
   add(toolResults: BuyLinkSources): void {
-    const list = [...toolResults];
-    for (const source of list)
-      collectCatalogUrls(catalogResultOf(source, this.#trusted), this.#catalogUrls);
-    for (const link of collectBuyLinks(list, this.#trust)) {
-      this.#index = undefined;
+    for (const link of collectBuyLinks(toolResults, this.#trust)) {
       this.#links.add(link);
       const id = /\d+/.exec(buyLinkReference(link))![0];
       const links = this.#byId.get(id) ?? [];
@@ -85,19 +92,25 @@ export class BuyLinkReferences {
     return [...this.#links];
   }
 
+  /** True when `url` is byte for byte one of the buy links. */
+  has(url: string): boolean {
+    return this.#links.has(url);
+  }
+
   /** The links a reference id names: one when it resolves. */
   linksOf(id: string): readonly string[] {
     return this.#byId.get(id) ?? [];
   }
+}
 
-  /** @internal The lookup structures of the links, for checking answers against them. */
-  index(): BuyLinkIndex {
-    if (!this.#index) {
-      const urls = new Set([...this.#catalogUrls].filter((url) => !this.#links.has(url)));
-      this.#index = new BuyLinkIndex([...this.#links], urls);
-    }
-    return this.#index;
-  }
+/** The references of some tool results, reused when they already are. */
+export function referencesOf(
+  toolResults: BuyLinkSources | BuyLinkReferences,
+  options: BuyLinkTrustOptions = {},
+): BuyLinkReferences {
+  return toolResults instanceof BuyLinkReferences
+    ? toolResults
+    : new BuyLinkReferences(toolResults, options);
 }
 
 function reasonOf(malformed: boolean, links: number): UnresolvedReference['reason'] {
@@ -150,8 +163,8 @@ export function resolveWith(
  */
 export function resolveBuyLinks(
   text: string,
-  toolResults: BuyLinkSources,
+  toolResults: BuyLinkSources | BuyLinkReferences,
   options: ResolveBuyLinksOptions = {},
 ): BuyLinkResolution {
-  return resolveWith(text, new BuyLinkReferences(toolResults, options), options);
+  return resolveWith(text, referencesOf(toolResults, options), options);
 }

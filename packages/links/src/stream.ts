@@ -1,0 +1,76 @@
+import {
+  type BuyLinkReferences,
+  type ResolveBuyLinksOptions,
+  referencesOf,
+  resolveWith,
+  type UnresolvedReference,
+  unfinishedReferenceStart,
+} from './references.js';
+import type { BuyLinkSources } from './sources.js';
+
+/** Options of {@link BuyLinkStreamResolver}. */
+export interface BuyLinkStreamOptions extends ResolveBuyLinksOptions {
+  /**
+   * Tool results from before the stream (earlier turns), whose references may be written; a
+   * {@link BuyLinkReferences} is shared, so resolvers of one stream see the same results.
+   */
+  toolOutputs?: BuyLinkSources | BuyLinkReferences;
+  /** Called for each reference that cannot be resolved, as it is found. */
+  onUnresolved?: (issue: UnresolvedReference) => void;
+}
+
+/**
+ * Resolves buy link references in text that arrives in chunks, for framework adapters:
+ * `write` returns what can be shown now and holds back a reference that a later chunk may
+ * complete (`[[buy:12` … `3456780]]`), so where the chunks break never changes the result.
+ * `end` returns what is held. Tool outputs can be added as they arrive between chunks. The
+ * streamed text is still Markdown from a model: render it with `rehypeBuyLinks` or
+ * `renderAnswerHtml`, which keep only buy links clickable.
+ */
+export class BuyLinkStreamResolver {
+  readonly #references: BuyLinkReferences;
+  readonly #options: BuyLinkStreamOptions;
+  #held = '';
+  /** Characters of text already returned, for the positions of reported references. */
+  #emitted = 0;
+  readonly unresolved: UnresolvedReference[] = [];
+
+  constructor(options: BuyLinkStreamOptions = {}) {
+    this.#options = options;
+    this.#references = referencesOf(options.toolOutputs ?? [], options);
+  }
+
+  /**
+   * Adds a tool result that arrived in the stream, with the name of its tool: only a
+   * catalog tool's result gives buy links.
+   */
+  addToolResult(toolName: string, output: unknown): void {
+    this.#references.add([{ toolName, output }]);
+  }
+
+  /** Takes a chunk of text; returns the text that is safe to show now. */
+  write(chunk: string): string {
+    const text = this.#held + chunk;
+    const cut = unfinishedReferenceStart(text);
+    this.#held = text.slice(cut);
+    return this.#resolve(text.slice(0, cut));
+  }
+
+  /** Returns whatever is held back (at the end of a text block or of the stream). */
+  end(): string {
+    const text = this.#held;
+    this.#held = '';
+    return this.#resolve(text);
+  }
+
+  #resolve(text: string): string {
+    if (!text) return '';
+    const resolution = resolveWith(text, this.#references, this.#options, this.#emitted);
+    this.#emitted += text.length;
+    for (const issue of resolution.unresolved) {
+      this.unresolved.push(issue);
+      this.#options.onUnresolved?.(issue);
+    }
+    return resolution.text;
+  }
+}

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import {
+  BuyLinkStreamResolver,
+  buyLinkReference,
+  collectBuyLinks,
+  finalizeBuyLinks,
+  MAX_PARSED_CHARS,
+  renderAnswerHtml,
+  resolveBuyLinks,
+  verifyBuyLinks,
+} from '../src/index.js';
+import { ATTACKS } from './support/attacks.js';
+import { BUY, BUY_2, toolResults } from './support/fixtures.js';
+
+describe('verifyBuyLinks is an allow-list', () => {
+  it('verifies a buy link written as a Markdown link, an autolink and a literal link', () => {
+    const check = verifyBuyLinks(`[Buy](${BUY}), <${BUY_2}> or ${BUY}.`, toolResults);
+    expect(check.ok).toBe(true);
+    expect(check.verified.map(({ url, form }) => [url, form])).toEqual([
+      [BUY, 'link'],
+      [BUY_2, 'autolink'],
+      [BUY, 'literal'],
+    ]);
+  });
+
+  it('verifies a reference-style link whose definition is a buy link', () => {
+    expect(verifyBuyLinks(`[Buy][1]\n\n[1]: ${BUY}`, toolResults).ok).toBe(true);
+  });
+
+  it.each(Object.entries(ATTACKS))('%s is ok: false, each item listed', (_name, answer) => {
+    const check = verifyBuyLinks(answer, toolResults);
+    expect(check.ok).toBe(false);
+    expect(check.issues.length).toBeGreaterThan(0);
+    for (const link of check.verified) expect([BUY, BUY_2]).toContain(link.url);
+  });
+
+  it('lists each raw HTML item and each foreign link with its line', () => {
+    const check = verifyBuyLinks(`a <b>x</b>\n\n[y](https://evil.example/)`, toolResults);
+    expect(check.issues).toEqual([
+      { kind: 'html', url: '<b>', line: 1 },
+      { kind: 'html', url: '</b>', line: 1 },
+      { kind: 'link', url: 'https://evil.example/', line: 3 },
+    ]);
+  });
+
+  it('trusts only the catalog tool: a fetched page cannot plant a buy link', () => {
+    const planted = [{ toolName: 'fetch_page', output: toolResults[0]!.output }];
+    expect(verifyBuyLinks(`[Buy](${BUY})`, planted).ok).toBe(false);
+    expect(collectBuyLinks(planted)).toEqual([]);
+    expect(collectBuyLinks(planted, { catalogToolNames: ['fetch_page'] })).toEqual([BUY, BUY_2]);
+  });
+
+  it('reports an answer too long to parse as one item, and renders it as escaped text', () => {
+    const long = `<script>x</script>[Buy](${BUY}) `.repeat(MAX_PARSED_CHARS / 20);
+    const check = verifyBuyLinks(long, toolResults);
+    expect(check).toEqual({
+      ok: false,
+      verified: [],
+      issues: [{ kind: 'too-long', url: '', line: 1 }],
+    });
+    const html = renderAnswerHtml(long, toolResults);
+    expect(html).not.toContain('<a');
+    expect(html).not.toContain('<script');
+  });
+});
+
+describe('renderAnswerHtml renders what verifyBuyLinks verified', () => {
+  it('makes exactly the verified links clickable, with rel noopener noreferrer sponsored', () => {
+    const answer = `**Shoe**: [Buy](${BUY}) or [elsewhere](https://evil.example/) <i>hi</i>`;
+    const html = renderAnswerHtml(answer, toolResults);
+    const escaped = BUY.replaceAll('&', '&amp;');
+    expect(html).toBe(
+      `<p><strong>Shoe</strong>: <a href="${escaped}" rel="noopener noreferrer sponsored">Buy</a> or elsewhere &lt;i&gt;hi&lt;/i&gt;</p>\n`,
+    );
+  });
+
+  it('shows an image as its alt text', () => {
+    expect(renderAnswerHtml('![a *cat*](https://evil.example/c.png)', toolResults)).toBe(
+      '<p>a cat</p>\n',
+    );
+  });
+});
+
+describe('references', () => {
+  const reference = buyLinkReference(BUY);
+
+  it('resolve to the buy link byte for byte, and the result verifies', () => {
+    expect(resolveBuyLinks(`[Buy](${reference})`, toolResults).text).toBe(`[Buy](${BUY})`);
+    const finalized = finalizeBuyLinks(`Get it: ${reference}`, toolResults);
+    expect(finalized).toMatchObject({ ok: true, text: `Get it: ${BUY}`, issues: [] });
+  });
+
+  it('an unknown reference is left as written and makes ok false', () => {
+    const finalized = finalizeBuyLinks('Get it: [[buy:000000001]]', toolResults);
+    expect(finalized.ok).toBe(false);
+    expect(finalized.unresolved).toMatchObject([{ reason: 'unknown' }]);
+  });
+
+  it('a reference resolved inside raw HTML is still raw HTML, never verified', () => {
+    const finalized = finalizeBuyLinks(`<a href="${reference}">Buy</a>`, toolResults);
+    expect(finalized.ok).toBe(false);
+    expect(finalized.verified).toEqual([]);
+  });
+
+  it('stream: wherever the chunks break, the text is the same', () => {
+    const text = `A ${reference} and [Buy](${buyLinkReference(BUY_2)}).`;
+    for (let cut = 1; cut < text.length; cut++) {
+      const stream = new BuyLinkStreamResolver({ toolOutputs: toolResults });
+      const out = stream.write(text.slice(0, cut)) + stream.write(text.slice(cut)) + stream.end();
+      expect(out).toBe(`A ${BUY} and [Buy](${BUY_2}).`);
+    }
+  });
+});
