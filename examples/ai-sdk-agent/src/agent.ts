@@ -1,10 +1,11 @@
 /**
  * A shopping agent on the Vercel AI SDK 7 with catalogkit's tools: it searches the catalog,
  * looks up the retailers' commission rates and, once you approve, adds the best picks to a
- * collection. Copy it as is; it needs `ai`, `@ai-sdk/openai` and `@catalogkit/ai-sdk`.
+ * collection. Copy it as is; it needs `ai`, `@ai-sdk/openai`, `@catalogkit/ai-sdk` and `@catalogkit/core`.
  */
 import { openai } from '@ai-sdk/openai';
 import { createCatalogTools, finalizeResultBuyLinks } from '@catalogkit/ai-sdk';
+import { type CatalogStore, MemoryCatalogStore } from '@catalogkit/core';
 import { isStepCount, type LanguageModel, type StepResult, ToolLoopAgent, type ToolSet } from 'ai';
 
 /** What the model is told about the task. */
@@ -24,12 +25,24 @@ export type Approve = (call: {
   input: unknown;
 }) => Promise<{ approved: boolean; reason?: string }>;
 
+/**
+ * One store for every run in this process: each run builds its tools anew, and without a
+ * shared store the guard against repeating a change of unknown outcome would hold per run.
+ */
+export const RUNS_STORE: CatalogStore = new MemoryCatalogStore();
+
 /** How to run the agent. */
 export interface ShoppingAgentOptions {
   /** Any AI SDK model; {@link defaultModel} when not given. */
   model?: LanguageModel;
   /** Where the catalog is; by default CATALOG_API_KEY, CATALOG_BASE_URL and CATALOG_MCP_URL. */
   clientOptions?: { apiKey?: string; baseUrl?: string; mcpUrl?: string };
+  /**
+   * Where the tools remember collection changes of unknown outcome, so a repeat is refused.
+   * The tools are built per run: give every run one store (a Redis store across processes);
+   * by default this process's {@link RUNS_STORE}.
+   */
+  store?: CatalogStore;
   /** Asked before `update_collection` runs; it runs only when approved. */
   approve: Approve;
   /** Called as each step ends, e.g. to show the tool calls and results as they happen. */
@@ -53,6 +66,7 @@ export async function runShoppingAgent(request: string, options: ShoppingAgentOp
     instructions: INSTRUCTIONS,
     tools: createCatalogTools({
       clientOptions: options.clientOptions,
+      store: options.store ?? RUNS_STORE,
       buyLinks: options.buyLinks ?? 'reference',
     }),
     // Decided while the agent runs: an approved call runs in the same step; a denied one is

@@ -1,8 +1,9 @@
 /**
  * A shopping agent on LangChain.js with catalogkit's tools: it searches the catalog, looks up
  * the retailers' commission rates and, once you approve, adds the best picks to a collection.
- * Copy it as is; it needs langchain, @langchain/langgraph, @langchain/openai, @catalogkit/langchain.
+ * Copy it as is; it needs langchain, @langchain/langgraph, @langchain/openai, @catalogkit/langchain, @catalogkit/core.
  */
+import { type CatalogStore, MemoryCatalogStore } from '@catalogkit/core';
 import { createCatalogTools, finalizeAIMessageBuyLinks } from '@catalogkit/langchain';
 import type { Callbacks } from '@langchain/core/callbacks/manager';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
@@ -28,12 +29,24 @@ export type Approve = (call: {
   input: unknown;
 }) => Promise<{ approved: boolean; reason?: string }>;
 
+/**
+ * One store for every run in this process: each run builds its tools anew, and without a
+ * shared store the guard against repeating a change of unknown outcome would hold per run.
+ */
+export const RUNS_STORE: CatalogStore = new MemoryCatalogStore();
+
 /** How to run the agent. */
 export interface ShoppingAgentOptions {
   /** Any chat model that supports tool calling; {@link defaultModel} when not given. */
   model?: BaseChatModel;
   /** Where the catalog is; by default CATALOG_API_KEY, CATALOG_BASE_URL and CATALOG_MCP_URL. */
   clientOptions?: { apiKey?: string; baseUrl?: string; mcpUrl?: string };
+  /**
+   * Where the tools remember collection changes of unknown outcome, so a repeat is refused.
+   * The tools are built per run: give every run one store (a Redis store across processes);
+   * by default this process's {@link RUNS_STORE}.
+   */
+  store?: CatalogStore;
   /** Asked before `update_collection` runs; it runs only when approved. */
   approve: Approve;
   /** LangChain callback handlers, e.g. to show each tool call as it ends. */
@@ -69,6 +82,7 @@ export async function runShoppingAgent(request: string, options: ShoppingAgentOp
     systemPrompt: INSTRUCTIONS,
     tools: createCatalogTools({
       clientOptions: options.clientOptions,
+      store: options.store ?? RUNS_STORE,
       buyLinks: options.buyLinks ?? 'reference',
     }),
     // The run stops before update_collection until you decide; stopping needs a checkpointer.

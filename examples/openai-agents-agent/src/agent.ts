@@ -1,8 +1,9 @@
 /**
  * A shopping agent on the OpenAI Agents SDK with catalogkit's tools: it searches the catalog,
  * looks up the retailers' commission rates and, once you approve, adds the best picks to a
- * collection. Copy it as is; it needs `@openai/agents`, `zod` and `@catalogkit/openai-agents`.
+ * collection. Copy it as is; it needs `@openai/agents`, `zod`, `@catalogkit/openai-agents` and `@catalogkit/core`.
  */
+import { type CatalogStore, MemoryCatalogStore } from '@catalogkit/core';
 import { createCatalogTools, finalizeRunBuyLinks } from '@catalogkit/openai-agents';
 import { Agent, type Model, run } from '@openai/agents';
 
@@ -23,12 +24,24 @@ export type Approve = (call: {
   input: unknown;
 }) => Promise<{ approved: boolean; reason?: string }>;
 
+/**
+ * One store for every run in this process: each run builds its tools anew, and without a
+ * shared store the guard against repeating a change of unknown outcome would hold per run.
+ */
+export const RUNS_STORE: CatalogStore = new MemoryCatalogStore();
+
 /** How to run the agent. */
 export interface ShoppingAgentOptions {
   /** Any Agents SDK model, or a model name; OPENAI_MODEL (gpt-4.1-mini when unset) if not given. */
   model?: Model | string;
   /** Where the catalog is; by default CATALOG_API_KEY, CATALOG_BASE_URL and CATALOG_MCP_URL. */
   clientOptions?: { apiKey?: string; baseUrl?: string; mcpUrl?: string };
+  /**
+   * Where the tools remember collection changes of unknown outcome, so a repeat is refused.
+   * The tools are built per run: give every run one store (a Redis store across processes);
+   * by default this process's {@link RUNS_STORE}.
+   */
+  store?: CatalogStore;
   /** Asked before `update_collection` runs; it runs only when approved. */
   approve: Approve;
   /** How the model reads buy links: short references (default) or the links; see the README. */
@@ -57,6 +70,7 @@ export async function runShoppingAgent(request: string, options: ShoppingAgentOp
     model: options.model ?? (process.env.OPENAI_MODEL || 'gpt-4.1-mini'),
     tools: createCatalogTools({
       clientOptions: options.clientOptions,
+      store: options.store ?? RUNS_STORE,
       buyLinks: options.buyLinks ?? 'reference',
     }),
   });

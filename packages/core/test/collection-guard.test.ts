@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RepeatedUpdateError } from '../src/errors/index.js';
 import type { Clause, NewClause } from '../src/schemas/index.js';
 import type { CatalogStore } from '../src/store/catalog-store.js';
 import { MemoryCatalogStore } from '../src/store/memory-store.js';
@@ -131,6 +132,8 @@ function countingStore(inner: CatalogStore = new MemoryCatalogStore()) {
     setIfAbsent: (key, value, ttl) =>
       seen('setIfAbsent', key, () => inner.setIfAbsent(key, value, ttl)),
     delete: (key) => seen('delete', key, () => inner.delete(key)),
+    deleteIfEquals: (key, value) =>
+      seen('deleteIfEquals', key, () => inner.deleteIfEquals(key, value)),
     lock: (key, options) => seen('lock', key, () => inner.lock(key, options)),
   };
   return { store, calls };
@@ -170,12 +173,10 @@ describe('update_collection after an unknown outcome (one process)', () => {
     }
     expect(patches()).toBe(1);
     expect(appliedTwice()).toEqual([]);
-    // Safe to repeat: a rename, a description, a replacement by clause id, a removal.
-    const [held] = collections.get('col') ?? [];
+    // Safe to repeat: a rename, a description, a removal.
     for (const safe of [
       { name: 'Renamed' },
       { description: 'd' },
-      { replace_clauses: [{ ...held, product_ids: ['Z'] }] },
       { remove_clause_ids: ['cl_none'] },
     ]) {
       expect(await modelText(tool, input('col', safe))).toMatch(/^Updated collection/);
@@ -223,19 +224,7 @@ describe('update_collection after an unknown outcome (one process)', () => {
     );
   });
 
-  it('learns from a later answer: once it shows the adds, they may be made again', async () => {
-    const tool = updateTool();
-    drop = true;
-    await modelText(tool, input('col', { add_clauses: [clause({ product_ids: ['A'] })] }));
-    drop = false;
-    // A rename's answer holds the collection's clauses: the unknown add landed.
-    expect(await modelText(tool, input('col', { name: 'Seen' }))).toMatch(/product_ids A/);
-    expect(
-      await modelText(tool, input('col', { add_clauses: [clause({ product_ids: ['B'] })] })),
-    ).toMatch(/^Updated collection/);
-  });
-
-  it('an answer without the adds proves nothing: the record stays', async () => {
+  it('an answer without the adds clears nothing: the record stays', async () => {
     const tool = updateTool();
     drop = true;
     await modelText(tool, input('col', { add_clauses: [clause({ product_ids: ['A'] })] }));
@@ -287,7 +276,7 @@ describe('update_collection after an unknown outcome (one process)', () => {
         input('col', { add_clauses: [clause({ product_ids: ['B'] })] }),
       );
       expect(other).toMatch(
-        /^Not sent: .*only one change adding to a collection is sent at a time/,
+        /^Not sent: .*only one change adding or replacing clauses of a collection is sent at a time/,
       );
       release();
       await slow;
@@ -299,7 +288,7 @@ describe('update_collection after an unknown outcome (one process)', () => {
 });
 
 describe('the store', () => {
-  it('an update costs at most 3 store operations (counted)', async () => {
+  it('an update costs at most 2 store operations of the guard (counted)', async () => {
     const { store, calls } = countingStore();
     const tool = updateTool(store);
     const cost = async (fields: Record<string, unknown>) => {
@@ -318,15 +307,15 @@ describe('the store', () => {
         return c;
       })(),
       refused: await cost({ add_clauses: [clause({ product_ids: ['B'] })] }),
-      renameLearning: await cost({ name: 'm' }),
+      renameAfterLost: await cost({ name: 'm' }),
     };
     expect(costs).toEqual({
       // The client's read of a shared rate-limit pause is counted too.
-      add: ['setIfAbsent guard', 'get rate-limit', 'delete guard'],
-      rename: ['get rate-limit', 'get guard'],
+      add: ['setIfAbsent guard', 'get rate-limit', 'deleteIfEquals guard'],
+      rename: ['get rate-limit'],
       lostAdd: ['setIfAbsent guard', 'get rate-limit'],
       refused: ['setIfAbsent guard', 'get guard'],
-      renameLearning: ['get rate-limit', 'get guard', 'delete guard'],
+      renameAfterLost: ['get rate-limit'],
     });
     for (const each of Object.values(costs)) expect(each.length).toBeLessThanOrEqual(3);
     console.info(
@@ -343,6 +332,7 @@ describe('the store', () => {
       set: (key, value, ttl) => inner.set(key, value, ttl),
       setIfAbsent: (key, value, ttl) => inner.setIfAbsent(key, value, ttl),
       delete: () => Promise.reject(new Error('store down')),
+      deleteIfEquals: () => Promise.reject(new Error('store down')),
       lock: (key, options) => inner.lock(key, options),
     };
     const text = await modelText(
@@ -365,6 +355,7 @@ describe('the store', () => {
         throw new Error('no answer in time');
       },
       delete: (key) => inner.delete(key),
+      deleteIfEquals: (key, value) => inner.deleteIfEquals(key, value),
       lock: (key, options) => inner.lock(key, options),
     };
     const tool = updateTool(store);
@@ -374,5 +365,133 @@ describe('the store', () => {
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(await modelText(tool, add)).toMatch(/^Updated collection/);
     expect(appliedTwice()).toEqual([]);
+  });
+});
+
+/** A collection holding one clause `cl_x` selecting `ids`, as the service would. */
+function holding(collectionId: string, ...held: Partial<NewClause>[]): void {
+  collections.set(
+    collectionId,
+    held.map((ids, i) => ({ clause_id: `cl_x${i}`, ...clause(ids) })),
+  );
+}
+
+/** Clauses of `collectionId` holding every one of `ids` in `key`. */
+const clausesWith = (collectionId: string, key: keyof NewClause, ids: string[]) =>
+  (collections.get(collectionId) ?? []).filter((c) => ids.every((id) => c[key].includes(id)))
+    .length;
+
+describe('red team (reports/rt-guard.md)', () => {
+  it('F1 a replacement re-adding an add of unknown outcome is refused, and one of unknown outcome guards adds', async () => {
+    const tool = updateTool();
+    holding('col', { product_ids: ['B'] });
+    drop = true;
+    await modelText(tool, input('col', { add_clauses: [clause({ product_ids: ['A'] })] }));
+    drop = false;
+    const readd = { replace_clauses: [{ clause_id: 'cl_x0', ...clause({ product_ids: ['A'] }) }] };
+    const refused = await modelText(tool, input('col', readd));
+    expect(refused).toMatch(/^Not sent/);
+    expect(refused).not.toMatch(/replacements/);
+    expect(appliedTwice()).toEqual([]);
+
+    const other = updateTool();
+    holding('col2', { product_ids: ['B'] });
+    drop = true;
+    await modelText(other, input('col2', readd));
+    drop = false;
+    expect(
+      await modelText(other, input('col2', { add_clauses: [clause({ product_ids: ['A'] })] })),
+    ).toMatch(/^Not sent/);
+    expect(appliedTwice()).toEqual([]);
+  });
+
+  it('F1 an empty clause of unknown outcome is not sent again', async () => {
+    const tool = updateTool();
+    drop = true;
+    await modelText(tool, input('col', { add_clauses: [clause({})] }));
+    drop = false;
+    expect(await modelText(tool, input('col', { add_clauses: [clause({})] }))).toMatch(/^Not sent/);
+    expect(collections.get('col')).toHaveLength(1);
+  });
+
+  it('F2 an answer showing the ids in other clauses clears nothing: the repeat is refused', async () => {
+    const tool = updateTool();
+    holding('col', { brand_ids: ['adidas'] }, { category_ids: ['running'] });
+    const add = { add_clauses: [clause({ brand_ids: ['adidas'], category_ids: ['running'] })] };
+    drop = true;
+    await modelText(tool, input('col', add));
+    drop = false;
+    expect(await modelText(tool, input('col', { name: 'Running' }))).toMatch(/^Updated/);
+    expect(await modelText(tool, input('col', add))).toMatch(/^Not sent/);
+    expect(clausesWith('col', 'brand_ids', ['adidas'])).toBe(2);
+    expect(patches()).toBe(2);
+  });
+
+  it('F3 a late clear never removes another writer’s record (compare-and-delete)', async () => {
+    let now = Date.UTC(2026, 0, 1);
+    const shared = new MemoryCatalogStore({ now: () => now });
+    let releaseLate = () => {};
+    const late = new Promise<void>((resolve) => {
+      releaseLate = resolve;
+    });
+    // Instance A's link to the shared store: its clears reach it late.
+    const slowClears: CatalogStore = {
+      get: (key) => shared.get(key),
+      set: (key, value, ttl) => shared.set(key, value, ttl),
+      setIfAbsent: (key, value, ttl) => shared.setIfAbsent(key, value, ttl),
+      delete: (key) => late.then(() => shared.delete(key)),
+      deleteIfEquals: (key, value) => late.then(() => shared.deleteIfEquals(key, value)),
+      lock: (key, options) => shared.lock(key, options),
+    };
+    const a = updateTool(slowClears);
+    const b = updateTool(shared);
+    expect(
+      await modelText(a, input('col', { add_clauses: [clause({ product_ids: ['P'] })] })),
+    ).toMatch(/^Updated/);
+    now += 600_001; // A's record expires before its clear arrives.
+    const addQ = input('col', { add_clauses: [clause({ product_ids: ['Q'] })] });
+    drop = true;
+    await modelText(b, addQ);
+    drop = false;
+    releaseLate();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await modelText(b, addQ)).toMatch(/^Not sent/);
+    expect(appliedTwice()).toEqual([]);
+  });
+
+  it('F5 a change over 500 ids is refused naming the field; a refusal lists 10 ids and counts the rest, fast', async () => {
+    const tool = updateTool();
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => `prod_${i}`);
+    const tooMany = await modelText(
+      tool,
+      input('col', { add_clauses: [clause({ product_ids: ids(501) })] }),
+    );
+    expect(tooMany).toMatch(/add_clauses.*501 ids.*at most 500/);
+    expect(patches()).toBe(0);
+    const add = input('col', { add_clauses: [clause({ product_ids: ids(500) })] });
+    drop = true;
+    await modelText(tool, add);
+    drop = false;
+    const started = performance.now();
+    const refused = await modelText(tool, add);
+    const ms = performance.now() - started;
+    expect(refused).toMatch(/^Not sent: .*prod_106 and 490 more, .* selects them again/);
+    expect(refused.length).toBeLessThan(1_500);
+    expect(ms).toBeLessThan(200);
+  });
+
+  it('F6 and outcomeUnknown: the refusal says in words which collection, what, for how long, what still works; nothing was sent', async () => {
+    const tool = updateTool();
+    drop = true;
+    await modelText(tool, input('col', { add_clauses: [clause({ brand_ids: ['nike'] })] }));
+    drop = false;
+    const repeat = input('col', { add_clauses: [clause({ brand_ids: ['nike'] })] });
+    const text = await modelText(tool, repeat);
+    expect(text).toMatch(/collection col, adding or replacing clauses with brands nike,/);
+    expect(text).toMatch(/refused for up to 10 minutes; renames, descriptions and removals/);
+    expect(text).not.toMatch(/brand_ids:/);
+    const error = await tool.execute(repeat as never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RepeatedUpdateError);
+    expect((error as RepeatedUpdateError).outcomeUnknown).toBe(false);
   });
 });

@@ -68,6 +68,7 @@ function countingStore() {
     },
     setIfAbsent: (key, value, ttlMs) => inner.setIfAbsent(key, value, ttlMs),
     delete: (key) => inner.delete(key),
+    deleteIfEquals: (key, value) => inner.deleteIfEquals(key, value),
     lock: (key, options) => {
       calls.lock += 1;
       return inner.lock(key, options);

@@ -49,6 +49,9 @@ class RecordingStore implements CatalogStore {
   delete(key: string) {
     return this.inner.delete(key);
   }
+  deleteIfEquals(key: string, value: string) {
+    return this.inner.deleteIfEquals(key, value);
+  }
   lock(key: string, options: Parameters<CatalogStore['lock']>[1]) {
     return this.inner.lock(key, options);
   }
@@ -311,6 +314,7 @@ describe('F6: a store that hangs after the update was sent does not stretch the 
       set: (key, value, ttlMs) => (hung ? never : inner.set(key, value, ttlMs)),
       setIfAbsent: (key, value, ttlMs) => (hung ? never : inner.setIfAbsent(key, value, ttlMs)),
       delete: (key) => (hung ? never : inner.delete(key)),
+      deleteIfEquals: (key, value) => (hung ? never : inner.deleteIfEquals(key, value)),
       lock: (key, options) => (hung ? never : inner.lock(key, options)),
     };
     onPatch = () => {
@@ -322,7 +326,7 @@ describe('F6: a store that hangs after the update was sent does not stretch the 
       add_clauses: [clause('p_hung')],
     });
     expect(result).toMatchObject({ response: { name: 'Hung' } });
-    // A rename reads the record after its answer (to learn from it): bounded the same way.
+    // A rename after it is not held up either (it takes no record).
     hung = false;
     const renamed = await outcome(instance(store, { timeoutMs: 1_500 }), { name: 'Hung again' });
     const took = performance.now() - started;
@@ -366,6 +370,7 @@ describe('a claim whose write failed but landed later (a store that timed out)',
         return inner.setIfAbsent(key, value, ttlMs);
       },
       delete: (key) => inner.delete(key),
+      deleteIfEquals: (key, value) => inner.deleteIfEquals(key, value),
       lock: (key, options) => inner.lock(key, options),
     };
     const before = patchesAt(service).length;

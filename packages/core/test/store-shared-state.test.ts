@@ -54,6 +54,10 @@ class FlakyStore implements CatalogStore {
     this.#check();
     return this.inner.delete(key);
   }
+  async deleteIfEquals(key: string, value: string) {
+    this.#check();
+    return this.inner.deleteIfEquals(key, value);
+  }
   async lock(key: string, options: Parameters<CatalogStore['lock']>[1]) {
     this.#check();
     return this.inner.lock(key, options);

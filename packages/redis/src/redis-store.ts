@@ -56,9 +56,9 @@ const GET_WITH_TTL = `local value = redis.call('GET', KEYS[1])
 if not value then return false end
 return { redis.call('PTTL', KEYS[1]), '=' .. value }`;
 
-// Deletes the lock only if it still holds our owner token: a holder whose lease ran out
-// must not free the lock a later holder has taken since.
-const RELEASE_IF_OWNER = `if redis.call('GET', KEYS[1]) == ARGV[1] then
+// Deletes the key only if it still holds ARGV[1]: a holder whose lease ran out must not free
+// the lock a later holder has taken since, nor a late clear remove another writer's record.
+const DELETE_IF_EQUALS = `if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
 end
 return 0`;
@@ -180,6 +180,21 @@ export class RedisStore implements CatalogStore {
     }
   }
 
+  /** Compare-and-delete in one Lua script (as a lock's release), so no other write slips in. */
+  async deleteIfEquals(key: string, value: string): Promise<boolean> {
+    checkText('key', key);
+    checkText('value', value);
+    const name = dataKey(this.#prefix, key);
+    const reply = await this.#send('DEL IF EQUALS', ['EVAL', DELETE_IF_EQUALS, '1', name, value], {
+      write: true,
+    });
+    const deleted = integerReply(reply);
+    if (deleted !== 0 && deleted !== 1) {
+      throw wrongAnswer(this.name, 'DEL IF EQUALS', '0 or 1', reply, true);
+    }
+    return deleted === 1;
+  }
+
   async lock(key: string, options: LockOptions): Promise<ReleaseLock> {
     checkText('key', key);
     checkLockOptions(options);
@@ -237,7 +252,7 @@ export class RedisStore implements CatalogStore {
   }
 
   async #release(name: string, owner: string, evenIfStalled = false): Promise<void> {
-    const reply = await this.#send('UNLOCK', ['EVAL', RELEASE_IF_OWNER, '1', name, owner], {
+    const reply = await this.#send('UNLOCK', ['EVAL', DELETE_IF_EQUALS, '1', name, owner], {
       write: true,
       evenIfStalled,
     });

@@ -59,13 +59,19 @@ export interface CatalogStore {
   /** Removes an entry (no error when it is missing). */
   delete(key: string): Promise<void>;
   /**
+   * Removes the entry only while it holds exactly `value`, atomically (compare-and-delete);
+   * `true` when it was removed. A writer clears its own write-ahead record this way, so a
+   * late clear never removes the record another writer has written since.
+   */
+  deleteIfEquals(key: string, value: string): Promise<boolean>;
+  /**
    * Takes the exclusive lock of `key`, waiting while another holder has it. Used so only
    * one instance mints for a session at a time (the others then read the holder's result).
    */
   lock(key: string, options: LockOptions): Promise<ReleaseLock>;
 }
 
-const STORE_METHODS = ['get', 'set', 'setIfAbsent', 'delete', 'lock'] as const;
+const STORE_METHODS = ['get', 'set', 'setIfAbsent', 'delete', 'deleteIfEquals', 'lock'] as const;
 
 /** Whether `value` has every method of a {@link CatalogStore} (checked at run time for options). */
 export function isCatalogStore(value: unknown): value is CatalogStore {

@@ -115,6 +115,14 @@ export class MemoryCatalogStore implements CatalogStore {
     this.#claims.delete(key);
   }
 
+  async deleteIfEquals(key: string, value: string): Promise<boolean> {
+    this.#countOperation();
+    // No await between the check and the delete: in one process that makes it atomic.
+    if (!this.#live(key) || this.#shelfOf(key)?.get(key)?.value !== value) return false;
+    await this.delete(key);
+    return true;
+  }
+
   #shelfOf(key: string): Shelf | undefined {
     if (this.#claims.has(key)) return this.#claims;
     return this.#entries.has(key) ? this.#entries : undefined;

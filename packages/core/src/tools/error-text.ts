@@ -130,13 +130,40 @@ function unknownOutcomeReason(error: unknown): string {
 const UNKNOWN_OUTCOME_ADVICE =
   'The change may have been applied, so its outcome is unknown. Do not call this tool again with the same change: it could be applied twice. Tell the user the change may or may not be in place and ask them to check before asking for it again.';
 
+/** How many ids a text lists before "and N more": a large change must not flood the model. */
+const IDS_LISTED = 10;
+
+const SELECTOR_WORDS: Record<string, string> = {
+  brand_ids: 'brands',
+  website_ids: 'websites',
+  category_ids: 'categories',
+  product_ids: 'products',
+};
+
+/** Selectors (`product_ids:p1`) in words, at most {@link IDS_LISTED} ids: "products p1, p2; brands b1". */
+function selectorsInWords(selectors: readonly string[]): string {
+  const groups = new Map<string, string[]>();
+  for (const selector of selectors.slice(0, IDS_LISTED)) {
+    const cut = selector.indexOf(':');
+    const kind = SELECTOR_WORDS[selector.slice(0, cut)] ?? 'items';
+    groups.set(kind, [...(groups.get(kind) ?? []), selector.slice(cut + 1)]);
+  }
+  const listed = [...groups].map(([kind, ids]) => `${kind} ${ids.join(', ')}`).join('; ');
+  const more = selectors.length - IDS_LISTED;
+  return more > 0 ? `${listed} and ${more} more` : listed;
+}
+
 function repeatedUpdateText(error: RepeatedUpdateError): string {
   const { collectionId, pendingAdds, repeatedAdds } = error;
-  const what = pendingAdds.length ? pendingAdds.join(', ') : 'items';
+  const what = pendingAdds.length
+    ? `adding or replacing clauses with ${selectorsInWords(pendingAdds)}`
+    : 'adding or replacing clauses';
+  const again =
+    repeatedAdds.length === pendingAdds.length ? 'them' : selectorsInWords(repeatedAdds);
   const why = repeatedAdds.length
-    ? `it adds ${repeatedAdds.join(', ')} again, which could then be in the collection twice`
-    : 'only one change adding to a collection is sent at a time';
-  return `Not sent: an earlier change to collection ${collectionId} adding ${what} is still being sent or ended with an unknown outcome (it may be in place), and ${why}. Do not call this tool again with these adds, in any form. Tell the user the earlier change may already be in place and ask them to check the collection. Renames, descriptions, replacements and removals can still be made; a later answer showing those adds, or at most 10 minutes, lets adds go through again.`;
+    ? `this change selects ${again} again, which could then be in the collection twice`
+    : 'only one change adding or replacing clauses of a collection is sent at a time';
+  return `Not sent: an earlier change to collection ${collectionId}, ${what}, is still being sent or ended with an unknown outcome (it may be in place), and ${why}. Do not call this tool again with these clauses, in any form. Tell the user the earlier change may already be in place and ask them to check the collection. Adding or replacing clauses of collection ${collectionId} is refused for up to 10 minutes; renames, descriptions and removals of clauses still work.`;
 }
 
 /**

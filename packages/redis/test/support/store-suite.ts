@@ -207,6 +207,19 @@ export function describeStoreSuite(target: StoreTarget): void {
       expect(await store.get('taken')).toEqual({ value: 'second', ttlMs: undefined });
     });
 
+    it('deleteIfEquals removes an entry only while it holds that value (compare-and-delete)', async () => {
+      const store = await context.store();
+      const other = await context.store();
+      expect(await store.setIfAbsent('record', 'mine', 60_000)).toBe(true);
+      await other.set('record', 'theirs', 60_000);
+      // A late clear of the first writer's record meets the second writer's: it stays.
+      expect(await store.deleteIfEquals('record', 'mine')).toBe(false);
+      expect((await store.get('record'))?.value).toBe('theirs');
+      expect(await other.deleteIfEquals('record', 'theirs')).toBe(true);
+      expect(await context.server.command('EXISTS', `${context.prefix}record`)).toBe(0);
+      expect(await store.deleteIfEquals('record', 'theirs')).toBe(false);
+    });
+
     it('the lock is exclusive, times out with SessionLockTimeoutError, and frees on release', async () => {
       const store = await context.store({ lockPollMs: 10 });
       const other = await context.store({ lockPollMs: 10 });

@@ -1,7 +1,7 @@
 import { unrefTimeout } from '../../async.js';
 import { CatalogError } from '../../errors/catalog-error.js';
 import { RepeatedUpdateError } from '../../errors/update-errors.js';
-import type { Clause, CollectionUpdate } from '../../schemas/index.js';
+import type { CollectionUpdate } from '../../schemas/index.js';
 import type { CatalogStore } from '../../store/catalog-store.js';
 import { randomStamp } from '../../store/scope.js';
 import { callStore } from '../../store/store-call.js';
@@ -20,10 +20,21 @@ const ORPHAN_CHECKS_MS = [100, 1_000, 10_000];
 /** The four selectors of a clause, in the order the views print them. */
 export const SELECTOR_KEYS = ['brand_ids', 'website_ids', 'category_ids', 'product_ids'] as const;
 
-/** Each selector the update adds, as `kind:id` (`product_ids:p1`), whatever its clause shape. */
-export function addedSelectors(update: Pick<CollectionUpdate, 'add_clauses'>): string[] {
+/**
+ * Whether the update can make a selector appear or create a clause: any `add_clauses` (even
+ * `[]` or a clause selecting nothing) or `replace_clauses`. Only a rename, a description and
+ * removals are left unguarded.
+ */
+export function isGuarded(update: CollectionUpdate): boolean {
+  return update.add_clauses !== undefined || update.replace_clauses !== undefined;
+}
+
+/** Each selector the update adds or writes by replacement, as `kind:id` (`product_ids:p1`). */
+function addedSelectors(
+  update: Pick<CollectionUpdate, 'add_clauses' | 'replace_clauses'>,
+): string[] {
   const added = new Set<string>();
-  for (const clause of update.add_clauses ?? []) {
+  for (const clause of [...(update.add_clauses ?? []), ...(update.replace_clauses ?? [])]) {
     for (const key of SELECTOR_KEYS) for (const id of clause[key]) added.add(`${key}:${id}`);
   }
   return [...added].sort();
@@ -58,8 +69,9 @@ const settled: SettleGuard = async () => {};
 /**
  * The write-ahead guard of one collection (ARCHITECTURE.md, "Changes guarded per
  * collection"): none -> sending (record written by one atomic set-if-absent, then the PATCH)
- * -> none (answer read, failure proven before sending, or a later answer showing the adds)
- * | unknown (record kept until it expires). Store cost per update: at most 3 operations.
+ * -> none (the writer read an answer, or its failure is proven before sending; cleared by
+ * compare-and-delete on the writer's stamp) | unknown (record kept until it expires).
+ * Store cost per update: at most 2 operations.
  */
 export class CollectionGuard {
   readonly #store: CatalogStore;
@@ -77,12 +89,13 @@ export class CollectionGuard {
   /**
    * Records, before the PATCH, the selectors the update adds, so this instance is the
    * collection's one writer; returns what settles it. Throws a RepeatedUpdateError (nothing
-   * sent) while another change adding to the collection is out or of unknown outcome, and a
-   * StoreUnavailableError when the store fails. An update adding nothing is safe to repeat.
+   * sent) while another guarded change to the collection is out or of unknown outcome, and a
+   * StoreUnavailableError when the store fails. Renames, descriptions and removals are
+   * safe to repeat and take no record.
    */
   async begin(update: CollectionUpdate, signal?: AbortSignal): Promise<SettleGuard> {
+    if (!isGuarded(update)) return settled;
     const adds = addedSelectors(update);
-    if (adds.length === 0) return settled;
     const stamp = randomStamp();
     const value = JSON.stringify({ o: stamp, a: adds } satisfies GuardRecord);
     const written = await this.#call(
@@ -91,60 +104,44 @@ export class CollectionGuard {
       (s) => s.setIfAbsent(this.#key, value, GUARD_RECORD_TTL_MS),
     ).catch((error: unknown) => {
       // The write may still land (a timed-out command can run later): clear it if it does.
-      this.#clearOrphan(stamp, 0);
+      this.#clearOrphan(value, 0);
       throw error;
     });
-    if (written) return (known) => (known ? this.#delete() : Promise.resolve());
+    if (written) return (known) => (known ? this.#delete(value) : Promise.resolve());
     const held = parseRecord(
       (await this.#call('reading a collection change', signal, (s) => s.get(this.#key)))?.value,
     );
     const pending = held?.a ?? [];
+    const mine = new Set(adds);
     throw new RepeatedUpdateError(
       this.collectionId,
       pending,
-      adds.filter((add) => pending.includes(add)),
+      pending.filter((add) => mine.has(add)),
     );
   }
 
   /**
-   * Learns from an answer holding the collection's clauses: when every recorded add is
-   * there, the change of unknown outcome landed, and the record is cleared. An answer without
-   * them proves nothing (the change may still be on its way), so the record stays.
+   * Removes the record if it is still `value` (this writer's), within a short time: a late
+   * clear never removes another writer's record. A failure leaves it to expire (refusing).
    */
-  async learn(clauses: readonly Clause[], signal?: AbortSignal): Promise<void> {
-    const held = await this.#call(
-      'reading a collection change',
-      signal,
-      (s) => s.get(this.#key),
-      SETTLE_TIMEOUT_MS,
-    )
-      .then((stored) => parseRecord(stored?.value))
-      .catch(() => undefined);
-    if (held === undefined) return;
-    const seen = new Set(addedSelectors({ add_clauses: [...clauses] }));
-    if (held.a.every((add) => seen.has(add))) await this.#delete();
-  }
-
-  /** Removes the record within a short time; a failure leaves it to expire (refusing, safely). */
-  async #delete(): Promise<void> {
+  async #delete(value: string): Promise<void> {
     await this.#call(
       'clearing a collection change',
       undefined,
-      (s) => s.delete(this.#key),
+      (s) => s.deleteIfEquals(this.#key, value),
       SETTLE_TIMEOUT_MS,
     ).catch(() => undefined);
   }
 
   /** Deletes a record written by a send that never happened, if it is still that one. */
-  #clearOrphan(stamp: string, attempt: number): void {
+  #clearOrphan(value: string, attempt: number): void {
     const delayMs = ORPHAN_CHECKS_MS[attempt];
     if (delayMs === undefined) return;
     unrefTimeout(async () => {
       const held = await this.#store.get(this.#key).catch(() => undefined);
-      const record = parseRecord(held?.value);
-      if (record?.o === stamp) await this.#delete();
+      if (held?.value === value) await this.#delete(value);
       // Not there yet (or unreadable): look once more later; another writer's: leave it.
-      else if (record === undefined) this.#clearOrphan(stamp, attempt + 1);
+      else if (held === undefined) this.#clearOrphan(value, attempt + 1);
     }, delayMs);
   }
 

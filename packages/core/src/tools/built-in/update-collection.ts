@@ -6,12 +6,7 @@ import {
 } from '../input/update-collection.js';
 import { countOf } from '../plural.js';
 import type { CatalogToolResult } from '../result.js';
-import {
-  addedSelectors,
-  CollectionGuard,
-  failedBeforeSending,
-  SELECTOR_KEYS,
-} from './collection-guard.js';
+import { CollectionGuard, failedBeforeSending, SELECTOR_KEYS } from './collection-guard.js';
 
 export type { UpdateCollectionInput };
 
@@ -102,8 +97,8 @@ export const updateCollectionTool = /* @__PURE__ */ defineCatalogTool<
       await client.storeScope(),
       input.collection_id,
     );
-    // Write-ahead: what the update adds is recorded before it is sent, and kept while its
-    // outcome is unknown, so no repeat of those adds, in any shape, is sent meanwhile.
+    // Write-ahead: an update that adds or replaces clauses is recorded before it is sent, and
+    // kept while its outcome is unknown, so no repeat of it, in any shape, is sent meanwhile.
     const settle = await guard.begin(update, signal);
     let response: Collection;
     try {
@@ -117,8 +112,6 @@ export const updateCollectionTool = /* @__PURE__ */ defineCatalogTool<
       throw error;
     }
     await settle(true);
-    // An update that added nothing held no record: its answer may show an earlier unknown add.
-    if (addedSelectors(update).length === 0) await guard.learn(response.clauses ?? [], signal);
     return { request, response };
   },
   toModelOutput: formatCollection,

@@ -46,6 +46,20 @@ const CHANGE_KEYS = [
   'remove_clause_ids',
 ] as const;
 
+/**
+ * Most ids one update may select across its new and replaced clauses: the write-ahead
+ * record holds them all, so a larger change is split into several calls.
+ */
+export const MAX_IDS_PER_UPDATE = 500;
+
+type Selectors = Record<(typeof SELECTOR_KEYS)[number], readonly string[]>;
+
+function idsIn(clauses: readonly Selectors[] | null): number {
+  let count = 0;
+  for (const clause of clauses ?? []) for (const key of SELECTOR_KEYS) count += clause[key].length;
+  return count;
+}
+
 /** Whether a field changes anything: given, and not an empty list (`[]` is left out when sent). */
 function isChange(value: unknown): boolean {
   return value !== null && !(Array.isArray(value) && value.length === 0);
@@ -102,6 +116,16 @@ export const UpdateCollectionInputSchema = /* @__PURE__ */ schema(() =>
         .nullable()
         .describe('Ids of existing clauses to remove; null for none.'),
     }).check((payload) => {
+      const added = idsIn(payload.value.add_clauses);
+      const ids = added + idsIn(payload.value.replace_clauses);
+      if (ids > MAX_IDS_PER_UPDATE) {
+        payload.issues.push({
+          code: 'custom',
+          path: [added > 0 ? 'add_clauses' : 'replace_clauses'],
+          message: `selects ${ids} ids in add_clauses and replace_clauses together; at most ${MAX_IDS_PER_UPDATE} per call: split the change into several calls`,
+          input: payload.value,
+        });
+      }
       if (CHANGE_KEYS.some((key) => isChange(payload.value[key]))) return;
       payload.issues.push({
         code: 'custom',

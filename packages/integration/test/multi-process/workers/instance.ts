@@ -98,6 +98,7 @@ function lateClaimStore(): CatalogStore {
       throw new StoreUnavailableError(store.name ?? 'store', 'SET NX failed: no answer in time');
     },
     delete: (key) => store.delete(key),
+    deleteIfEquals: (key, value) => store.deleteIfEquals(key, value),
     lock: (key, options) => store.lock(key, options),
   };
 }
