@@ -49,7 +49,7 @@ interface Reply {
 
 /** One raw 2026-07-28 tools/call of update_collection; the reply and the PATCHes it caused. */
 async function call(
-  url: string,
+  url: URL,
   args: object,
   extra: Record<string, unknown> = {},
 ): Promise<{ result: Reply; patched: number }> {
