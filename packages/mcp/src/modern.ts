@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   createMcpHandler,
   type InputRequiredResult,
   inputRequired,
@@ -96,6 +97,24 @@ async function confirmation(
   return refusal(answerText(catalogTool.name, answer.data.action));
 }
 
+/** The elicitation part of declared client capabilities; anything else reads as none. */
+const ELICITATION_CAPABILITIES = z.object({
+  elicitation: z.object({ form: z.object({}).optional(), url: z.object({}).optional() }).optional(),
+});
+
+/**
+ * Whether this very call declares form elicitation, in its own 2026-07-28 `_meta`
+ * envelope: over HTTP and stdio alike (a stdio server holds no capabilities from an
+ * `initialize` on this revision), and never from another request.
+ */
+function envelopeCanElicit(ctx: ServerContext): boolean {
+  const envelope: Record<string, unknown> = ctx.mcpReq.envelope ?? {};
+  const declared = Object.hasOwn(envelope, CLIENT_CAPABILITIES_META_KEY)
+    ? ELICITATION_CAPABILITIES.safeParse(envelope[CLIENT_CAPABILITIES_META_KEY])
+    : undefined;
+  return declared?.success === true && canElicit(declared.data);
+}
+
 /**
  * The listing in this SDK's types. It is JSON already (built from JSON Schema); the two SDKs
  * only type a schema's properties differently (`object` against JSON values).
@@ -126,8 +145,8 @@ export function catalogServerFor(
       );
     }
     const input = request.params.arguments ?? {};
-    const canAsk = canElicit(server.getClientCapabilities());
     if (era === 'legacy') {
+      const canAsk = canElicit(server.getClientCapabilities());
       const ask: AskUser = (params, options) => ctx.mcpReq.elicitInput(params, options);
       const confirm =
         tools.confirmChanges !== 'elicit'
@@ -143,7 +162,7 @@ export function catalogServerFor(
       });
     }
     const gate = catalogTool.needsApproval
-      ? await confirmation(tools, catalogTool, input, { ctx, canElicit: canAsk })
+      ? await confirmation(tools, catalogTool, input, { ctx, canElicit: envelopeCanElicit(ctx) })
       : undefined;
     if (gate) return gate;
     return callTool(catalogTool, input, {
