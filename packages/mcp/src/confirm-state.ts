@@ -20,8 +20,34 @@ interface AskedAbout {
 export interface ConfirmationSeal {
   /** The `requestState` of the question about `tool` run with `parsedInput`. */
   mint(tool: string, parsedInput: unknown): Promise<string>;
-  /** Whether `state` was minted by this server (or one sharing its key) for this question. */
+  /**
+   * Whether `state` was minted by this server (or one sharing its key) for this question and
+   * is answered here for the first time (spent by this call).
+   */
   matches(state: unknown, ctx: ServerContext, tool: string, parsedInput: unknown): Promise<boolean>;
+}
+
+/** How long a minted state is honoured, in seconds (the SDK codec's default). */
+const STATE_TTL_SECONDS = 600;
+/** The most spent states one process remembers; past it the oldest is forgotten. */
+const MAX_SPENT = 10_000;
+
+/**
+ * The states already answered in this process, each until it expires: an answer is used
+ * once, so a replayed accept asks again. Recorded before the change is sent.
+ */
+function spentStates(): (state: string) => boolean {
+  const spent = new Map<string, number>();
+  return (state) => {
+    const now = Date.now();
+    for (const [old, expires] of spent) {
+      if (expires > now && spent.size < MAX_SPENT) break;
+      spent.delete(old);
+    }
+    if (spent.has(state)) return false;
+    spent.set(state, now + STATE_TTL_SECONDS * 1000);
+    return true;
+  };
 }
 
 /** The HMAC key's least length, in bytes (the SDK codec refuses shorter ones). */
@@ -56,19 +82,23 @@ function keyOf(key: string | Uint8Array | undefined): Uint8Array {
 /**
  * The seal of this server's confirmations: a random key per process unless `key` is given
  * (the same key on every instance behind one load balancer, so any of them accepts an
- * answer to a question another asked). A state under an unknown key never matches.
+ * answer to a question another asked). A state under an unknown key never matches, nor one
+ * this process has seen answered before (replay; each instance remembers its own).
  */
 export function confirmationSeal(key: string | Uint8Array | undefined): ConfirmationSeal {
   const codec: RequestStateCodec<AskedAbout> = createRequestStateCodec<AskedAbout>({
     key: keyOf(key),
+    ttlSeconds: STATE_TTL_SECONDS,
   });
+  const firstUse = spentStates();
   return {
     mint: async (tool, parsedInput) => codec.mint({ tool, input: await digestOf(parsedInput) }),
     async matches(state, ctx, tool, parsedInput) {
       if (typeof state !== 'string') return false;
       try {
         const asked = await codec.verify(state, ctx);
-        return asked.tool === tool && asked.input === (await digestOf(parsedInput));
+        const same = asked.tool === tool && asked.input === (await digestOf(parsedInput));
+        return same && firstUse(state);
       } catch {
         // Forged, expired, malformed or under another key: no proof, so no answer.
         return false;

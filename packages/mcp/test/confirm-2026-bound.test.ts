@@ -85,7 +85,7 @@ async function call(
 }
 
 describe('2026-07-28: a confirmation counts only for the question it answers', () => {
-  it('an accept with the state of its question applies that change once', async () => {
+  it('an accept with the state of its question applies that change once; a replay asks again', async () => {
     const change = updateCollection('col_summer', { name: 'Bound' });
     const asked = await call(mounted.url, change);
     expect(asked.result.resultType).toBe('input_required');
@@ -97,6 +97,12 @@ describe('2026-07-28: a confirmation counts only for the question it answers', (
     });
     expect(applied.result.isError).toBeFalsy();
     expect(applied.patched).toBe(1);
+    const replayed = await call(mounted.url, change, {
+      inputResponses: { confirm: ACCEPT },
+      requestState: asked.result.requestState,
+    });
+    expect(replayed.result.resultType).toBe('input_required');
+    expect(replayed.patched).toBe(0);
   });
 
   it('an accept sent unasked, without a state, is no answer: the user is asked', async () => {
