@@ -7,7 +7,11 @@ import type { ConfirmChanges } from './confirm.js';
 
 type BuyLinkMode = NonNullable<CatalogToolsOptions['buyLinks']>;
 
-/** Where `--http` listens: a port (0 for any free one) on a host name or address. */
+/**
+ * Where `--http` listens: a port (0 for any free one) on a loopback host, in the URL
+ * parser's canonical form (`127.0.0.1`, `[::1]`, `localhost`): the one value the bind, the
+ * allowed `Host` and the printed URL are all made from.
+ */
 export interface HttpListen {
   port: number;
   host: string;
@@ -55,8 +59,9 @@ Usage: catalogkit-mcp [options]
 Options:
   --http                     Serve over HTTP (stateless Streamable HTTP at /mcp)
   --port <n>                 Port for --http (default ${DEFAULT_HTTP_PORT}; 0 picks a free one)
-  --host <name>              Address for --http to bind (default ${DEFAULT_HTTP_HOST}, this machine
-                             only). Anyone who can reach it spends your API key.
+  --host <name>              Loopback address for --http to bind (default ${DEFAULT_HTTP_HOST};
+                             ::1 or localhost). Other addresses are refused: anyone who
+                             can reach it spends your API key (use a proxy with auth)
   --include <tools>          Comma-separated tools to serve (default: all):
                              ${CATALOG_TOOL_NAMES.join(', ')}
   --confirm-changes <mode>   elicit (default): ask the user through the host before
@@ -141,12 +146,33 @@ function hostOf(value: string): string | undefined {
   const bare = value.startsWith('[') && value.endsWith(']') ? value.slice(1, -1) : value;
   const name = /^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$/.test(bare);
   const ipv6 = bare.includes(':') && /^[0-9A-Fa-f:.]{2,45}$/.test(bare);
-  return name || ipv6 ? bare.toLowerCase() : undefined;
+  return name || ipv6 ? bare : undefined;
 }
 
 function buyLinksOf(value: string): BuyLinkMode | undefined {
   return value === 'inline' || value === 'reference' ? value : undefined;
 }
+
+/**
+ * The one canonical form of a `--host` (the URL parser's: `0x7f.1` is `127.0.0.1`, `::0:1`
+ * is `[::1]`) used to bind, to allow in `Host` and in the printed URL, or undefined when it
+ * is not loopback: the tools spend the operator's key and change their data with no
+ * authentication of their own, so only this machine may reach them.
+ */
+function loopbackHostOf(bare: string): string | undefined {
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${bare.includes(':') ? `[${bare}]` : bare}`).hostname;
+  } catch {
+    return undefined;
+  }
+  const loopback =
+    hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+  return loopback ? hostname : undefined;
+}
+
+const NOT_LOOPBACK =
+  '--host must be a loopback address (127.0.0.1, ::1 or localhost): the tools spend your API key and change your data without authentication of their own, so --http serves this machine only. To serve other machines, run it on loopback behind a reverse proxy that authenticates its clients, and mount createCatalogMcpHandler with allowedHosts naming the public host (see the README)';
 
 function confirmChangesOf(value: string): ConfirmChanges | undefined {
   return value === 'elicit' || value === 'annotations-only' ? value : undefined;
@@ -204,8 +230,10 @@ export function parseArgs(
       // Not echoed: a pasted key would land in the logs, and the rule is short.
       if (port === undefined) return usageError('--port must be a number from 0 to 65535');
     } else if (name === '--host') {
-      host = isSecret(value, secrets) ? undefined : hostOf(value);
-      if (host === undefined) return usageError('--host must be a host name or an IP address');
+      const bare = isSecret(value, secrets) ? undefined : hostOf(value);
+      if (bare === undefined) return usageError('--host must be a host name or an IP address');
+      host = loopbackHostOf(bare);
+      if (host === undefined) return usageError(NOT_LOOPBACK);
     } else if (name === '--include') {
       const tools = includeOf(value, secrets);
       if (typeof tools === 'string') return usageError(tools);

@@ -7,24 +7,25 @@ import type { CatalogMcpHandler } from './http-handler.js';
 /** The path the HTTP command serves MCP on; every other path is answered 404. */
 export const MCP_PATH = '/mcp';
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1']);
-const ANY_ADDRESS = new Set(['0.0.0.0', '::']);
+/** The loopback names the handler accepts in `Host` whichever one is bound. */
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
 /**
- * The host names the handler accepts in `Host`: the loopback names, and the bound name
- * itself when it is a specific one (a wildcard address names no host).
+ * The host names the handler accepts in `Host`: the loopback names, and the bound one (a
+ * canonical loopback host, such as `127.0.0.2`).
  */
 export function allowedHostsFor(host: string): string[] {
-  const names = ['localhost', '127.0.0.1', '[::1]'];
-  if (LOOPBACK.has(host) || ANY_ADDRESS.has(host)) return names;
-  return [...names, host.includes(':') ? `[${host}]` : host];
+  return LOOPBACK_HOSTS.includes(host) ? LOOPBACK_HOSTS : [...LOOPBACK_HOSTS, host];
 }
 
-/** The URL a client on this machine uses: a wildcard bind is reached through loopback. */
+/** The URL a client on this machine uses: the canonical host, as bound. */
 function urlOf(host: string, port: number): string {
-  const reachable = ANY_ADDRESS.has(host) ? '127.0.0.1' : host;
-  const name = reachable.includes(':') ? `[${reachable}]` : reachable;
-  return `http://${name}:${port}${MCP_PATH}`;
+  return `http://${host}:${port}${MCP_PATH}`;
+}
+
+/** The address to bind: the canonical host without the brackets of an IPv6 literal. */
+function bindAddressOf(host: string): string {
+  return host.startsWith('[') ? host.slice(1, -1) : host;
 }
 
 function json(value: unknown): string {
@@ -58,7 +59,7 @@ Press Ctrl+C to stop.
 function listen(server: Server, { port, host }: HttpListen): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen(port, bindAddressOf(host), () => {
       server.off('error', reject);
       resolve(server.address() as AddressInfo);
     });

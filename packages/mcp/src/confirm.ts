@@ -155,15 +155,19 @@ export function describeUpdate(input: UpdateCollectionInput): string {
   ].join('\n');
 }
 
+/** What the user is asked about input the tool's own schema has parsed. */
+export function questionAbout(catalogTool: ErasedTool, parsed: unknown): string {
+  if (catalogTool.originalName === 'update_collection') {
+    // The built-in's own schema parsed it: its output is an UpdateCollectionInput.
+    return describeUpdate(parsed as UpdateCollectionInput);
+  }
+  return `Run ${catalogTool.name}, which changes your data, with ${shown(JSON.stringify(parsed) ?? 'no arguments', MAX_ARGUMENTS, UNSAFE_IN_JSON)}?`;
+}
+
 /** What the user is asked, or `undefined` for input the tool will refuse anyway. */
 export function questionFor(catalogTool: ErasedTool, input: unknown): string | undefined {
   const parsed = catalogTool.inputSchema.safeParse(input);
-  if (!parsed.success) return undefined;
-  if (catalogTool.originalName === 'update_collection') {
-    // The built-in's own schema parsed it: its output is an UpdateCollectionInput.
-    return describeUpdate(parsed.data as UpdateCollectionInput);
-  }
-  return `Run ${catalogTool.name}, which changes your data, with ${shown(JSON.stringify(parsed.data) ?? 'no arguments', MAX_ARGUMENTS, UNSAFE_IN_JSON)}?`;
+  return parsed.success ? questionAbout(catalogTool, parsed.data) : undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
-  acceptedContent,
+  CLIENT_CAPABILITIES_META_KEY,
   createMcpHandler,
   type InputRequiredResult,
   inputRequired,
@@ -8,17 +8,17 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   Server,
+  type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import {
   type AskUser,
   answerText,
-  type ConfirmChanges,
   canElicit,
   cannotConfirm,
   confirmWithUser,
-  questionFor,
+  questionAbout,
   refusal,
 } from './confirm.js';
 import { callTool, type ErasedTool, type PreparedTools } from './server.js';
@@ -29,48 +29,90 @@ export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 /** The key of the confirmation in an `input_required` round trip. */
 const CONFIRM_KEY = 'confirm';
 
-/** What a client answers to the confirmation: only the action is read (untrusted input). */
-const ANSWER = z.object({ action: z.enum(['accept', 'decline', 'cancel']) });
+/**
+ * What a client answers to the confirmation (untrusted input): an accept counts only with
+ * its form content, as the SDK's `acceptedContent` reads it.
+ */
+const ANSWER = z.object({
+  action: z.enum(['accept', 'decline', 'cancel']),
+  content: z.record(z.string(), z.unknown()).optional(),
+});
 
 /** What the handler's context offers the confirmation: the client's answers, if a retry. */
 interface RoundTrip {
-  inputResponses: Record<string, unknown> | undefined;
+  ctx: ServerContext;
   canElicit: boolean;
 }
 
 /**
- * The 2026-07-28 confirmation of a change: the server cannot call the client back, so it
- * answers `input_required` with the question, and the client retries the same call with the
- * user's answer. `undefined` lets the tool run (accepted, or input the tool refuses itself).
+ * The client's answer to this question, read as an own property only: an entry keyed
+ * `__proto__` that the SDK copied into the prototype is not an answer.
  */
-function confirmation(
-  mode: ConfirmChanges,
+function ownAnswer(responses: Record<string, unknown> | undefined): unknown {
+  return responses !== undefined && Object.hasOwn(responses, CONFIRM_KEY)
+    ? responses[CONFIRM_KEY]
+    : undefined;
+}
+
+/**
+ * The 2026-07-28 confirmation of a change: the server cannot call the client back, so it
+ * answers `input_required` with the question and a `requestState` sealing which question it
+ * is (the tool and its parsed input); the client retries the same call with the user's
+ * answer and that state. An answer without the state of this very question is no answer:
+ * the user is asked again. `undefined` lets the tool run (accepted, or input the tool
+ * refuses itself).
+ */
+async function confirmation(
+  tools: PreparedTools,
   catalogTool: ErasedTool,
   input: unknown,
   round: RoundTrip,
-): CallToolResult | InputRequiredResult | undefined {
-  if (mode !== 'elicit') return undefined;
-  const message = questionFor(catalogTool, input);
-  if (message === undefined) return undefined;
+): Promise<CallToolResult | InputRequiredResult | undefined> {
+  if (tools.confirmChanges !== 'elicit') return undefined;
+  const parsed = catalogTool.inputSchema.safeParse(input);
+  if (!parsed.success) return undefined;
   if (!round.canElicit) return cannotConfirm(catalogTool, input);
-  const answer = ANSWER.safeParse(round.inputResponses?.[CONFIRM_KEY]);
-  if (!answer.success) {
+  const { mcpReq } = round.ctx;
+  const answer = ANSWER.safeParse(ownAnswer(mcpReq.inputResponses));
+  const answered =
+    answer.success &&
+    (await tools.seal.matches(mcpReq.requestState(), round.ctx, catalogTool.name, parsed.data));
+  if (!answered) {
     return inputRequired({
       inputRequests: {
         [CONFIRM_KEY]: inputRequired.elicit({
           mode: 'form',
-          message,
+          message: questionAbout(catalogTool, parsed.data),
           requestedSchema: { type: 'object', properties: {} },
         }),
       },
+      requestState: await tools.seal.mint(catalogTool.name, parsed.data),
     });
   }
   if (answer.data.action === 'accept') {
-    return acceptedContent(round.inputResponses, CONFIRM_KEY)
+    return answer.data.content !== undefined
       ? undefined
       : refusal(answerText(catalogTool.name, 'cancel'));
   }
   return refusal(answerText(catalogTool.name, answer.data.action));
+}
+
+/** The elicitation part of declared client capabilities; anything else reads as none. */
+const ELICITATION_CAPABILITIES = z.object({
+  elicitation: z.object({ form: z.object({}).optional(), url: z.object({}).optional() }).optional(),
+});
+
+/**
+ * Whether this very call declares form elicitation, in its own 2026-07-28 `_meta`
+ * envelope: over HTTP and stdio alike (a stdio server holds no capabilities from an
+ * `initialize` on this revision), and never from another request.
+ */
+function envelopeCanElicit(ctx: ServerContext): boolean {
+  const envelope: Record<string, unknown> = ctx.mcpReq.envelope ?? {};
+  const declared = Object.hasOwn(envelope, CLIENT_CAPABILITIES_META_KEY)
+    ? ELICITATION_CAPABILITIES.safeParse(envelope[CLIENT_CAPABILITIES_META_KEY])
+    : undefined;
+  return declared?.success === true && canElicit(declared.data);
 }
 
 /**
@@ -103,8 +145,8 @@ export function catalogServerFor(
       );
     }
     const input = request.params.arguments ?? {};
-    const canAsk = canElicit(server.getClientCapabilities());
     if (era === 'legacy') {
+      const canAsk = canElicit(server.getClientCapabilities());
       const ask: AskUser = (params, options) => ctx.mcpReq.elicitInput(params, options);
       const confirm =
         tools.confirmChanges !== 'elicit'
@@ -120,10 +162,7 @@ export function catalogServerFor(
       });
     }
     const gate = catalogTool.needsApproval
-      ? confirmation(tools.confirmChanges, catalogTool, input, {
-          inputResponses: ctx.mcpReq.inputResponses,
-          canElicit: canAsk,
-        })
+      ? await confirmation(tools, catalogTool, input, { ctx, canElicit: envelopeCanElicit(ctx) })
       : undefined;
     if (gate) return gate;
     return callTool(catalogTool, input, {

@@ -58,24 +58,34 @@ export function originGuardOf(policy: OriginPolicy): OriginGuard {
   };
 }
 
-/** The host name of a `Host` header value: the port dropped, brackets kept for IPv6. */
-function hostNameOf(host: string): string {
-  const lower = host.toLowerCase();
-  if (lower.startsWith('[')) return lower.slice(0, lower.indexOf(']') + 1);
-  const colon = lower.indexOf(':');
-  return colon === -1 ? lower : lower.slice(0, colon);
+/**
+ * The host name of a `Host` header value (brackets kept for IPv6), or undefined unless the
+ * value is exactly one host the URL parser reads back unchanged: two headers joined with a
+ * comma, userinfo, whitespace or a host spelled two ways (`127.1`) are malformed, not cut.
+ */
+function hostNameOf(host: string): string | undefined {
+  try {
+    const url = new URL(`http://${host}`);
+    return url.host === host.toLowerCase() ? url.hostname : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const forbidden = (why: string) => rpcErrorResponse(403, -32000, `Forbidden: ${why}`);
 
 /**
- * The 403 for a request the policy refuses, or undefined. Host first: the server's "own"
+ * The 400 for a malformed `Host`, the 403 for a request the policy refuses, or undefined. Host first: the server's "own"
  * origin is read from the request URL, which a rebound name controls.
  */
 export function refusal(guard: OriginGuard, request: Request): Response | undefined {
   const url = new URL(request.url);
   const host = request.headers.get('host') ?? url.host;
-  if (!guard.hosts.has(hostNameOf(host))) return forbidden('Host is not an allowed host.');
+  const hostName = hostNameOf(host);
+  if (hostName === undefined) {
+    return rpcErrorResponse(400, -32600, 'Bad Request: the Host header is not one host[:port].');
+  }
+  if (!guard.hosts.has(hostName)) return forbidden('Host is not an allowed host.');
   if (request.headers.get('sec-fetch-site') === 'cross-site') {
     return forbidden('cross-site requests are refused.');
   }

@@ -27,6 +27,7 @@ import {
   confirmChangesOf,
   confirmWithUser,
 } from './confirm.js';
+import { type ConfirmationSeal, confirmationSeal } from './confirm-state.js';
 import { toObjectJsonSchema } from './json-schema.js';
 
 /**
@@ -52,6 +53,14 @@ export interface CatalogMcpServerOptions extends CatalogToolsOptions<AnyCatalogT
    * tool annotations.
    */
   confirmChanges?: ConfirmChanges;
+  /**
+   * The HMAC key (32 bytes or more) sealing each MCP 2026-07-28 confirmation to the change
+   * it asks about. Default: a random key per process, which suffices while one process
+   * serves both the question and the retry. Give every instance the same key when several
+   * serve one endpoint (a load balancer); an answer sealed under another key is not an
+   * answer, and the user is asked again.
+   */
+  confirmationKey?: string | Uint8Array;
 }
 
 const DEFAULT_SERVER_INFO = { name: 'catalogkit', version: packageJson.version };
@@ -64,6 +73,8 @@ export interface PreparedTools {
   byName: ReadonlyMap<string, ErasedTool>;
   /** Whether tools that change data ask the user first where the host can show a form. */
   confirmChanges: ConfirmChanges;
+  /** Seals a 2026-07-28 confirmation to its question (one key for the whole process). */
+  seal: ConfirmationSeal;
   /** Removes the key the client sends from anything a host receives (any letter case). */
   redact: CatalogClient['redact'];
   /**
@@ -92,7 +103,10 @@ function toMcpTool(catalogTool: ErasedTool): Tool {
   };
 }
 
-type ToolOptions = Omit<CatalogMcpServerOptions, 'serverInfo' | 'confirmChanges'>;
+type ToolOptions = Omit<
+  CatalogMcpServerOptions,
+  'serverInfo' | 'confirmChanges' | 'confirmationKey'
+>;
 
 /**
  * The options with a client the server holds: it cleans the full results hosts receive
@@ -127,12 +141,18 @@ function redactorOf(client: CatalogClient | undefined): PreparedTools['redact'] 
  * every request from the result.
  */
 export function prepareTools(options: CatalogMcpServerOptions): PreparedTools {
-  const { serverInfo = DEFAULT_SERVER_INFO, confirmChanges, ...toolOptions } = options;
+  const {
+    serverInfo = DEFAULT_SERVER_INFO,
+    confirmChanges,
+    confirmationKey,
+    ...toolOptions
+  } = options;
   const withClient = withOwnClient(toolOptions);
   const tools = createCatalogToolList(withClient);
   return {
     serverInfo,
     confirmChanges: confirmChangesOf(confirmChanges),
+    seal: confirmationSeal(confirmationKey),
     listing: tools.map(toMcpTool),
     byName: new Map(
       tools.map((catalogTool): [string, ErasedTool] => [catalogTool.name, catalogTool]),

@@ -148,6 +148,29 @@ describe('catalogkit-mcp --http', () => {
     }
   });
 
+  // Red-team findings F3 and F4: a wildcard bind served every network peer that sent
+  // `Host: localhost`, and `--host 0` printed a URL it then refused.
+  it('refuses wildcard and non-loopback binds, saying to put a proxy with auth in front', async () => {
+    for (const host of ['0.0.0.0', '::', '0', '0x0', '192.168.1.5']) {
+      const run = await runBin(['--http', '--port', '0', '--host', host], env());
+      expect(run.code, host).toBe(2);
+      expect(run.stderr, host).toContain('--host must be a loopback address');
+      expect(run.stderr, host).toContain('reverse proxy that authenticates');
+    }
+  });
+
+  it('binds, allows and prints one canonical host: --host 0x7f.1 is 127.0.0.1 throughout', async () => {
+    const cli = await startHttpCli(['--port', '0', '--host', '0x7f.1']);
+    try {
+      expect(cli.url.hostname).toBe('127.0.0.1');
+      const { client } = await connectHttpClient(cli.url);
+      await client.listTools();
+      await client.close();
+    } finally {
+      await stop(cli, 'SIGTERM');
+    }
+  });
+
   it('refuses bad --port and --host values without echoing them, and --port without --http', async () => {
     for (const [args, message] of [
       [['--http', '--port', emulator.keys.valid], '--port must be a number from 0 to 65535'],

@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCatalogMcpHandler } from '../src/index.js';
@@ -64,6 +65,36 @@ function callUpdate(headers: Record<string, string>): Promise<{ status: number; 
   });
 }
 
+/** The status of a tools/call sent with two `Host` header lines. */
+function twoHostHeaders(first: string, second: string): Promise<number> {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'update_collection', arguments: updateCollection('col_1', { name: 'two' }) },
+  });
+  const head = [
+    'POST /mcp HTTP/1.1',
+    `Host: ${first}`,
+    `Host: ${second}`,
+    'Content-Type: application/json',
+    'Accept: application/json, text/event-stream',
+    'MCP-Protocol-Version: 2025-11-25',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+  ];
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(mounted.url.port), mounted.url.hostname);
+    let answer = '';
+    socket.on('data', (part: Buffer) => {
+      answer += part.toString('utf8');
+    });
+    socket.on('end', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1])));
+    socket.on('error', reject);
+    socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+  });
+}
+
 describe('the HTTP handler checks Origin and Host before any tool runs', () => {
   it('refuses the DNS rebinding request (Origin and Host attacker.example): 403, no PATCH', async () => {
     const before = emulator.stats.count(PATCH);
@@ -74,6 +105,25 @@ describe('the HTTP handler checks Origin and Host before any tool runs', () => {
     });
     expect(answer.status).toBe(403);
     expect(answer.text).toContain('Host is not an allowed host');
+    expect(emulator.stats.count(PATCH)).toBe(before);
+  });
+
+  // Red-team finding F6: Host was cut at its first ':', so two Host headers joined into
+  // "own, attacker" passed. A Host the URL parser does not read back unchanged is a 400.
+  it('answers 400 to a Host that is not exactly one host[:port]: no PATCH', async () => {
+    const before = emulator.stats.count(PATCH);
+    const port = mounted.url.port;
+    // Two Host lines, which node:http will not send: written on a socket.
+    expect(await twoHostHeaders(`127.0.0.1:${port}`, `attacker.example:${port}`)).toBe(400);
+    for (const host of [
+      `127.0.0.1:${port}, attacker.example`,
+      `localhost:1@attacker.example`,
+      `[::1]evil.example:${port}`,
+    ]) {
+      const answer = await callUpdate({ host });
+      // Node's own parser refuses some before the handler sees them: a 400 either way.
+      expect(answer.status, host).toBe(400);
+    }
     expect(emulator.stats.count(PATCH)).toBe(before);
   });
 

@@ -167,6 +167,22 @@ function repeatedUpdateText(error: RepeatedUpdateError): string {
 }
 
 /**
+ * A fixed text per JSON-RPC error of the service's MCP endpoint, as for its REST answers:
+ * the service's own message is never forwarded, since a careless one echoes the key (whole,
+ * or the last characters "to help").
+ */
+function mcpErrorText(error: McpError): string {
+  const code = Number.isSafeInteger(error.rpcCode) ? error.rpcCode : 'unknown';
+  if (error.rpcCode === -32602 || error.rpcCode === -32600) {
+    return `The catalog service refused the search request (MCP error ${code}). Check the arguments against the tool's schema before calling it again; do not repeat it unchanged.`;
+  }
+  if (error.rpcCode === -32601) {
+    return `The catalog service does not offer this search (MCP error ${code}). ${NOT_RETRYABLE}`;
+  }
+  return `The catalog service reported an error (MCP error ${code}). You may try once more later.`;
+}
+
+/**
  * The short, actionable text a model reads when a tool call fails: which field and why,
  * when a rate limit resets, that credits are used up, that an id is unknown.
  *
@@ -196,7 +212,7 @@ export function errorTextForModel(
   if (error instanceof CatalogToolError) {
     return `The catalog search failed: ${error.messages.join('; ') || 'no reason given'}.`;
   }
-  if (error instanceof McpError) return `The catalog service reported an error: ${error.message}.`;
+  if (error instanceof McpError) return mcpErrorText(error);
   if (error instanceof ProtocolError) {
     return 'The catalog service sent an answer that could not be read. You may try once more later.';
   }
