@@ -35,6 +35,15 @@ describe.skipIf(skipRedisTests)(
         body: typeof body === 'string' ? body : JSON.stringify(body),
       });
 
+    /** Resolves once Redis has `count` clients blocked in a command (BLPOP, XREAD BLOCK). */
+    async function untilBlocked(count: number) {
+      for (;;) {
+        const info = String(await server.command('INFO', 'clients'));
+        if (Number(/blocked_clients:(\d+)/.exec(info)?.[1]) >= count) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }
+
     beforeAll(async () => {
       server = await startRedisServer();
       standIn = await startUpstashStandIn({
@@ -195,17 +204,26 @@ describe.skipIf(skipRedisTests)(
 
     it('each request runs on a Redis connection of its own, as on Upstash: blocking commands of other clients hold up no one', async () => {
       const other = client();
-      const blocking = other.xread('stand-in:stream', '$', { blockMS: 1_500 });
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const store = createRedisStore(client(), { prefix: 'own:', timeoutMs: 1_000 });
-      let started = performance.now();
+      let released = false;
+      // Blocks until the XADD below (BLOCK 0: no time limit), whatever the machine's speed.
+      const blocking = other
+        .xread('stand-in:stream', '$', { blockMS: 0 })
+        .finally(() => (released = true));
+      await untilBlocked(1);
+      const store = createRedisStore(client(), { prefix: 'own:', timeoutMs: 10_000 });
       expect(await store.get('k')).toBeUndefined();
-      expect(performance.now() - started).toBeLessThan(500);
+      // Answered while the other client's XREAD still held its connection.
+      expect(released).toBe(false);
+      await server.command('XADD', 'stand-in:stream', '*', 'f', 'v');
       await blocking;
-      // Four 300 ms BLPOPs at once end together: they ran side by side, not one by one.
-      started = performance.now();
-      await Promise.all([1, 2, 3, 4].map(() => other.exec(['BLPOP', 'stand-in:empty', '0.3'])));
-      expect(performance.now() - started).toBeLessThan(900);
+      // Four BLPOPs without a time limit are blocked at once: they run side by side, not one
+      // by one (one by one, the second would never start, and this would not end).
+      const pops = Promise.all(
+        [1, 2, 3, 4].map(() => other.exec(['BLPOP', 'stand-in:empty', '0'])),
+      );
+      await untilBlocked(4);
+      await server.command('RPUSH', 'stand-in:empty', 'a', 'b', 'c', 'd');
+      expect(await pops).toHaveLength(4);
     });
 
     it("a request's connection state (SELECT, an open MULTI) does not reach later requests", async () => {

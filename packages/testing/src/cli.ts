@@ -150,6 +150,12 @@ const CHILD_COMMAND = '__run-scenarios';
 /** Time a scenario may take beyond the agent's timeout: the service, the model, settling. */
 const SCENARIO_MARGIN_MS = 10_000;
 const DEFAULT_TIMEOUT_MS = 60_000;
+/**
+ * Time the child may take to start and load the agent module, apart from the scenarios'
+ * deadline: tsx and an agent's framework took 8-12 s on a busy machine, longer than a short
+ * `--timeout` plus the margin. A module stuck as it loads (a loop at import) is still stopped.
+ */
+const LOAD_DEADLINE_MS = 120_000;
 
 /** What the child tells the parent, each message marked with the parent's nonce. */
 type ChildMessage =
@@ -232,12 +238,12 @@ function runInChild(command: Command, scenarios: readonly Scenario[]): Promise<C
   let current: Scenario | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let hung = false;
-  const arm = () => {
+  const arm = (ms = deadlineMs) => {
     clearTimeout(timer);
     timer = setTimeout(() => {
       hung = true;
       child.kill('SIGKILL');
-    }, deadlineMs);
+    }, ms);
   };
   child.on('message', (raw: unknown) => {
     const message = raw as ChildMessage;
@@ -255,7 +261,7 @@ function runInChild(command: Command, scenarios: readonly Scenario[]): Promise<C
       arm();
     }
   });
-  arm();
+  arm(LOAD_DEADLINE_MS);
   child.send({
     nonce,
     file: command.file,
@@ -266,6 +272,9 @@ function runInChild(command: Command, scenarios: readonly Scenario[]): Promise<C
   return new Promise((resolve) => {
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
+      if (hung && run.framework === undefined && run.usage === undefined) {
+        run.usage = `could not load your agent module ${command.file}: still loading after ${LOAD_DEADLINE_MS} ms (a loop at import?)`;
+      }
       if (current) {
         run.results.push(
           failed(

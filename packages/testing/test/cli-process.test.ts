@@ -24,8 +24,9 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('catalogkit-testing check runs the agent in a child process', () => {
+  // Each test starts tsx and a child: 53 s for this one at load 30 on 2 cores.
   it('an agent that calls process.exit(0) and prints a fake table fails', {
-    timeout: 60_000,
+    timeout: 180_000,
   }, async () => {
     const { code, stdout } = await runCli([
       'check',
@@ -39,8 +40,9 @@ describe('catalogkit-testing check runs the agent in a child process', () => {
     expect(code).toBe(1);
   });
 
-  it('an agent stuck in a synchronous loop is stopped and fails', { timeout: 60_000 }, async () => {
-    const started = performance.now();
+  it('an agent stuck in a synchronous loop is stopped and fails', {
+    timeout: 180_000,
+  }, async () => {
     const { code, stdout } = await runCli([
       'check',
       join(dir, 'busy.ts'),
@@ -50,12 +52,16 @@ describe('catalogkit-testing check runs the agent in a child process', () => {
       '500',
     ]);
     expect(rows(stdout)).toEqual([['shopping-run', 'FAIL']]);
-    expect(stdout).toMatch(/the agent blocked the process for over \d+ ms/);
+    // Stopped at its --timeout plus the 10 s margin, not the 60 s default's 70 s (the deadline
+    // is named rather than timed: the child's start-up alone took 8-12 s on a busy machine).
+    expect(stdout).toMatch(/the agent blocked the process for over 10500 ms/);
     expect(code).toBe(1);
-    expect(performance.now() - started).toBeLessThan(30_000);
   });
 
-  it('a module that does not load, or a bad --timeout, exits 2 naming it', async () => {
+  // Seven CLI runs, each starting tsx: several seconds apiece on a busy machine.
+  it('a module that does not load, or a bad --timeout, exits 2 naming it', {
+    timeout: 240_000,
+  }, async () => {
     const syntax = await runCli(['check', join(dir, 'syntax.ts')]);
     expect(syntax.code).toBe(2);
     expect(syntax.stderr).toContain(`could not load your agent module ${join(dir, 'syntax.ts')}`);

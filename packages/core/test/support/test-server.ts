@@ -54,6 +54,12 @@ export async function startTestServer(handler?: Handler, port = 0): Promise<Test
     requests.push(received);
     await current(received, response);
   });
+  // Node closes an idle keep-alive socket after 5 s; a client whose own idle timer ran late
+  // (a busy machine) may send on a socket being closed, and a POST then fails with
+  // UND_ERR_SOCKET: the likely cause of one seen in a core run under load (not reproduced).
+  // Idle sockets stay open while a test runs (close() ends them); tests that drop
+  // connections do so on purpose.
+  server.keepAliveTimeout = 600_000;
   const bound = await listen(server, port);
   return {
     origin: `http://127.0.0.1:${bound}`,

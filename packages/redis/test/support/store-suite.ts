@@ -199,10 +199,12 @@ export function describeStoreSuite(target: StoreTarget): void {
 
     it('setIfAbsent: a live entry blocks the claim until it expires', async () => {
       const store = await context.store();
-      await store.set('taken', 'first', 80);
+      // A TTL that outlasts the next two commands on a busy machine (80 ms did not).
+      await store.set('taken', 'first', 1_500);
       expect(await store.setIfAbsent('taken', 'second', 60_000)).toBe(false);
       expect((await store.get('taken'))?.value).toBe('first');
-      await sleep(150);
+      // Waits for the expiry the store reports, not for a guess at when it happens.
+      while ((await store.get('taken')) !== undefined) await sleep(25);
       expect(await store.setIfAbsent('taken', 'second')).toBe(true);
       expect(await store.get('taken')).toEqual({ value: 'second', ttlMs: undefined });
     });
