@@ -45,7 +45,9 @@ export function sawSearch(view: ModelView): boolean {
   const searchIds = new Set(
     view.calls.filter((call) => SEARCH.test(call.name)).map((call) => call.callId),
   );
-  return view.results.some((result) => searchIds.has(result.callId) && /prod_\w+/.test(result.text));
+  return view.results.some(
+    (result) => searchIds.has(result.callId) && /prod_\w+/.test(result.text),
+  );
 }
 
 /**
