@@ -1,0 +1,42 @@
+import { createServer, type Server } from 'node:net';
+import { StoreUnavailableError } from '@catalogkit/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * What `next build` does to the route: imports it, with no CATALOG_* or OPENAI_* settings and
+ * no Redis. A loopback listener stands where Redis would be and counts the connections made to
+ * it (it answers none, and closes each at once).
+ */
+describe('the Next.js route imports without settings and without I/O', () => {
+  let listener: Server;
+  let connections = 0;
+  beforeAll(async () => {
+    listener = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const address = listener.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    for (const name of ['CATALOG_API_KEY', 'CATALOG_BASE_URL', 'CATALOG_MCP_URL']) {
+      delete process.env[name];
+    }
+    for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL']) delete process.env[name];
+    process.env.REDIS_URL = `redis://127.0.0.1:${address.port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => listener?.close(resolve));
+  });
+
+  it('builds the client, the tools and the Redis store at import, connecting to nothing', async () => {
+    const route = await import('../flows/next/app/api/chat/route.js');
+    expect(typeof route.POST).toBe('function');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(connections).toBe(0);
+
+    // The first store command connects, and its failure is the store's typed error.
+    const { store } = await import('../flows/next/store.js');
+    await expect(store.get('k')).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(connections).toBeGreaterThan(0);
+  });
+});
