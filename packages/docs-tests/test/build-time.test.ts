@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import { StoreUnavailableError } from '@catalogkit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertAiMajor } from './support/ui-stream.js';
 
 /**
  * What `next build` does to the route: imports it, with no CATALOG_* or OPENAI_* settings and
@@ -11,6 +12,7 @@ describe('the Next.js route imports without settings and without I/O', () => {
   let listener: Server;
   let connections = 0;
   beforeAll(async () => {
+    assertAiMajor();
     listener = createServer((socket) => {
       connections++;
       socket.destroy();

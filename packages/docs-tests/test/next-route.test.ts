@@ -5,7 +5,13 @@ import {
   skipRedisTests,
   startRedisServer,
 } from '../../redis/test/support/redis-server.js';
-import { assistantMessage, chatRequest, uiChunks, userMessage } from './support/ui-stream.js';
+import {
+  assertAiMajor,
+  assistantMessage,
+  chatRequest,
+  uiChunks,
+  userMessage,
+} from './support/ui-stream.js';
 import { startWorld, type World } from './support/world.js';
 
 /** Searches on the first question; answers from what it was shown on the second. */
@@ -20,6 +26,7 @@ describe.skipIf(skipRedisTests)('the Next.js route of the root README, on Redis'
   let world: World;
   let redis: RedisServer;
   beforeAll(async () => {
+    assertAiMajor();
     redis = await startRedisServer();
     world = await startWorld(chatModel);
     process.env.REDIS_URL = redis.url;

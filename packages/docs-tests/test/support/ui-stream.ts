@@ -1,4 +1,9 @@
-import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import {
+  convertToModelMessages,
+  readUIMessageStream,
+  type UIMessage,
+  type UIMessageChunk,
+} from 'ai';
 
 /** The chunks of a UI message stream response (server-sent events), in order. */
 export async function uiChunks(response: Response): Promise<UIMessageChunk[]> {
@@ -35,4 +40,17 @@ export function chatRequest(messages: UIMessage[]): Request {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ id: 'chat-1', messages, trigger: 'submit-message' }),
   });
+}
+
+/**
+ * The major of `ai` this test runs on, told by behaviour as the adapter tells it
+ * (`convertToModelMessages` returns the messages on 5, a promise from 6 on), checked against
+ * the project's `DOCS_TESTS_AI_MAJOR`, so an alias that did not take effect fails the test.
+ */
+export function assertAiMajor(): void {
+  const returned: unknown = convertToModelMessages([]);
+  const major = returned instanceof Promise ? 7 : 5;
+  if (String(major) !== process.env.DOCS_TESTS_AI_MAJOR) {
+    throw new Error(`expected ai ${process.env.DOCS_TESTS_AI_MAJOR}, running on ai ${major}`);
+  }
 }
