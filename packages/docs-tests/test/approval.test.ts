@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertAiMajor } from './support/ui-stream.js';
 import { sawSearch, shopperModel, startWorld, type World } from './support/world.js';
 
 const ask: ModelMessage[] = [
@@ -15,6 +16,7 @@ function summerProducts(world: World): string[] {
 describe('the approval continuation of the ai-sdk README (search, then approval in a later step)', () => {
   let world: World;
   beforeAll(async () => {
+    assertAiMajor();
     world = await startWorld(shopperModel);
   });
   afterAll(async () => {

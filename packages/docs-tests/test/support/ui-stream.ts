@@ -1,3 +1,4 @@
+import * as ai from 'ai';
 import {
   convertToModelMessages,
   readUIMessageStream,
@@ -49,7 +50,8 @@ export function chatRequest(messages: UIMessage[]): Request {
  */
 export function assertAiMajor(): void {
   const returned: unknown = convertToModelMessages([]);
-  const major = returned instanceof Promise ? 7 : 5;
+  // `isStepCount` arrived in 7.
+  const major = !(returned instanceof Promise) ? 5 : 'isStepCount' in ai ? 7 : 6;
   if (String(major) !== process.env.DOCS_TESTS_AI_MAJOR) {
     throw new Error(`expected ai ${process.env.DOCS_TESTS_AI_MAJOR}, running on ai ${major}`);
   }
