@@ -1,5 +1,10 @@
 import { createServer, type Server } from 'node:net';
-import { StoreUnavailableError } from '@catalogkit/core';
+import {
+  CatalogClient,
+  ConfigurationError,
+  createCatalogToolList,
+  StoreUnavailableError,
+} from '@catalogkit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertAiMajor } from './support/ui-stream.js';
 
@@ -40,5 +45,24 @@ describe('the Next.js route imports without settings and without I/O', () => {
     const { store } = await import('../flows/next/store.js');
     await expect(store.get('k')).rejects.toBeInstanceOf(StoreUnavailableError);
     expect(connections).toBeGreaterThan(0);
+  });
+
+  it('checks the settings at the first call, with a ConfigurationError naming the variable', async () => {
+    const client = new CatalogClient();
+    const search = client.catalog.search({ query: 'tents' });
+    await expect(search).rejects.toBeInstanceOf(ConfigurationError);
+    await expect(search).rejects.toThrow(/CATALOG_MCP_URL/);
+    // The route's tools, as the adapter builds them on core's list (the same on every ai).
+    const websites = createCatalogToolList({ client }).find(
+      (tool) => tool.name === 'search_websites',
+    );
+    const call = websites!.execute({
+      query: 'outdoor',
+      limit: null,
+      category_ids: null,
+      country: null,
+    });
+    await expect(call).rejects.toThrow(/CATALOG_BASE_URL/);
+    expect(connections).toBeGreaterThan(0); // from the store test above, none since: no I/O here
   });
 });
