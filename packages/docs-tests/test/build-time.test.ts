@@ -1,10 +1,5 @@
 import { createServer, type Server } from 'node:net';
-import {
-  CatalogClient,
-  ConfigurationError,
-  createCatalogToolList,
-  StoreUnavailableError,
-} from '@catalogkit/core';
+import { CatalogClient, ConfigurationError, StoreUnavailableError } from '@catalogkit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertAiMajor } from './support/ui-stream.js';
 
@@ -52,16 +47,9 @@ describe('the Next.js route imports without settings and without I/O', () => {
     const search = client.catalog.search({ query: 'tents' });
     await expect(search).rejects.toBeInstanceOf(ConfigurationError);
     await expect(search).rejects.toThrow(/CATALOG_MCP_URL/);
-    // The route's tools, as the adapter builds them on core's list (the same on every ai).
-    const websites = createCatalogToolList({ client }).find(
-      (tool) => tool.name === 'search_websites',
-    );
-    const call = websites!.execute({
-      query: 'outdoor',
-      limit: null,
-      category_ids: null,
-      country: null,
-    });
+    // The tools' own first-call check: packages/core/test/tools-first-hour.test.ts.
+    const call = client.websites.search({ query: 'outdoor' });
+    await expect(call).rejects.toBeInstanceOf(ConfigurationError);
     await expect(call).rejects.toThrow(/CATALOG_BASE_URL/);
     expect(connections).toBeGreaterThan(0); // from the store test above, none since: no I/O here
   });
