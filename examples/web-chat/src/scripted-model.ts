@@ -17,8 +17,8 @@ export const SCRIPTED_MODEL_LABEL = 'scripted shopper (MockLanguageModelV4 from 
 
 /** The collection the shopper saves to unless they name another (`col_...`). */
 const DEFAULT_COLLECTION = 'col_summer';
-/** Products the shopper's "add" saves: the first ones of the last search. */
-const PRODUCTS_TO_SAVE = 2;
+/** How many products "add the first N" names, in words or digits. */
+const COUNT_WORDS: Readonly<Record<string, number>> = { one: 1, it: 1, two: 2, both: 2, three: 3 };
 
 /** What one model call decides: tool calls, or the answer's text. */
 type Decision =
@@ -54,11 +54,48 @@ function toolResults(messages: Prompt): ToolResultPart[] {
   );
 }
 
-/** Product ids in the order the last search listed them. */
-function productIdsOfLastSearch(prompt: Prompt): string[] {
+/** The last search's text, or '' when there was none. */
+function lastSearchText(prompt: Prompt): string {
   const searches = toolResults(prompt).filter((part) => part.toolName === 'search_catalog');
   const last = searches.at(-1);
-  return last ? [...new Set(resultText(last).match(/\bprod_[A-Za-z0-9]+/g) ?? [])] : [];
+  return last ? resultText(last) : '';
+}
+
+/** The first price in a text (`$1,299.00`, `€49.00`, `2.50 XYZ`), or Infinity when it shows none. */
+function firstPrice(text: string): number {
+  const match = text.match(/[$€£¥]\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:\.\d+)?)\s?[A-Z]{3}\b/);
+  const value = Number((match?.[1] ?? match?.[2] ?? '').replaceAll(',', ''));
+  return match && Number.isFinite(value) ? value : Number.POSITIVE_INFINITY;
+}
+
+/** Each product's price: the first one between its id and the next product's. */
+function pricesOf(searchText: string, ids: readonly string[]): Map<string, number> {
+  const starts = ids.map((id) => searchText.indexOf(id));
+  return new Map(
+    ids.map((id, index) => [id, firstPrice(searchText.slice(starts[index], starts[index + 1]))]),
+  );
+}
+
+/**
+ * The products the shopper's words name, from the last search in its order: "the cheapest",
+ * "the first one" / "it", "the first two" / "both", "three", or a digit; "all" takes every one.
+ * Without a count it takes one, so the proposal never holds more than was asked for.
+ */
+export function productIdsToSave(request: string, searchText: string): string[] {
+  const ids = [...new Set(searchText.match(/\bprod_[A-Za-z0-9]+/g) ?? [])];
+  if (/\bcheapest\b/i.test(request)) {
+    const prices = pricesOf(searchText, ids);
+    const price = (id: string) => prices.get(id) ?? Number.POSITIVE_INFINITY;
+    const cheapest = ids.reduce<string | undefined>(
+      (best, id) => (best === undefined || price(id) < price(best) ? id : best),
+      undefined,
+    );
+    return cheapest === undefined ? [] : [cheapest];
+  }
+  if (/\ball\b/i.test(request)) return ids;
+  const word = request.toLowerCase().match(/\b(one|it|two|both|three|\d+)\b/)?.[1];
+  const count = word === undefined ? 1 : (COUNT_WORDS[word] ?? Number(word));
+  return ids.slice(0, Math.max(1, count));
 }
 
 function decideOnRequest(request: string, prompt: Prompt): Decision {
@@ -73,7 +110,7 @@ function decideOnRequest(request: string, prompt: Prompt): Decision {
       ],
     };
   }
-  const productIds = productIdsOfLastSearch(prompt).slice(0, PRODUCTS_TO_SAVE);
+  const productIds = productIdsToSave(request, lastSearchText(prompt));
   if (productIds.length === 0) {
     return { kind: 'answer', text: 'Search for something first, then I can save it for you.' };
   }

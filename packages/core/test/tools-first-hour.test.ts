@@ -27,16 +27,6 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
-function configurationError(run: () => unknown): ConfigurationError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ConfigurationError) return error;
-    throw error;
-  }
-  throw new Error('expected a ConfigurationError');
-}
-
 describe('counts the model reads', () => {
   it('puts the noun in the right number', () => {
     expect([0, 1, 2].map((count) => countOf(count, 'clause'))).toEqual([
@@ -92,9 +82,26 @@ describe('counts the model reads', () => {
   });
 });
 
-describe('configuration checked when the tools are made', () => {
-  it('without any setting: names every missing option and environment variable', () => {
-    const error = configurationError(() => createCatalogToolList());
+/**
+ * The ConfigurationError of the first call of the first tool: creating them never throws. The
+ * settings are checked before the input, so an empty input shows it (nothing is sent).
+ */
+async function firstCallError(
+  tools: ReturnType<typeof createCatalogToolList>,
+): Promise<ConfigurationError> {
+  const error: unknown = await tools[0]?.execute({} as never).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  if (error instanceof ConfigurationError) return error;
+  throw new Error(`expected a ConfigurationError, got ${String(error)}`);
+}
+
+describe('configuration checked at the first call, not when the tools are made', () => {
+  it('without any setting: creating succeeds; the first call names every missing option and environment variable', async () => {
+    const tools = createCatalogToolList();
+    expect(tools).toHaveLength(3);
+    const error = await firstCallError(tools);
     expect(error.message).toContain('search_catalog needs the MCP URL');
     for (const name of ['mcpUrl', 'CATALOG_MCP_URL', 'baseUrl', 'CATALOG_BASE_URL']) {
       expect(error.message).toContain(name);
@@ -105,8 +112,8 @@ describe('configuration checked when the tools are made', () => {
     );
   });
 
-  it('the MCP URL alone: search_catalog works, the REST tools are named as unconfigured', () => {
-    const error = configurationError(() =>
+  it('the MCP URL alone: search_catalog works, the REST tools are named as unconfigured', async () => {
+    const error = await firstCallError(
       createCatalogToolList({ clientOptions: { mcpUrl: ORIGIN } }),
     );
     expect(error.message).not.toContain('search_catalog needs');
@@ -128,15 +135,17 @@ describe('configuration checked when the tools are made', () => {
     expect(tools.map((tool) => tool.name)).toEqual(['search_websites', 'update_collection']);
   });
 
-  it('reads the environment, and a client passed in', () => {
+  it('reads the environment, and a client passed in', async () => {
     vi.stubEnv('CATALOG_MCP_URL', ORIGIN);
     vi.stubEnv('CATALOG_BASE_URL', ORIGIN);
-    expect(() => createCatalogToolList()).toThrow(/update_collection needs an API key/);
-    vi.stubEnv('CATALOG_API_KEY', TEST_KEY);
-    expect(createCatalogToolList()).toHaveLength(3);
+    expect((await firstCallError(createCatalogToolList())).message).toMatch(
+      /update_collection needs an API key/,
+    );
     vi.stubEnv('CATALOG_BASE_URL', '');
     const client = new CatalogClient({ mcpUrl: ORIGIN });
-    expect(() => createCatalogToolList({ client })).toThrow(ConfigurationError);
+    await expect(firstCallError(createCatalogToolList({ client }))).resolves.toBeInstanceOf(
+      ConfigurationError,
+    );
     expect(createCatalogToolList({ client, include: ['search_catalog'] })).toHaveLength(1);
   });
 });

@@ -29,11 +29,30 @@ function escapeXml(text: string): string {
   return text.replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
-/** The last words of the title that fit one line of the image ("Trail Running Shoe"). */
-function caption(product: ProductRecord): { noun: string; brand: string } {
+/** Characters of the caption's first line: at 40 px bold they fit the 800 px picture. */
+const CAPTION_CHARACTERS = 26;
+
+/**
+ * The last whole words of `text` that fit the line ("Trail Running Shoe", never "ummit 6
+ * Trail Running Shoe"); a last word longer than the line alone is shortened with an ellipsis.
+ */
+function lastWords(text: string): string {
+  const words = text.trim().split(/\s+/);
+  let line = '';
+  for (let i = words.length - 1; i >= 0; i--) {
+    const longer = line === '' ? (words[i] ?? '') : `${words[i]} ${line}`;
+    if (longer.length > CAPTION_CHARACTERS) break;
+    line = longer;
+  }
+  return line !== '' ? line : `${(words.at(-1) ?? '').slice(0, CAPTION_CHARACTERS - 1)}…`;
+}
+
+/** The title without its brand if that fits one line of the image, else its last words. */
+export function caption(product: ProductRecord): { noun: string; brand: string } {
   const brand = product.metadata.brand_name;
   const rest = product.title.startsWith(brand) ? product.title.slice(brand.length).trim() : '';
-  const noun = rest.length > 0 && rest.length <= 26 ? rest : product.title.slice(-26).trim();
+  const noun =
+    rest.length > 0 && rest.length <= CAPTION_CHARACTERS ? rest : lastWords(product.title);
   return { noun, brand };
 }
 

@@ -107,3 +107,21 @@ describe('product images', () => {
     expect(image.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
   });
 });
+
+describe('the caption of a product picture', () => {
+  it('is whole words of the title on one line, for every product of the catalog', async () => {
+    const { catalogData } = await import('../src/data/index.js');
+    const { caption } = await import('../src/media.js');
+    const products = [...catalogData().productById.values()];
+    expect(products.length).toBeGreaterThan(10);
+    const cut = products.filter((product) => {
+      const { noun } = caption(product);
+      const words = product.title.split(/\s+/);
+      const own = noun.split(' ');
+      // The caption's words are the title's last words, each whole.
+      const whole = own.every((word, i) => word === words[words.length - own.length + i]);
+      return noun.length > 26 || !whole;
+    });
+    expect(cut.map((product) => `${product.title} -> ${caption(product).noun}`)).toEqual([]);
+  });
+});

@@ -14,8 +14,10 @@ import { ConfigurationError } from '@catalogkit/core';
  */
 export interface IoredisClient {
   call(command: string, ...args: string[]): Promise<unknown>;
-  /** ioredis's connection state (`"ready"`, `"reconnecting"`, ...). */
+  /** ioredis's connection state (`"ready"`, `"reconnecting"`, ...; `"wait"` before a lazy connect). */
   readonly status: string;
+  /** Connects a client made with `lazyConnect`; the store calls it at its first command. */
+  connect(): Promise<unknown>;
 }
 
 /** What the store passes to node-redis's `sendCommand`. */
@@ -168,6 +170,30 @@ function upstashSender(client: UpstashRedisClient): CommandSender {
   return { storeName: 'upstash redis', secrets: upstashSecrets(client), send };
 }
 
+/** ioredis's status of a client made with `lazyConnect` that has not connected yet. */
+const NEVER_CONNECTED = 'wait';
+
+/**
+ * Sends through ioredis, connecting a `lazyConnect` client at the first command: with
+ * `enableOfflineQueue: false` ioredis would refuse that command instead, and connecting at
+ * creation would make an import (a `next build`) need a reachable Redis. One connect serves
+ * the commands that arrive meanwhile (ioredis refuses a second); once it has connected, a
+ * lost connection is ioredis's own to restore, never the store's.
+ */
+function ioredisSend(ioredis: IoredisClient): CommandSender['send'] {
+  let connecting: Promise<unknown> | undefined;
+  return async ([command, ...args]) => {
+    if (ioredis.status === NEVER_CONNECTED) {
+      connecting = ioredis.connect().finally(() => {
+        connecting = undefined;
+      });
+    }
+    if (connecting) await connecting;
+    // ioredis cannot withdraw a command: the store's StallGuard bounds how many it sends.
+    return ioredis.call(command, ...args);
+  };
+}
+
 /**
  * Tells the clients apart by members only one of them has (node-redis first: it alone has
  * `isOpen`; then ioredis, whose `status` Upstash lacks), so no client package is loaded.
@@ -190,8 +216,7 @@ export function commandSender(client: RedisClient): CommandSender {
       return {
         storeName: 'redis (ioredis)',
         secrets: ioredisSecrets(ioredis),
-        // ioredis cannot withdraw a command: the store's StallGuard bounds how many it sends.
-        send: ([command, ...args]) => ioredis.call(command, ...args),
+        send: ioredisSend(ioredis),
       };
     }
     if (hasMethod(client, 'exec')) return upstashSender(client as UpstashRedisClient);

@@ -342,9 +342,12 @@ export class RedisStore implements CatalogStore {
  * The store of catalogkit's shared state in Redis, for the client you already have. Pass it
  * wherever catalogkit takes a `store`; every instance given a store on the same Redis (and
  * prefix) shares conversations, tokens, update memory, used approvals and rate-limit pauses.
- * The store never connects or closes the client: you own it.
+ * The store never closes the client (you own it), and connects it only when it was made with
+ * ioredis's `lazyConnect` and never connected: at the store's first command, so creating the
+ * client and the store does no I/O.
  *
- * @param client An ioredis `Redis` or `Cluster` (ioredis 5 or 6), connected. Set
+ * @param client An ioredis `Redis` or `Cluster` (ioredis 5 or 6), connected or made with
+ *   `lazyConnect` (the store's first command connects it). Set
  *   `enableOfflineQueue: false`, `maxRetriesPerRequest: 0` and
  *   `autoResendUnfulfilledCommands: false`, so a command fails at once while Redis is down
  *   and is never sent again after a reconnect: otherwise ioredis keeps it and sends it
@@ -358,7 +361,7 @@ export class RedisStore implements CatalogStore {
  *   maxRetriesPerRequest: 0,
  *   autoResendUnfulfilledCommands: false,
  * });
- * await redis.connect();
+ * redis.on('error', (error) => log(error)); // no connect(): the store's first command connects
  * const store = createRedisStore(redis);
  */
 export function createRedisStore(client: IoredisClient, options?: RedisStoreOptions): RedisStore;

@@ -36,3 +36,35 @@ describe.skipIf(skipRedisTests)(
     });
   },
 );
+
+describe.skipIf(skipRedisTests)(
+  'an ioredis client made with lazyConnect and never connected',
+  () => {
+    for (const packageName of ['ioredis', 'ioredis-v5']) {
+      it(`${packageName}: no I/O until the store's first command, which connects it and succeeds`, async () => {
+        const server = await startRedisServer();
+        const { Redis: LazyRedis } = (await import(packageName)) as typeof import('ioredis');
+        const client = new LazyRedis(server.url, { ...ioredisOptions, lazyConnect: true });
+        client.on('error', () => undefined);
+        try {
+          const store = createRedisStore(client, { prefix: 'lazy:' });
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          expect(client.status).toBe('wait');
+          const clients = async () =>
+            String(await server.command('CLIENT', 'LIST'))
+              .trim()
+              .split('\n');
+          expect(await clients()).toHaveLength(1); // the test's own connection only
+          // Concurrent first commands share the one connect (ioredis refuses a second).
+          await Promise.all([store.set('a', '1', 60_000), store.set('b', '2', 60_000)]);
+          expect((await store.get('a'))?.value).toBe('1');
+          expect(await server.command('GET', 'lazy:b')).toBe('2');
+          expect(await clients()).toHaveLength(2);
+        } finally {
+          client.disconnect();
+          await server.stop();
+        }
+      });
+    }
+  },
+);

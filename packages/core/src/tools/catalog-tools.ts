@@ -81,11 +81,13 @@ interface BindContext {
   defaults: CatalogToolDefaults;
   names: CatalogToolNames;
   redact: Redactor;
+  /** Throws the ConfigurationError of missing settings; run on a call, never at creation. */
+  assertConfigured: () => void;
 }
 
 function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
   definition: CatalogToolDefinition<Input, Output, Name>,
-  { client, defaults, names, redact, view, store }: BindContext,
+  { client, defaults, names, redact, view, store, assertConfigured }: BindContext,
 ): CatalogTool<Input, Output, Name> {
   const nameField = definition.modelFieldName ?? ((path: string) => path);
   return {
@@ -95,6 +97,7 @@ function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
     inputSchema: definition.inputSchema,
     needsApproval: definition.mutates,
     async execute(input, options = {}) {
+      assertConfigured();
       // Frameworks validate too, but a direct call must not reach the service unchecked.
       const parsed = validateToolInput(
         definition.inputSchema,
@@ -175,7 +178,6 @@ export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = n
     new CatalogClient(
       read.store ? { store: read.store, ...read.clientOptions } : read.clientOptions,
     );
-  assertToolsConfigured(client, read.selected);
   const context: BindContext = {
     client,
     store: read.store ?? client.store,
@@ -185,6 +187,9 @@ export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = n
     // Model-facing text and tool outputs pass through this, so a key echoed by the service
     // never reaches the model or anything the application forwards (a browser).
     redact: modelTextRedactor(client, read.clientOptions),
+    // Checked at the first call, not here: tools built at module scope must import (and a
+    // `next build` must pass) without the CATALOG_* settings that only the runtime has.
+    assertConfigured: () => assertToolsConfigured(client, read.selected),
   };
   const builtIns: Record<CatalogToolName, () => AnyCatalogTool> = {
     search_catalog: () => bindTool(searchCatalogTool, context),

@@ -15,7 +15,8 @@ export interface Snippet {
 }
 
 const PRELUDE = /<!--\s*snippet-prelude\s*\n([\s\S]*?)-->\s*$/;
-const SKIP = /<!--\s*snippet-skip:\s*([^>]*?)\s*-->\s*$/;
+// A `docs-flow` block is a committed file, type-checked and run by packages/docs-tests.
+const SKIP = /<!--\s*(?:snippet-skip|docs-flow):\s*([^>]*?)\s*-->\s*$/;
 const ALIAS = /<!--\s*snippet-alias:\s*([^>]*?)\s*-->\s*(?:<!--\s*snippet-prelude[\s\S]*?-->\s*)?$/;
 
 function aliasesOf(marker: string | undefined): Record<string, string> {
