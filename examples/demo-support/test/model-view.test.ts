@@ -1,6 +1,5 @@
 import type { Website } from '@catalogkit/core';
-import { buyLinkReference } from '@catalogkit/core/tools';
-import { formatCatalogResult, formatWebsites } from '@catalogkit/core/tools';
+import { buyLinkReference, formatCatalogResult, formatWebsites } from '@catalogkit/core/tools';
 import { describe, expect, it } from 'vitest';
 import { readOffers, readWebsites } from '../src/shopper/model-view.js';
 import { catalogOutput, RETAILER_SITES, TRICKY_URL, websitesOutput } from './fixtures.js';

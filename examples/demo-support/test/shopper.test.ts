@@ -1,6 +1,10 @@
 import type { Website } from '@catalogkit/core';
-import { buyLinkReference } from '@catalogkit/core/tools';
-import { formatCatalogResult, formatCollection, formatWebsites } from '@catalogkit/core/tools';
+import {
+  buyLinkReference,
+  formatCatalogResult,
+  formatCollection,
+  formatWebsites,
+} from '@catalogkit/core/tools';
 import { describe, expect, it } from 'vitest';
 import { planNextStep } from '../src/shopper/plan.js';
 import { DEFAULT_SHOPPING_REQUEST } from '../src/shopper/request.js';

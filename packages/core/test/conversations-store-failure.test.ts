@@ -22,6 +22,7 @@ function failingStore(failing: Operation, thrown: unknown): CatalogStore {
     set: (key, value, ttlMs) => (failing === 'set' ? fail() : inner.set(key, value, ttlMs)),
     setIfAbsent: (key, value, ttlMs) => inner.setIfAbsent(key, value, ttlMs),
     delete: (key) => inner.delete(key),
+    deleteIfEquals: (key, value) => inner.deleteIfEquals(key, value),
     lock: (key, options) => (failing === 'lock' ? fail() : inner.lock(key, options)),
   };
 }

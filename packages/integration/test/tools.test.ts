@@ -6,8 +6,8 @@ import {
   type SearchWebsitesOutput,
   type UpdateCollectionOutput,
 } from '@catalogkit/core';
-import { resolveBuyLinks } from '@catalogkit/links';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
+import { resolveBuyLinks } from '@catalogkit/links';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buyLinksOf, rawCatalogSearch } from '../bench/raw-catalog-search.js';
 

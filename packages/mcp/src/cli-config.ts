@@ -185,7 +185,13 @@ function optionName(name: string, secrets: readonly string[]): string {
 }
 
 /** The options that take a value. */
-const VALUE_OPTIONS = ['--include', '--confirm-changes', '--buy-links', '--port', '--host'] as const;
+const VALUE_OPTIONS = [
+  '--include',
+  '--confirm-changes',
+  '--buy-links',
+  '--port',
+  '--host',
+] as const;
 
 /** Splits `--name=value` and `--name value` alike. */
 function optionValue(args: readonly string[], index: number): [string, string | undefined, number] {

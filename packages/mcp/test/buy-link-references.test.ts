@@ -1,6 +1,6 @@
 import type { SearchCatalogOutput } from '@catalogkit/core';
-import { finalizeBuyLinks } from '@catalogkit/links';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
+import { finalizeBuyLinks } from '@catalogkit/links';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CatalogMcpHandlerOptions, createCatalogMcpHandler } from '../src/index.js';
 import { connectHttpClient, mountInHono } from './support/http-host.js';

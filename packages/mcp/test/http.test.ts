@@ -1,6 +1,5 @@
 import { CatalogClient } from '@catalogkit/core';
-import { buyLinkReference } from '@catalogkit/core/tools';
-import { findStrictModeViolations } from '@catalogkit/core/tools';
+import { buyLinkReference, findStrictModeViolations } from '@catalogkit/core/tools';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

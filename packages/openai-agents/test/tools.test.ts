@@ -5,8 +5,7 @@ import {
   type SearchCatalogOutput,
   type UpdateCollectionOutput,
 } from '@catalogkit/core';
-import { buyLinkReference } from '@catalogkit/core/tools';
-import { findStrictModeViolations } from '@catalogkit/core/tools';
+import { buyLinkReference, findStrictModeViolations } from '@catalogkit/core/tools';
 import { startEmulator } from '@catalogkit/emulator';
 import { Agent, RunState, run, ToolCallError } from '@openai/agents';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -143,6 +143,9 @@ export function consumerSpecs(input: ConsumerInputs): ConsumerSpec[] {
       engineStrict: true,
       dependencies: {
         '@catalogkit/ai-sdk': version('ai-sdk'),
+        ...core,
+        '@catalogkit/redis': version('redis'),
+        ioredis: newest(input, 'ioredis'),
         ai: newest(input, 'ai', 7),
         zod: newest(input, 'zod'),
         next: newest(input, 'next'),
@@ -151,7 +154,8 @@ export function consumerSpecs(input: ConsumerInputs): ConsumerSpec[] {
         '@types/react': newest(input, '@types/react'),
         '@types/react-dom': newest(input, '@types/react-dom'),
       },
-      shown: ['next', 'react', 'ai'],
+      shown: ['next', 'react', 'ai', 'ioredis'],
+      needsRedis: true,
     },
     {
       name: 'Vite 8 page in Chromium, ChatSession',

@@ -90,12 +90,20 @@ export async function runNextConsumer(
   writeNextProject(dir, spec, context);
   const [pm = 'pnpm', ...pmArgs] = context.pnpm;
   const env = cleanEnv({ ...context.env, NEXT_TELEMETRY_DISABLED: '1' });
+  // The build gets no CATALOG_* settings and no reachable Redis: creating tools, clients and
+  // stores at module scope must do no I/O and need no settings (they are read at the first call).
+  const buildEnv = Object.fromEntries(
+    Object.entries(env).filter(([name]) => !name.startsWith('CATALOG_') && name !== 'REDIS_URL'),
+  );
+  buildEnv.REDIS_URL = 'redis://127.0.0.1:1';
   const next = join(dir, 'node_modules', '.bin', 'next');
   try {
     await phase('install', () => run(pm, [...pmArgs, 'install'], { cwd: dir, timeoutMs: 600_000 }));
     result.install = 'ok';
     result.versions = spec.shown.map((name) => installedVersion(dir, name)).join(', ');
-    await phase('next build', () => run(next, ['build'], { cwd: dir, env, timeoutMs: 600_000 }));
+    await phase('next build', () =>
+      run(next, ['build'], { cwd: dir, env: buildEnv, timeoutMs: 600_000 }),
+    );
     result.typecheck = 'ok';
     const port = await freePort();
     const server = await startBackground(

@@ -21,7 +21,9 @@ export function checkSearch(output: unknown, modelText: string, limit: number): 
   const [first] = response.products;
   assert.ok(first && modelText.includes(first.id), 'the model reads the product id');
   const link = first.variants.find((variant) => variant.url)?.url;
-  assert.ok(link && modelText.includes(link), 'the model reads the buy link byte for byte');
+  // References by default: the model reads `[[buy:…]]` per offer, never a catalog URL.
+  assert.ok(link && !modelText.includes(link), 'the model reads no buy link URL');
+  assert.match(modelText, /\[\[buy:[^\]\s]+\]\]/, 'the model reads buy-link references');
   return first.id;
 }
 

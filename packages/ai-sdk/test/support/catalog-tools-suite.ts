@@ -6,8 +6,7 @@ import {
   type SearchWebsitesOutput,
   type UpdateCollectionOutput,
 } from '@catalogkit/core';
-import { buyLinkReference } from '@catalogkit/core/tools';
-import { findStrictModeViolations } from '@catalogkit/core/tools';
+import { buyLinkReference, findStrictModeViolations } from '@catalogkit/core/tools';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

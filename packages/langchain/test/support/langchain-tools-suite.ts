@@ -8,8 +8,7 @@ import {
   type UpdateCollectionOutput,
   ValidationError,
 } from '@catalogkit/core';
-import { buyLinkReference } from '@catalogkit/core/tools';
-import { findStrictModeViolations } from '@catalogkit/core/tools';
+import { buyLinkReference, findStrictModeViolations } from '@catalogkit/core/tools';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { ToolMessage } from '@langchain/core/messages';
 import { type DynamicStructuredTool, ToolInputParsingException } from '@langchain/core/tools';

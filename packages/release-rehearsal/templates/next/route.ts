@@ -2,8 +2,11 @@
 // streamText, answered as a UI message stream. The model is scripted with ai/test: first a
 // search_catalog call, then a short text once it has read the tool's output.
 import { createCatalogTools } from '@catalogkit/ai-sdk';
+import { CatalogClient } from '@catalogkit/core';
+import { createRedisStore } from '@catalogkit/redis';
 import { simulateReadableStream, stepCountIs, streamText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
+import { Redis } from 'ioredis';
 
 export const dynamic = 'force-dynamic';
 
@@ -45,10 +48,21 @@ function scriptedModel(query: string): MockLanguageModelV3 {
   return model;
 }
 
+// At module scope, as the README's Deploying section writes it: `next build` imports this file
+// with no CATALOG_* settings and no reachable Redis (the rehearsal builds it so), which must do
+// no I/O and need no settings; both are read at the first call.
+const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
+  lazyConnect: true,
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 0,
+  autoResendUnfulfilledCommands: false,
+});
+redis.on('error', () => {});
+const client = new CatalogClient({ store: createRedisStore(redis) });
+const tools = createCatalogTools({ client, include: ['search_catalog'] });
+
 export async function POST(request: Request): Promise<Response> {
   const { query } = (await request.json()) as { query: string };
-  // CATALOG_BASE_URL, CATALOG_MCP_URL and CATALOG_API_KEY, read when the request comes.
-  const tools = createCatalogTools({ include: ['search_catalog'] });
   const result = streamText({
     model: scriptedModel(query),
     tools,
