@@ -32,6 +32,15 @@ const cases: [string, string][] = [
     KEY.replace(/[^a-z0-9]/gi, (c) => `&#X${hex(c.charCodeAt(0)).toUpperCase()};`),
   ],
   ['HTML decimal references', KEY.replace(/[^a-z0-9]/gi, (c) => `&#${c.charCodeAt(0)};`)],
+  // Red team (wave 4): browsers decode references padded with zeros too.
+  [
+    'HTML decimal references padded with zeros',
+    [...KEY].map((c) => `&#${String(c.charCodeAt(0)).padStart(8, '0')};`).join(''),
+  ],
+  [
+    'HTML hex references padded with zeros',
+    [...KEY].map((c) => `&#x${hex(c.charCodeAt(0)).padStart(7, '0')};`).join(''),
+  ],
   [
     'HTML named references',
     KEY.replace(

@@ -51,15 +51,29 @@ function catalogResultOf(
 }
 
 /**
+ * A buy link only when it is a web address (`https:` or `http:`, as the URL parser reads it):
+ * a hostile or broken service that puts `javascript:` or `data:` in a product's `url` gives no
+ * buy link at all, so nothing downstream (verify, render, references) can trust it.
+ */
+function webLink(value: unknown): string[] {
+  if (typeof value !== 'string' || value === '') return [];
+  let protocol: string;
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    return [];
+  }
+  return protocol === 'https:' || protocol === 'http:' ? [value] : [];
+}
+
+/**
  * The buy links of one product, as the catalog view prints them: each variant's `url`, or
  * the product's own `url` when it has no variants.
  */
 function productBuyLinks(product: Record<string, unknown>): string[] {
   const variants = Array.isArray(product.variants) ? product.variants : [];
-  if (variants.length === 0) return typeof product.url === 'string' ? [product.url] : [];
-  return variants.flatMap((variant) =>
-    isRecord(variant) && typeof variant.url === 'string' && variant.url ? [variant.url] : [],
-  );
+  if (variants.length === 0) return webLink(product.url);
+  return variants.flatMap((variant) => (isRecord(variant) ? webLink(variant.url) : []));
 }
 
 /**

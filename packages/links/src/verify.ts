@@ -49,25 +49,84 @@ function formOf(token: Token): VerifiedLinkForm {
   return token.markup === 'linkify' ? 'literal' : 'link';
 }
 
-/** Sorts the tokens of one block (and their inline children) into the verification. */
-function visit(
+/**
+ * Text a GFM renderer (remark-gfm, react-markdown, Streamdown) may link where markdown-it's
+ * linkify does not: a `scheme://` or `www.` anywhere in a word, or an e-mail address. Any of it
+ * outside a verified link is an issue, so `ok` never depends on which linkifier a renderer
+ * uses. Word by word, each checked with `includes`: linear in the text.
+ */
+function linkLikeWords(text: string): string[] {
+  return text.split(/\s+/).filter((word) => {
+    const lower = word.toLowerCase();
+    const at = word.indexOf('@');
+    return (
+      lower.includes('://') || lower.includes('www.') || (at > 0 && word.includes('.', at + 2))
+    );
+  });
+}
+
+/**
+ * Whether a literal link ends where GFM's autolink literal ends too: at the end of the text,
+ * before whitespace or `<`, or before trailing punctuation GFM leaves out. Otherwise GFM reads
+ * a longer link than markdown-it did (`BUY>&u=…` is one link to GFM), so it is not verified.
+ */
+function endsAsGfmDoes(after: Token | undefined): boolean {
+  const next = after?.type === 'text' ? after.content : '';
+  return next === '' || /^[?!.,:*_~)'"]*(?:[\s<]|$)/.test(next);
+}
+
+/**
+ * Whether the link opened at `tokens[index]` is a verified buy link: its destination is byte
+ * for byte a buy link, and a literal link (linkify's `link_open`, its text, `link_close`) ends
+ * where GFM's does. The one rule {@link verifyBuyLinks} and `renderAnswerHtml` share.
+ */
+export function isVerifiedLinkAt(
+  tokens: readonly Token[],
+  index: number,
+  links: BuyLinkReferences,
+): boolean {
+  const token = tokens[index];
+  if (!token || !links.has(String(token.attrGet('href') ?? ''))) return false;
+  return formOf(token) !== 'literal' || endsAsGfmDoes(tokens[index + 3]);
+}
+
+/** Sorts the inline tokens of one block into the verification. */
+function visitInline(
   tokens: readonly Token[],
   links: BuyLinkReferences,
   out: BuyLinkVerification,
   line: number,
 ): void {
-  for (const token of tokens) {
-    const at = token.map ? token.map[0] + 1 : line;
-    if (token.type === 'html_block' || token.type === 'html_inline') {
-      out.issues.push({ kind: 'html', url: token.content.slice(0, MAX_ISSUE_TEXT), line: at });
+  let inLink = false;
+  tokens.forEach((token, index) => {
+    if (token.type === 'html_inline') {
+      out.issues.push({ kind: 'html', url: token.content.slice(0, MAX_ISSUE_TEXT), line });
     } else if (token.type === 'link_open') {
+      inLink = true;
       const url = String(token.attrGet('href') ?? '');
-      if (links.has(url)) out.verified.push({ url, form: formOf(token), line: at });
-      else out.issues.push({ kind: 'link', url, line: at });
+      if (isVerifiedLinkAt(tokens, index, links))
+        out.verified.push({ url, form: formOf(token), line });
+      else out.issues.push({ kind: 'link', url, line });
+    } else if (token.type === 'link_close') {
+      inLink = false;
     } else if (token.type === 'image') {
-      out.issues.push({ kind: 'image', url: String(token.attrGet('src') ?? ''), line: at });
+      out.issues.push({ kind: 'image', url: String(token.attrGet('src') ?? ''), line });
+    } else if (token.type === 'text' && !inLink) {
+      for (const word of linkLikeWords(token.content))
+        out.issues.push({ kind: 'link', url: word.slice(0, MAX_ISSUE_TEXT), line });
     }
-    if (token.children) visit(token.children, links, out, at);
+  });
+}
+
+/** Sorts the tokens of the answer (blocks, and each block's inline tokens) into the verification. */
+function visit(tokens: readonly Token[], links: BuyLinkReferences, out: BuyLinkVerification): void {
+  for (const token of tokens) {
+    const line = token.map ? token.map[0] + 1 : 1;
+    if (token.type === 'html_block') {
+      out.issues.push({ kind: 'html', url: token.content.slice(0, MAX_ISSUE_TEXT), line });
+    } else if (token.children) {
+      visitInline(token.children, links, out, line);
+    }
   }
 }
 
@@ -93,7 +152,7 @@ export function verifyBuyLinks(
 ): BuyLinkVerification {
   const out: BuyLinkVerification = { ok: true, verified: [], issues: [] };
   const tokens = parseAnswer(text);
-  if (tokens) visit(tokens, referencesOf(toolResults, options), out, 1);
+  if (tokens) visit(tokens, referencesOf(toolResults, options), out);
   else out.issues.push({ kind: 'too-long', url: '', line: 1 });
   out.ok = out.issues.length === 0;
   return out;

@@ -77,6 +77,43 @@ describe('the key in each of 23 forms the shopper or the model reads as the key'
     const answer = `${'&#x61;<b'.repeat(50_000)}${'<!--'.repeat(20_000)}`;
     const started = performance.now();
     expect(() => assertKeyNotShown(KEY, { answer })).not.toThrow();
-    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(performance.now() - started).toBeLessThan(15_000);
+  });
+});
+
+describe('red team (wave 4, kit secrets)', () => {
+  const shows = (answer: string) => {
+    try {
+      assertKeyNotShown(KEY, { answer });
+      return false;
+    } catch (error) {
+      if (error instanceof CatalogAssertionError) return true;
+      throw error;
+    }
+  };
+
+  it('B1: the key split by Markdown links is found as the renderer shows it', () => {
+    expect(shows(`[ck_live_](https://a.example)[9fK2qL7x](https://b.example)Wm4Rt8Vz`)).toBe(true);
+  });
+
+  it('B2: invisible characters between the pieces (named references, tag characters)', () => {
+    expect(shows('ck_live_9fK2&zwj;qL7xWm4&ZeroWidthSpace;Rt8Vz')).toBe(true);
+    expect(shows('ck_live_9fK2\u034fqL7xWm4\u{E0041}Rt8Vz')).toBe(true);
+  });
+
+  it('B5: references padded with zeros', () => {
+    expect(
+      shows([...KEY].map((c) => `&#${String(c.charCodeAt(0)).padStart(8, '0')};`).join('')),
+    ).toBe(true);
+  });
+
+  it('B7: a key ending in zeros is not "found" in prices or a nil UUID', () => {
+    const demoKey = 'ck_test_valid_0000000000000000';
+    const answer =
+      'Prices: 0.00, 0.00, 0.00, 0.00, 0.00, 0.00; $1,000,000,000,000; id 00000000-0000-0000-0000-000000000000';
+    expect(() => assertKeyNotShown(demoKey, { answer })).not.toThrow();
+    expect(() => assertKeyNotShown(demoKey, { answer: `key ${demoKey}` })).toThrow(
+      CatalogAssertionError,
+    );
   });
 });

@@ -45,7 +45,7 @@ const JSON_ESCAPES: Readonly<Record<string, string>> = {
  * shape, so one `replace` scans the text in linear time.
  */
 const ESCAPE =
-  /%[0-9a-f]{2}|\\u[0-9a-f]{4}|\\[/\\"bfnrt]|&#x[0-9a-f]{1,6};|&#[0-9]{1,7};|&[a-z]{2,8};/gi;
+  /%[0-9a-f]{2}|\\u[0-9a-f]{4}|\\[/\\"bfnrt]|&#x0*[0-9a-f]{1,6};|&#0*[0-9]{1,7};|&[a-z]{2,8};/gi;
 
 /** The character an escape matched by {@link ESCAPE} stands for (undefined: not one). */
 function decodeEscape(found: string): string | undefined {

@@ -10,6 +10,7 @@
  *   `@catalogkit/links`.
  * Every pass is one regular-expression replace with no nested repetition: linear in the text.
  */
+import { renderAnswerHtml } from '@catalogkit/links';
 
 /** Secrets shorter than this are not searched for (they would match by chance). */
 export const MIN_SECRET_LENGTH = 8;
@@ -48,7 +49,7 @@ function fromCode(code: number): string {
 /** HTML character references: `&#99;`, `&#x63;`, `&#0099`, `&lowbar;` (semicolon optional). */
 function decodeReferences(text: string): string {
   return text.replace(
-    /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-zA-Z]{2,8}));?/g,
+    /&(?:#0*(\d{1,7})|#[xX]0*([0-9a-fA-F]{1,6})|([a-zA-Z]{2,8}));?/g,
     (all, dec, hex, name) => {
       if (dec !== undefined) return fromCode(Number(dec));
       if (hex !== undefined) return fromCode(Number.parseInt(hex, 16));
@@ -121,7 +122,17 @@ function lowerForms(secret: string): string[] {
 function runsOf(secret: string): string[] {
   const bare = compact(secret);
   if (bare.length <= MIN_RUN) return [bare];
-  return Array.from({ length: bare.length - MIN_RUN + 1 }, (_, i) => bare.slice(i, i + MIN_RUN));
+  return Array.from({ length: bare.length - MIN_RUN + 1 }, (_, i) =>
+    bare.slice(i, i + MIN_RUN),
+  ).filter(distinctive);
+}
+
+/**
+ * A run of a secret worth finding alone: at least 6 different characters. `0000000000000000`
+ * (the end of a demo key) is in prices and ids, so a run of it proves nothing.
+ */
+function distinctive(run: string): boolean {
+  return new Set(run).size >= 6;
 }
 
 function holds(secret: string, view: string): boolean {
@@ -158,7 +169,18 @@ const INVISIBLE =
  */
 export function shopperView(text: string): string {
   const untagged = withoutComments(text).replace(/<\/?[a-zA-Z][^<>]*>/g, '');
-  return decodeReferences(untagged).replace(INVISIBLE, '');
+  return decodeReferences(untagged).replace(INVISIBLE, '').replace(IGNORABLE, '');
+}
+
+/** Every character Unicode says a renderer may show as nothing (tag characters, joiners). */
+const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
+
+/**
+ * The answer's Markdown rendered by the links package's parse (the shopper's renderer: links
+ * as their text, entities decoded), then read as the shopper sees it.
+ */
+function renderedView(text: string): string {
+  return shopperView(renderAnswerHtml(text, []));
 }
 
 /** The text without HTML comments (an unclosed one runs to the end, as in a browser). */
@@ -180,5 +202,6 @@ function withoutComments(text: string): string {
 export function secretsShown(text: string, secrets: readonly string[]): string[] {
   const found = new Set(findSecretEchoes(text, secrets));
   for (const secret of findSecretEchoes(shopperView(text), secrets)) found.add(secret);
+  for (const secret of findSecretEchoes(renderedView(text), secrets)) found.add(secret);
   return secrets.filter((secret) => found.has(secret));
 }
