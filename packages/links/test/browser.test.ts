@@ -25,6 +25,9 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** Generated answers per property: a few in `pnpm test`, more under `pnpm fuzz`. */
+const RUNS = Number(process.env.CATALOGKIT_FUZZ_RUNS ?? 10);
+
 const OPENED = new Set(BUY_LINKS.map((link) => new URL(link).href));
 
 /** Nothing ran, nothing loaded, and every link is a buy link (and opens one). */
@@ -118,7 +121,7 @@ describe('generated hostile answers', () => {
         fc.asyncProperty(ANSWER, async (answer) => {
           expectSafe(await show(browser, render(answer), false));
         }),
-        { numRuns: 25 },
+        { numRuns: RUNS },
       );
     },
     240_000,
@@ -130,7 +133,7 @@ describe('generated hostile answers', () => {
         const hrefs = await hrefsIn(browser, RENDERERS.renderAnswerHtml!(answer));
         expect(hrefs).toEqual(verifyBuyLinks(answer, toolResults).verified.map(({ url }) => url));
       }),
-      { numRuns: 25 },
+      { numRuns: RUNS },
     );
   }, 240_000);
 });
