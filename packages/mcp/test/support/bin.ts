@@ -44,7 +44,7 @@ export interface BinRun {
 export function runBin(
   args: string[],
   env: Record<string, string>,
-  timeoutMs = 15_000,
+  timeoutMs = 60_000,
 ): Promise<BinRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...BIN_ARGS, ...args], {
