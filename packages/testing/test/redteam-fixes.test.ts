@@ -114,14 +114,15 @@ describe('H1: each change needs an approval of its own', () => {
     );
     expect(problems).toHaveLength(2);
     expect(problems[1]).toContain('name sent "Renamed" but approved (absent)');
-    // The same change, spelled as a model might (ids twice, lone fields left out): approved.
+    // The same change, spelled as a model might (lone fields left out): approved. The tool sends
+    // the ids as given (no rewriting), so ids written twice would be a different change.
     expect(
       problemsOf(() =>
         assertChangesApproved(service as CatalogService, [
           approval('update_collection', {
             collection_id: 'col_summer',
             name: 'Renamed',
-            add_clauses: [{ product_ids: ['prod_x', 'prod_x'] }],
+            add_clauses: [{ product_ids: ['prod_x'] }],
           }),
         ]),
       ),
