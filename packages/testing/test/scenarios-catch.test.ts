@@ -189,7 +189,7 @@ const cases: [Scenario, string, AgentFunction<LanguageModel, ToolSet>, RegExp][]
     linkCopiedWrong,
     'the model’s text shown as is',
     rawText,
-    /is not a buy link the catalog gave \(a miscopy of/,
+    /is not a buy link the catalog gave/,
   ],
 ];
 
