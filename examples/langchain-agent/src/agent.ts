@@ -1,7 +1,7 @@
 /**
  * A shopping agent on LangChain.js with catalogkit's tools: it searches the catalog, looks up
- * the retailers' commission rates and, once you approve, adds the best picks to a collection.
- * Copy it as is; it needs langchain, @langchain/langgraph, @langchain/openai, @catalogkit/langchain, @catalogkit/core.
+ * the retailers' commission rates and, once you approve, adds the best picks to a collection. Copy it as is; it
+ * needs langchain, @langchain/langgraph, @langchain/openai, @catalogkit/langchain, @catalogkit/core.
  */
 import { type CatalogStore, MemoryCatalogStore } from '@catalogkit/core';
 import { createCatalogTools, finalizeAIMessageBuyLinks } from '@catalogkit/langchain';
@@ -24,35 +24,24 @@ export const INSTRUCTIONS = [
 ].join(' ');
 
 /** Your decision on a tool call that changes the user's data; `reason` is told to the model. */
-export type Approve = (call: {
-  toolName: string;
-  input: unknown;
-}) => Promise<{ approved: boolean; reason?: string }>;
+export type Approve = (call: { toolName: string; input: unknown }) => Promise<Decision>;
+type Decision = { approved: boolean; reason?: string };
 
-/**
- * One store for every run in this process: each run builds its tools anew, and without a
- * shared store the guard against repeating a change of unknown outcome would hold per run.
- */
+/** One store for every run in this process (tools are built per run; the guard needs one). */
 export const RUNS_STORE: CatalogStore = new MemoryCatalogStore();
 
 /** How to run the agent. */
 export interface ShoppingAgentOptions {
-  /** Any chat model that supports tool calling; {@link defaultModel} when not given. */
+  /** Any chat model that supports tool calling; {@link defaultModel} by default. */
   model?: BaseChatModel;
   /** Where the catalog is; by default CATALOG_API_KEY, CATALOG_BASE_URL and CATALOG_MCP_URL. */
   clientOptions?: { apiKey?: string; baseUrl?: string; mcpUrl?: string };
-  /**
-   * Where the tools remember collection changes of unknown outcome, so a repeat is refused.
-   * The tools are built per run: give every run one store (a Redis store across processes);
-   * by default this process's {@link RUNS_STORE}.
-   */
+  /** Where changes of unknown outcome are remembered (Redis across processes); {@link RUNS_STORE}. */
   store?: CatalogStore;
   /** Asked before `update_collection` runs; it runs only when approved. */
   approve: Approve;
   /** LangChain callback handlers, e.g. to show each tool call as it ends. */
   callbacks?: Callbacks;
-  /** How the model reads buy links: short references (default) or the links; see the README. */
-  buyLinks?: 'inline' | 'reference';
 }
 
 /** OpenAI's OPENAI_MODEL (gpt-4.1-mini when unset); ChatOpenAI reads OPENAI_API_KEY. */
@@ -72,9 +61,8 @@ async function decide({ actionRequests }: HITLRequest, approve: Approve): Promis
 }
 
 /**
- * Runs the agent on one request. Returns the model's answer and every step: the messages of
- * the run, where each tool's ToolMessage has the compact text the model read as `content`
- * and the full result for your application as `artifact`.
+ * Runs the agent on one request: the answer, and the run's messages (each ToolMessage has the
+ * text the model read as `content` and the full result as `artifact`).
  */
 export async function runShoppingAgent(request: string, options: ShoppingAgentOptions) {
   const agent = createAgent({
@@ -83,7 +71,6 @@ export async function runShoppingAgent(request: string, options: ShoppingAgentOp
     tools: createCatalogTools({
       clientOptions: options.clientOptions,
       store: options.store ?? RUNS_STORE,
-      buyLinks: options.buyLinks ?? 'reference',
     }),
     // The run stops before update_collection until you decide; stopping needs a checkpointer.
     middleware: [
@@ -105,8 +92,7 @@ export async function runShoppingAgent(request: string, options: ShoppingAgentOp
     state = await agent.invoke(new Command({ resume }), config);
   }
   // References become the exact buy links; any other link or raw HTML is flagged (issues, ok).
-  const { text } = finalizeAIMessageBuyLinks(state.messages);
-  return { text, steps: state.messages };
+  return { text: finalizeAIMessageBuyLinks(state.messages).text, steps: state.messages };
 }
 
 export default runShoppingAgent; // what `npx @catalogkit/testing check src/agent.ts` tests

@@ -122,7 +122,9 @@ describe('rate limits', () => {
       }),
     );
     const created = statuses.filter((status) => status === 200).length;
-    expect(created).toBeLessThanOrEqual(20);
+    // The burst (20), plus what the bucket refills (10 a minute) while a busy machine sends them.
+    const refilled = Math.floor(((performance.now() - started) / 60_000) * 10);
+    expect(created).toBeLessThanOrEqual(20 + refilled);
     expect(statuses.filter((status) => status === 429).length).toBe(1000 - created);
     expect(app.emulator.stats.count(CONVERSATIONS_ROUTE)).toBe(created);
     expect(performance.now() - started).toBeLessThan(30_000);

@@ -108,12 +108,30 @@ function arm(fault: Fault, emulator: RunningEmulator, proxy: FaultyProxy): void 
 }
 
 const productOf = (index: number) => `prod_retry_${index}`;
+/**
+ * One collection per update: the write-ahead guard refuses every add to a collection while one
+ * of its changes has an unknown outcome (for ten minutes), so each faulted update gets its own.
+ */
+const collectionOf = (index: number) => `col_retry_${index}`;
+
+function seedCollections(emulator: RunningEmulator, updates: number): void {
+  const template = emulator.state.collections.get(COLLECTION_ID);
+  if (!template) throw new Error(`the emulator has no ${COLLECTION_ID}`);
+  for (let index = 0; index < updates; index += 1) {
+    const collection_id = collectionOf(index);
+    emulator.state.collections.set(collection_id, {
+      ...structuredClone(template),
+      collection_id,
+      clauses: [],
+    });
+  }
+}
 
 /** How many times the service holds each update's clause, for the updates held at all. */
 function countCopies(emulator: RunningEmulator, updates: number): number[] {
-  const clauses = emulator.state.collections.get(COLLECTION_ID)?.clauses ?? [];
   const counts: number[] = [];
   for (let index = 0; index < updates; index += 1) {
+    const clauses = emulator.state.collections.get(collectionOf(index))?.clauses ?? [];
     const product = productOf(index);
     const count = clauses.filter((clause) => clause.product_ids.includes(product)).length;
     if (count > 0) counts.push(count);
@@ -158,6 +176,7 @@ export async function runRetryingModel(updates = 300): Promise<RetryingModelRepo
       include: ['update_collection'],
       needsApproval: false,
     });
+    seedCollections(emulator, updates);
     const sentBefore = emulator.stats.count(ROUTE);
     for (let index = 0; index < updates; index += 1) {
       const fault = faultFor(index);
@@ -166,7 +185,7 @@ export async function runRetryingModel(updates = 300): Promise<RetryingModelRepo
       const call = {
         toolName: 'update_collection',
         input: {
-          collection_id: COLLECTION_ID,
+          collection_id: collectionOf(index),
           add_clauses: [{ product_ids: [productOf(index)] }],
         },
       };

@@ -185,12 +185,7 @@ const cases: [Scenario, string, AgentFunction<LanguageModel, ToolSet>, RegExp][]
     pastesToolOutput,
     /"…?https:\/\/go\.catalogkit\.test\/r\/\S+ \(a link run into \d+ characters of other text\) is not a buy link/,
   ],
-  [
-    linkCopiedWrong,
-    'the model’s text shown as is',
-    rawText,
-    /is not a buy link the catalog gave/,
-  ],
+  [linkCopiedWrong, 'the model’s text shown as is', rawText, /is not a buy link the catalog gave/],
 ];
 
 describe('each scenario catches the mistake it is about', () => {

@@ -7,7 +7,10 @@ import { TOKEN_TABLE_QUERIES } from '../token-table.js';
 
 /** Web URLs written bare in a text (the view prints them so; the stand-in copies them). */
 function urlsIn(text: string): string[] {
-  return [...text.matchAll(/https?:\/\/[^\s<>()[\]"'`]+/g)].map((match) => match[0]);
+  // Trailing punctuation ends a sentence, not the link (as GFM and markdown-it read it).
+  return [...text.matchAll(/https?:\/\/[^\s<>()[\]"'`]+/g)].map((match) =>
+    match[0].replace(/[?!.,:*_~]+$/, ''),
+  );
 }
 
 /** One offer as the stand-in model writes about it. */
