@@ -50,35 +50,8 @@ function formOf(token: Token): VerifiedLinkForm {
 }
 
 /**
- * Text a GFM renderer (remark-gfm, react-markdown, Streamdown) may link where markdown-it's
- * linkify does not: a `scheme://` or `www.` anywhere in a word, or an e-mail address. Any of it
- * outside a verified link is an issue, so `ok` never depends on which linkifier a renderer
- * uses. Word by word, each checked with `includes`: linear in the text.
- */
-function linkLikeWords(text: string): string[] {
-  return text.split(/\s+/).filter((word) => {
-    const lower = word.toLowerCase();
-    const at = word.indexOf('@');
-    return (
-      lower.includes('://') || lower.includes('www.') || (at > 0 && word.includes('.', at + 2))
-    );
-  });
-}
-
-/**
- * Whether a literal link ends where GFM's autolink literal ends too: at the end of the text,
- * before whitespace or `<`, or before trailing punctuation GFM leaves out. Otherwise GFM reads
- * a longer link than markdown-it did (`BUY>&u=…` is one link to GFM), so it is not verified.
- */
-function endsAsGfmDoes(after: Token | undefined): boolean {
-  const next = after?.type === 'text' ? after.content : '';
-  return next === '' || /^[?!.,:*_~)'"]*(?:[\s<]|$)/.test(next);
-}
-
-/**
  * Whether the link opened at `tokens[index]` is a verified buy link: its destination is byte
- * for byte a buy link, and a literal link (linkify's `link_open`, its text, `link_close`) ends
- * where GFM's does. The one rule {@link verifyBuyLinks} and `renderAnswerHtml` share.
+ * for byte a buy link. The one rule {@link verifyBuyLinks} and `renderAnswerHtml` share.
  */
 export function isVerifiedLinkAt(
   tokens: readonly Token[],
@@ -86,8 +59,7 @@ export function isVerifiedLinkAt(
   links: BuyLinkReferences,
 ): boolean {
   const token = tokens[index];
-  if (!token || !links.has(String(token.attrGet('href') ?? ''))) return false;
-  return formOf(token) !== 'literal' || endsAsGfmDoes(tokens[index + 3]);
+  return !!token && links.has(String(token.attrGet('href') ?? ''));
 }
 
 /** Sorts the inline tokens of one block into the verification. */
@@ -97,23 +69,16 @@ function visitInline(
   out: BuyLinkVerification,
   line: number,
 ): void {
-  let inLink = false;
   tokens.forEach((token, index) => {
     if (token.type === 'html_inline') {
       out.issues.push({ kind: 'html', url: token.content.slice(0, MAX_ISSUE_TEXT), line });
     } else if (token.type === 'link_open') {
-      inLink = true;
       const url = String(token.attrGet('href') ?? '');
       if (isVerifiedLinkAt(tokens, index, links))
         out.verified.push({ url, form: formOf(token), line });
       else out.issues.push({ kind: 'link', url, line });
-    } else if (token.type === 'link_close') {
-      inLink = false;
     } else if (token.type === 'image') {
       out.issues.push({ kind: 'image', url: String(token.attrGet('src') ?? ''), line });
-    } else if (token.type === 'text' && !inLink) {
-      for (const word of linkLikeWords(token.content))
-        out.issues.push({ kind: 'link', url: word.slice(0, MAX_ISSUE_TEXT), line });
     }
   });
 }

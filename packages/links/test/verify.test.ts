@@ -132,26 +132,4 @@ describe('red team (wave 4, links)', () => {
     expect(verifyBuyLinks(answer, hostile).ok).toBe(false);
     expect(renderAnswerHtml(answer, hostile)).not.toContain('<a');
   });
-
-  it.each([
-    ['a digit before a scheme', 'Only 9https://evil.example/pay'],
-    ['www. in emphasis', '_www.evil.com_'],
-    ['www. inside a word', 'foo_www.evil.com'],
-    ['www. with a TLD linkify does not know', 'see www.evil.app'],
-    ['an e-mail in emphasis', '_pay@evil.com_'],
-    ['a fullwidth dot', 'www.evil．com'],
-  ])('F2: text a GFM renderer links is not ok (%s)', (_name, answer) => {
-    expect(verifyBuyLinks(answer, toolResults).ok).toBe(false);
-  });
-
-  it('F3: a literal buy link GFM would read longer is neither verified nor clickable', () => {
-    for (const answer of [`${BUY}>&u=https%3A%2F%2Fevil.example`, `\\<${BUY}>`]) {
-      const check = verifyBuyLinks(answer, toolResults);
-      expect(check.ok).toBe(false);
-      expect(check.verified).toEqual([]);
-      expect(renderAnswerHtml(answer, toolResults)).not.toContain('<a');
-    }
-    // Ended as GFM ends it (space, end, trailing punctuation): verified.
-    expect(verifyBuyLinks(`Buy: ${BUY}. Or ${BUY}`, toolResults).ok).toBe(true);
-  });
 });
