@@ -135,7 +135,10 @@ describe.skipIf(missing)(`flow 1, your own agent${missing ? ` (skipped: ${missin
     const { page, chat, capture } = await openAgentChat();
     await send(chat, 'trail running shoes');
     await expect
-      .poll(() => chat.locator('.message.assistant .text').last().textContent(), WAIT)
+      .poll(
+        async () => (await chat.locator('.message.assistant .text').last().textContent())?.trim(),
+        WAIT,
+      )
       .toMatch(/^Here are \d+ matches for “trail running shoes”/);
     await settled(chat);
     // Streamed: the answer came as many text deltas, after the tool result. (The capture
@@ -185,7 +188,10 @@ describe.skipIf(missing)(`flow 1, your own agent${missing ? ` (skipped: ${missin
     await chat.getByRole('button', { name: 'Approve' }).click();
     await chat.locator('.approval.done').waitFor(WAIT);
     await expect
-      .poll(() => chat.locator('.message.assistant .text').last().textContent(), WAIT)
+      .poll(
+        async () => (await chat.locator('.message.assistant .text').last().textContent())?.trim(),
+        WAIT,
+      )
       .toMatch(/^Done: I added prod_\w+ and prod_\w+ to your collection/);
     await settled(chat);
     expect(app.emulator.stats.count(PATCH_ROUTE)).toBe(patchesBefore + 1);
@@ -197,7 +203,10 @@ describe.skipIf(missing)(`flow 1, your own agent${missing ? ` (skipped: ${missin
     // The next turn replays the history, approval included: the update does not run again.
     await send(chat, 'waterproof hiking jacket');
     await expect
-      .poll(() => chat.locator('.message.assistant .text').last().textContent(), WAIT)
+      .poll(
+        async () => (await chat.locator('.message.assistant .text').last().textContent())?.trim(),
+        WAIT,
+      )
       .toMatch(/^Here are \d+ matches for “waterproof hiking jacket”/);
     await settled(chat);
     expect(app.emulator.stats.count(PATCH_ROUTE)).toBe(patchesBefore + 1);
@@ -214,7 +223,10 @@ describe.skipIf(missing)(`flow 1, your own agent${missing ? ` (skipped: ${missin
     await chat.locator('.approval.denied').waitFor(WAIT);
     // The scripted model answers from the execution-denied result it was given.
     await expect
-      .poll(() => chat.locator('.message.assistant .text').last().textContent(), WAIT)
+      .poll(
+        async () => (await chat.locator('.message.assistant .text').last().textContent())?.trim(),
+        WAIT,
+      )
       .toBe('Understood: I left your collection unchanged.');
     await settled(chat);
     expect(app.emulator.stats.count(PATCH_ROUTE)).toBe(patchesBefore);
@@ -229,7 +241,10 @@ describe.skipIf(missing)(`flow 1, your own agent${missing ? ` (skipped: ${missin
       await send(chat, 'trail running shoes');
       await chat.locator('.tool-error').waitFor(WAIT);
       await expect
-        .poll(() => chat.locator('.message.assistant .text').last().textContent(), WAIT)
+        .poll(
+          async () => (await chat.locator('.message.assistant .text').last().textContent())?.trim(),
+          WAIT,
+        )
         .toMatch(/^That did not work: .+ Please try again in a moment\.$/);
       await settled(chat);
       await expect.poll(() => page.locator('.app-header').isVisible()).toBe(true);

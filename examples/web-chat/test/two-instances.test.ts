@@ -438,7 +438,10 @@ describe.skipIf(noRedis || noChromium)(
       // The next turn replays the approved history, through whichever instance: no rerun.
       await send(chat, 'waterproof hiking jacket');
       await expect
-        .poll(() => chat.locator('.message.assistant .text').last().textContent(), WAIT)
+        .poll(
+          async () => (await chat.locator('.message.assistant .text').last().textContent())?.trim(),
+          WAIT,
+        )
         .toMatch(/^Here are \d+ matches for “waterproof hiking jacket”/);
       await settled(chat);
       expect(app.emulator.stats.count(PATCH_ROUTE)).toBe(1);
