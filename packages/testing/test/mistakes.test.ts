@@ -20,7 +20,7 @@ interface Mistake {
 }
 
 const UNVERIFIED_LINK =
-  /^"…https:\/\/\S+…" \(a link run into \d+ characters of other text\) is not a buy link the catalog gave; /;
+  /^"…?https:\/\/\S+"( \(a link run into \d+ characters of other text\))? is not a buy link the catalog gave; /;
 
 const MISTAKES: Record<string, Mistake> = {
   'tells the model to retry failures': {

@@ -143,9 +143,31 @@ export function assertBuyLinksVerified(
     throwIfAny('assertBuyLinksVerified', buyLinkProblems(answer, sources, options));
     return;
   }
-  const websiteUrls = [...sources.websiteUrls(), ...(options?.websiteUrls ?? [])];
+  const catalogSources = sources.buyLinkSources();
+  const websiteUrls = [
+    ...sources.websiteUrls(),
+    ...catalogGivenUrls(catalogSources),
+    ...(options?.websiteUrls ?? []),
+  ];
   throwIfAny(
     'assertBuyLinksVerified',
-    buyLinkProblems(answer, sources.buyLinkSources(), { ...options, websiteUrls }),
+    buyLinkProblems(answer, catalogSources, { ...options, websiteUrls }),
   );
+}
+
+/**
+ * Every web address in the catalog results the service gave (a retailer's site, a product
+ * picture): data the catalog gave, shown as given, not a foreign link. An explicit stack.
+ */
+export function catalogGivenUrls(sources: BuyLinkSources): string[] {
+  const found: string[] = [];
+  const stack: unknown[] = [...sources].map((source) => source.output);
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      if (/^https?:\/\//i.test(value)) found.push(value);
+    } else if (Array.isArray(value)) stack.push(...value);
+    else if (value !== null && typeof value === 'object') stack.push(...Object.values(value));
+  }
+  return found;
 }

@@ -1,6 +1,10 @@
 import { changeAppliedTwiceProblems, unapprovedChangeProblems } from '../assertions/changes.js';
 import { requestProblems } from '../assertions/counts.js';
-import { type BuyLinkAssertionOptions, buyLinkProblems } from '../assertions/links.js';
+import {
+  type BuyLinkAssertionOptions,
+  buyLinkProblems,
+  catalogGivenUrls,
+} from '../assertions/links.js';
 import { retryProblems } from '../assertions/retry.js';
 import { maskSecret, secretProblems, uiText } from '../assertions/secrets.js';
 import { toolCallsOf, trajectoryProblems } from '../assertions/trajectory.js';
@@ -27,7 +31,8 @@ export function maskSecrets(text: string, secrets: readonly string[]): string {
 
 /** What a run's links may be besides buy links: the agent's own, the catalog's retailer URLs. */
 function linkOptions(run: ScenarioRun): BuyLinkAssertionOptions {
-  return { allowedLinks: run.allowedLinks, websiteUrls: run.service.websiteUrls() };
+  const given = catalogGivenUrls(run.service.buyLinkSources());
+  return { allowedLinks: run.allowedLinks, websiteUrls: [...run.service.websiteUrls(), ...given] };
 }
 
 /** Links in what the browser received: the browser shows them too, so they must be buy links. */
