@@ -2,7 +2,6 @@ import type { Token } from 'markdown-it';
 import { parseAnswer, parser } from './parse.js';
 import { type BuyLinkReferences, referencesOf } from './references.js';
 import type { BuyLinkSources, BuyLinkTrustOptions } from './sources.js';
-import { isVerifiedLinkAt } from './verify.js';
 
 /** The `rel` of every buy link rendered: no opener, no referrer, marked as paid. */
 export const BUY_LINK_REL = 'noopener noreferrer sponsored';
@@ -41,7 +40,7 @@ rules.image = (tokens, i, options, env) =>
 rules.link_open = (tokens, i, _options, env) => {
   const href = String(tokens[i]!.attrGet('href') ?? '');
   const state = stateOf(env);
-  const clickable = isVerifiedLinkAt(tokens, i, state.links);
+  const clickable = state.links.has(href);
   state.open.push(clickable);
   return clickable ? `<a href="${escapeHtml(href)}" rel="${BUY_LINK_REL}">` : '';
 };

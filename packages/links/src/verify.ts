@@ -49,19 +49,6 @@ function formOf(token: Token): VerifiedLinkForm {
   return token.markup === 'linkify' ? 'literal' : 'link';
 }
 
-/**
- * Whether the link opened at `tokens[index]` is a verified buy link: its destination is byte
- * for byte a buy link. The one rule {@link verifyBuyLinks} and `renderAnswerHtml` share.
- */
-export function isVerifiedLinkAt(
-  tokens: readonly Token[],
-  index: number,
-  links: BuyLinkReferences,
-): boolean {
-  const token = tokens[index];
-  return !!token && links.has(String(token.attrGet('href') ?? ''));
-}
-
 /** Sorts the inline tokens of one block into the verification. */
 function visitInline(
   tokens: readonly Token[],
@@ -69,18 +56,17 @@ function visitInline(
   out: BuyLinkVerification,
   line: number,
 ): void {
-  tokens.forEach((token, index) => {
+  for (const token of tokens) {
     if (token.type === 'html_inline') {
       out.issues.push({ kind: 'html', url: token.content.slice(0, MAX_ISSUE_TEXT), line });
     } else if (token.type === 'link_open') {
       const url = String(token.attrGet('href') ?? '');
-      if (isVerifiedLinkAt(tokens, index, links))
-        out.verified.push({ url, form: formOf(token), line });
+      if (links.has(url)) out.verified.push({ url, form: formOf(token), line });
       else out.issues.push({ kind: 'link', url, line });
     } else if (token.type === 'image') {
       out.issues.push({ kind: 'image', url: String(token.attrGet('src') ?? ''), line });
     }
-  });
+  }
 }
 
 /** Sorts the tokens of the answer (blocks, and each block's inline tokens) into the verification. */
