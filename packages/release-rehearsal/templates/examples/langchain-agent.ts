@@ -37,7 +37,6 @@ class ScriptedModel extends BaseChatModel {
 const { text, steps } = await runShoppingAgent('Find trail running shoes.', {
   model: new ScriptedModel({}),
   approve: async () => ({ approved: false, reason: 'not in this scenario' }),
-  buyLinks: 'inline',
 });
 const tools = steps.filter((m) => ToolMessage.isInstance(m));
 const ok =
