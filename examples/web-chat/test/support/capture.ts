@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 
 /** One request the page made, as Chromium sent it. */
 export interface CapturedRequest {
@@ -36,6 +36,8 @@ export class Capture {
   readonly console: string[] = [];
   readonly pageErrors: string[] = [];
   readonly #pending: Promise<unknown>[] = [];
+  /** The bodies of the chat answers fulfilled below, by request: the page received exactly these. */
+  readonly #fulfilled = new Map<Request, string>();
 
   async attach(page: Page): Promise<void> {
     await page.addInitScript(() => {
@@ -50,7 +52,9 @@ export class Capture {
       const response = await route.fetch().catch(() => undefined);
       // A server that is gone stays gone for the page: the same network failure it would see.
       if (response === undefined) return route.abort('connectionrefused');
-      await route.fulfill({ response, body: await response.body() });
+      const body = await response.body();
+      this.#fulfilled.set(route.request(), body.toString('utf8'));
+      await route.fulfill({ response, body });
     });
     page.on('console', (message) => this.console.push(`${message.type()}: ${message.text()}`));
     page.on('pageerror', (error) => this.pageErrors.push(String(error)));
@@ -72,8 +76,9 @@ export class Capture {
       this.#track(
         Promise.all([
           response.allHeaders(),
-          // Preflights and redirects have no body to read.
-          response.text().catch(() => ''),
+          // A fulfilled chat answer is recorded as handed to the page: under load Chromium may
+          // fail to give its body back through DevTools. Preflights and redirects have none.
+          this.#fulfilled.get(response.request()) ?? response.text().catch(() => ''),
         ]).then(([headers, body]) => {
           this.responses.push({
             url: response.url(),
