@@ -299,6 +299,21 @@ describe('the storefront (MCP App) of search_catalog', () => {
     expect(JSON.parse(shown ?? '{}')).toMatchObject({ showCommission: true });
   });
 
+  it('is not offered when search_catalog is not served', async () => {
+    const mounted = await mountInHono(
+      createCatalogMcpHandler(handlerOptions({ include: ['search_websites'] })),
+    );
+    const { client } = await connectHttpClient(mounted.url);
+    try {
+      expect(client.getServerCapabilities()).toEqual({ tools: {} });
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool._meta)).toEqual([undefined]);
+    } finally {
+      await client.close();
+      await mounted.close();
+    }
+  });
+
   it('refuses a storefront option that is not one, naming the field', () => {
     const options = {
       storefront: { showCommission: 'yes' },
