@@ -1,4 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { SearchCatalogOutput } from '@catalogkit/core';
 import { commissionPercentage } from '@catalogkit/core/schemas';
@@ -14,10 +17,16 @@ import {
   RESOURCE_URI_META_KEY,
 } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CatalogMcpHandlerOptions, createCatalogMcpHandler } from '../src/index.js';
-import { STOREFRONT_MIME_TYPE, STOREFRONT_URI } from '../src/storefront.js';
+import {
+  STOREFRONT_MIME_TYPE,
+  STOREFRONT_URI,
+  type Storefront,
+  type StorefrontOptions,
+} from '../src/storefront.js';
 import { launch, type ShownApp, showApp } from './support/app-host.js';
 import { startBin } from './support/bin.js';
 import {
@@ -297,6 +306,45 @@ describe('the storefront (MCP App) of search_catalog', () => {
     ]);
     expect(JSON.parse(hidden ?? '{}')).toMatchObject({ showCommission: false });
     expect(JSON.parse(shown ?? '{}')).toMatchObject({ showCommission: true });
+  });
+
+  it('survives minification: the page a minifying bundler ships (Workers, Next.js) still renders', async () => {
+    // The view is sent as its own source text, so a bundler that minifies this package
+    // rewrites the page too: build it as one would and render that.
+    const bundled = await build({
+      entryPoints: [new URL('../src/storefront.ts', import.meta.url).pathname],
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'neutral',
+      target: 'es2022',
+      conditions: ['@catalogkit/source'],
+      write: false,
+      logLevel: 'silent',
+    });
+    const folder = mkdtempSync(join(tmpdir(), 'storefront-'));
+    let storefrontOf: (options: StorefrontOptions, version: string) => Storefront;
+    try {
+      const file = join(folder, 'storefront.mjs');
+      writeFileSync(file, bundled.outputFiles[0]?.text ?? '');
+      ({ storefrontOf } = await import(pathToFileURL(file).href));
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+    const { html: served, input, result } = await hostSearch(handlerOptions());
+    const { html } = storefrontOf({}, '0.0.0');
+    expect(html.length).toBeLessThan(served.length);
+    const shown = await showApp(browser, html, input, result);
+    try {
+      const { hrefs } = await rendered(shown);
+      expect(hrefs).toEqual(
+        collectBuyLinks([{ toolName: 'search_catalog', output: outputOf(result) }]),
+      );
+      await shown.view.locator('a').first().click();
+      await expect.poll(() => shown.opened()).toEqual([hrefs[0]]);
+    } finally {
+      await shown.page.close();
+    }
   });
 
   it('is not offered when search_catalog is not served', async () => {
