@@ -177,7 +177,6 @@ export function storefrontView(config: StorefrontViewConfig): void {
     else send({ id, error: { code: -32601, message: `Method not found: ${method}` } });
   });
 
-  new ResizeObserver(reportSize).observe(document.documentElement);
   void request('ui/initialize', {
     appInfo: { name: 'catalogkit-storefront', version: config.version },
     appCapabilities: {},
@@ -187,5 +186,7 @@ export function storefrontView(config: StorefrontViewConfig): void {
     const capabilities = isRecord(result.hostCapabilities) ? result.hostCapabilities : {};
     canOpenLinks = isRecord(capabilities.openLinks);
     send({ method: 'ui/notifications/initialized', params: {} });
+    // Sizes only once initialized: the host sizes the frame to the cards from then on.
+    new ResizeObserver(reportSize).observe(document.documentElement);
   });
 }

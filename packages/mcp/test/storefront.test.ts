@@ -204,6 +204,9 @@ describe('the storefront (MCP App) of search_catalog', () => {
       expect(shown.navigations).toEqual([]);
       expect(shown.requests).toEqual([]);
       expect(shown.dialogs).toEqual([]);
+      // The host was told the cards' height, to size the frame to them.
+      const sizes = await shown.page.evaluate(() => window.host.sizes);
+      expect(sizes.at(-1)).toBeGreaterThan(100);
     } finally {
       await shown.page.close();
     }
