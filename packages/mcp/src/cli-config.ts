@@ -33,6 +33,8 @@ export type CliCommand =
       confirmChanges: ConfirmChanges | undefined;
       http: HttpListen | undefined;
       buyLinks: BuyLinkMode | undefined;
+      /** `--show-commission`: the storefront's cards show each offer's commission. */
+      showCommission: boolean;
     }
   | { kind: 'print'; text: string }
   | { kind: 'fail'; text: string; exitCode: number };
@@ -73,6 +75,8 @@ Options:
                              a URL; the exact links are in each result's structuredContent
                              for the host to resolve or render; inline: the model reads the
                              links, for hosts that show its text as written
+  --show-commission          Show each offer's commission on the storefront's product
+                             cards (hosts with MCP Apps); hidden from shoppers by default
   -v, --version              Print the version and exit
   -h, --help                 Print this help and exit
 
@@ -217,12 +221,17 @@ export function parseArgs(
   let port: number | undefined;
   let host: string | undefined;
   let buyLinks: BuyLinkMode | undefined;
+  let showCommission = false;
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index] ?? '';
     if (arg === '-h' || arg === '--help') return { kind: 'print', text: usage(version) };
     if (arg === '-v' || arg === '--version') return { kind: 'print', text: `${version}\n` };
     if (arg === '--http') {
       http = true;
+      continue;
+    }
+    if (arg === '--show-commission') {
+      showCommission = true;
       continue;
     }
     const [name, value, last] = optionValue(args, index);
@@ -265,7 +274,7 @@ export function parseArgs(
   const listen = http
     ? { port: port ?? DEFAULT_HTTP_PORT, host: host ?? DEFAULT_HTTP_HOST }
     : undefined;
-  return { kind: 'serve', include, confirmChanges, buyLinks, http: listen };
+  return { kind: 'serve', include, confirmChanges, buyLinks, showCommission, http: listen };
 }
 
 /**

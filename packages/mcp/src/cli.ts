@@ -19,6 +19,7 @@ async function serveOverHttp(command: ServeCommand, http: NonNullable<ServeComma
     include: command.include,
     ...(command.confirmChanges ? { confirmChanges: command.confirmChanges } : {}),
     ...(command.buyLinks ? { buyLinks: command.buyLinks } : {}),
+    storefront: { showCommission: command.showCommission },
     allowedHosts: allowedHostsFor(http.host),
   });
   await serveHttp(handle, http, (text) => process.stdout.write(text));
@@ -38,6 +39,7 @@ async function serve(command: ServeCommand): Promise<void> {
     include: command.include,
     ...(command.confirmChanges ? { confirmChanges: command.confirmChanges } : {}),
     ...(command.buyLinks ? { buyLinks: command.buyLinks } : {}),
+    storefront: { showCommission: command.showCommission },
   });
   const listing = modernListing(tools);
   // Both revisions: the opening message picks the era (2026-07-28 `server/discover`, or the

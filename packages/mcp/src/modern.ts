@@ -7,6 +7,7 @@ import {
   type McpHttpHandler,
   ProtocolError,
   ProtocolErrorCode,
+  ResourceNotFoundError,
   Server,
   type ServerContext,
   type Tool,
@@ -22,6 +23,7 @@ import {
   refusal,
 } from './confirm.js';
 import { callTool, type ErasedTool, type PreparedTools } from './server.js';
+import { readStorefront } from './storefront.js';
 
 /** The protocol revision this module serves: stateless, one request per exchange. */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
@@ -134,8 +136,19 @@ export function catalogServerFor(
   listing: readonly Tool[],
   era: 'legacy' | 'modern',
 ): Server {
-  const server = new Server(tools.serverInfo, { capabilities: { tools: {} } });
+  const { storefront } = tools;
+  const server = new Server(tools.serverInfo, {
+    capabilities: storefront ? { tools: {}, resources: {} } : { tools: {} },
+  });
   server.setRequestHandler('tools/list', () => ({ tools: [...listing] }));
+  if (storefront) {
+    server.setRequestHandler('resources/list', () => ({ resources: [storefront.resource] }));
+    server.setRequestHandler('resources/read', (request) => {
+      const read = readStorefront(storefront, request.params.uri);
+      if (!read) throw new ResourceNotFoundError(request.params.uri);
+      return read;
+    });
+  }
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const catalogTool = tools.byName.get(request.params.name);
     if (!catalogTool) {

@@ -11,8 +11,10 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
+  ListResourcesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
@@ -29,6 +31,12 @@ import {
 } from './confirm.js';
 import { type ConfirmationSeal, confirmationSeal } from './confirm-state.js';
 import { toObjectJsonSchema } from './json-schema.js';
+import {
+  readStorefront,
+  type Storefront,
+  type StorefrontOptions,
+  storefrontOf,
+} from './storefront.js';
 
 /**
  * Options of the catalog MCP server: the shared catalog tool options (your own `tools`
@@ -61,6 +69,12 @@ export interface CatalogMcpServerOptions extends CatalogToolsOptions<AnyCatalogT
    * answer, and the user is asked again.
    */
   confirmationKey?: string | Uint8Array;
+  /**
+   * The storefront (MCP Apps): hosts that show MCP Apps render `search_catalog` results as
+   * product cards with their buy links. `showCommission: true` shows each offer's commission
+   * on the cards; by default shoppers do not see it.
+   */
+  storefront?: StorefrontOptions;
 }
 
 const DEFAULT_SERVER_INFO = { name: 'catalogkit', version: packageJson.version };
@@ -83,13 +97,16 @@ export interface PreparedTools {
    * share this one. It keeps no per-request state.
    */
   validator: AjvJsonSchemaValidator;
+  /** The product cards of `search_catalog` (MCP Apps), when that tool is served. */
+  storefront: Storefront | undefined;
 }
 
 /** A catalog tool with its types erased: each execute validates its own input. */
 export type ErasedTool = CatalogTool<unknown, CatalogToolResult, string>;
 
-function toMcpTool(catalogTool: ErasedTool): Tool {
+function toMcpTool(catalogTool: ErasedTool, storefront: Storefront | undefined): Tool {
   const outputSchema = outputSchemaOf(catalogTool.originalName);
+  const showsCards = storefront && catalogTool.originalName === STOREFRONT_TOOL;
   return {
     name: catalogTool.name,
     title: titleOf(catalogTool.originalName, catalogTool.name),
@@ -100,12 +117,16 @@ function toMcpTool(catalogTool: ErasedTool): Tool {
     ),
     ...(outputSchema ? { outputSchema: toObjectJsonSchema(outputSchema, 'output') } : {}),
     annotations: annotationsOf(catalogTool.originalName, catalogTool.needsApproval),
+    ...(showsCards ? { _meta: storefront.toolMeta } : {}),
   };
 }
 
+/** The built-in whose results the storefront shows (renamed or not). */
+const STOREFRONT_TOOL = 'search_catalog';
+
 type ToolOptions = Omit<
   CatalogMcpServerOptions,
-  'serverInfo' | 'confirmChanges' | 'confirmationKey'
+  'serverInfo' | 'confirmChanges' | 'confirmationKey' | 'storefront'
 >;
 
 /**
@@ -145,15 +166,21 @@ export function prepareTools(options: CatalogMcpServerOptions): PreparedTools {
     serverInfo = DEFAULT_SERVER_INFO,
     confirmChanges,
     confirmationKey,
+    storefront: storefrontOptions,
     ...toolOptions
   } = options;
   const withClient = withOwnClient(toolOptions);
   const tools = createCatalogToolList(withClient);
+  const cards = storefrontOf(storefrontOptions, packageJson.version);
+  const storefront = tools.some((tool) => tool.originalName === STOREFRONT_TOOL)
+    ? cards
+    : undefined;
   return {
     serverInfo,
     confirmChanges: confirmChangesOf(confirmChanges),
     seal: confirmationSeal(confirmationKey),
-    listing: tools.map(toMcpTool),
+    storefront,
+    listing: tools.map((catalogTool) => toMcpTool(catalogTool, storefront)),
     byName: new Map(
       tools.map((catalogTool): [string, ErasedTool] => [catalogTool.name, catalogTool]),
     ),
@@ -167,6 +194,9 @@ export function prepareTools(options: CatalogMcpServerOptions): PreparedTools {
 // server can be closed while a call it no longer tracks runs on (two requests of one batch
 // sharing an id: the SDK keeps one abort controller per id). Not part of the exports.
 let runningToolCalls = 0;
+
+/** MCP's error code for an unknown resource (the 1.x SDK's ErrorCode does not name it). */
+const RESOURCE_NOT_FOUND = -32002;
 
 /** How many tool calls have started and not yet settled (a test hook). @internal */
 export function runningToolCallCount(): number {
@@ -256,8 +286,19 @@ export function serverFor(tools: PreparedTools, closed?: AbortSignal): McpServer
   // Tools are declared on the underlying Server (the SDK's way to custom handlers), not in
   // the McpServer options, which would install McpServer's own handlers for registerTool.
   const server = new McpServer(tools.serverInfo, { jsonSchemaValidator: tools.validator });
-  server.server.registerCapabilities({ tools: {} });
+  server.server.registerCapabilities(
+    tools.storefront ? { tools: {}, resources: {} } : { tools: {} },
+  );
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.listing }));
+  if (tools.storefront) {
+    const { resource } = tools.storefront;
+    server.server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [resource] }));
+    server.server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+      const read = readStorefront(tools.storefront, request.params.uri);
+      if (!read) throw new McpError(RESOURCE_NOT_FOUND, 'Resource not found', request.params);
+      return read;
+    });
+  }
   server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const catalogTool = tools.byName.get(request.params.name);
     if (!catalogTool) {

@@ -30,8 +30,9 @@ describe('the stdio bin (npx @catalogkit/mcp)', () => {
         name: 'catalogkit',
         version: packageJson.version,
       });
-      // Tools only: the list never changes, so no list_changed notifications are promised.
-      expect(client.getServerCapabilities()).toEqual({ tools: {} });
+      // Tools, and the storefront's one resource: neither list changes, so no list_changed
+      // notifications or subscriptions are promised.
+      expect(client.getServerCapabilities()).toEqual({ tools: {}, resources: {} });
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toEqual([
         'search_catalog',
