@@ -4,6 +4,7 @@
  * disguises fail where the model was sent the key; text that only looks like it passes.
  */
 import { describe, expect, it } from 'vitest';
+import { secretsShown, shownText } from '../src/assertions/echoes.js';
 import { assertBuyLinksVerified, assertKeyNotShown, CatalogAssertionError } from '../src/index.js';
 
 /** The problems an assertion reports, or none. */
@@ -147,6 +148,33 @@ describe('the key in each form an echo takes or the shopper reads as the key', (
     expect(() => assertKeyNotShown(KEY, { answer })).not.toThrow();
     expect(performance.now() - started).toBeLessThan(15_000);
   });
+
+  it('B8: time grows with the text alone, not text × secret length (medians)', () => {
+    const secretOf = (length: number) =>
+      `ck_live_${Array.from({ length: length - 8 }, (_, i) => 'abcdefghjkmnpqrstuvwxyz23456789'[(i * 7) % 31]).join('')}`;
+    const textOf = (secret: string, size: number) => {
+      const unit = `Great **shoes** &amp; [a](https://x.example/?q=%41) &#x61; \\u0063 ${secret.slice(0, 9)} ${secret.slice(0, -1)}\n`;
+      return unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+    };
+    const median = (secret: string, text: string) => {
+      const times = [0, 1, 2, 3, 4].map(() => {
+        const started = performance.now();
+        expect(secretsShown(text, [secret])).toEqual([]);
+        return performance.now() - started;
+      });
+      return times.sort((a, b) => a - b)[2] ?? 0;
+    };
+    const short = secretOf(24);
+    const long = secretOf(480);
+    median(short, textOf(short, 100_000)); // warm up
+    const small = median(short, textOf(short, 200_000));
+    const large = median(short, textOf(short, 2_000_000));
+    const largeLong = median(long, textOf(long, 2_000_000));
+    // Linear: 10× the text about 10× the time; quadratic would be 100×. The old matcher's
+    // time grew with the secret's length (a scan per 12-character run): 20× here.
+    expect(large / small).toBeLessThan(35);
+    expect(largeLong / large).toBeLessThan(4);
+  });
 });
 
 describe('red team (wave 4, kit secrets)', () => {
@@ -184,4 +212,42 @@ describe('red team (wave 4, kit secrets)', () => {
       CatalogAssertionError,
     );
   });
+});
+
+describe('B3, B4: no text is hidden by HTML (the renderer shows raw HTML as text)', () => {
+  // The key with zero-width spaces: as written it is not the key; as the page shows it, it is.
+  const hidden = [...KEY].join('\u200b');
+  const hiders = [
+    `<span hidden>${hidden}</span>`,
+    `<div style="display:none">\n\n${hidden}\n\n</div>`,
+    `<!-- ${hidden} -->`,
+    `<!-- ${hidden}`,
+    `<script>let k = "${hidden}"</script>`,
+    `<template>${hidden}</template>`,
+    `<textarea hidden>${hidden}</textarea>`,
+    `<img alt="${hidden}" src="x.png">`,
+    `<a title="a>b" data-k="${hidden}">x</a>`,
+    `<b title='x<y'>${hidden}</b>`,
+  ];
+
+  it("the shown text is the renderer's: Markdown rendered, raw HTML and references as text", () => {
+    expect(
+      shownText('<span hidden>a</span> *b* &amp;lt; &#99; [x](https://y.example) <!-- c'),
+    ).toBe('<span hidden>a</span> b &lt; c x <!-- c\n');
+    expect(shownText(`a\u200b\u{E0041}b`)).toBe('ab\n');
+  });
+
+  it.each(hiders)('finds the key HTML would hide: %s', (html) => {
+    expect(problemsOf(() => assertKeyNotShown(KEY, { answer: `Shoes. ${html} Enjoy.` }))).toEqual([
+      'the secret ck_l… (24 characters) is in the final answer',
+    ]);
+  });
+
+  // An unclosed comment is no HTML to the parser: text, shown as typed (and found above).
+  it.each(hiders.filter((html) => html.includes('>')))(
+    'and the answer fails the link check (raw HTML): %s',
+    (html) => {
+      expect(() => assertBuyLinksVerified(`Shoes. ${html} Enjoy.`, [])).toThrow(/raw HTML/);
+    },
+  );
 });
