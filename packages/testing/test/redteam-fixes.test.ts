@@ -178,9 +178,9 @@ describe('H2: the key in the forms an echo takes, and disguises where the model 
     ['a run of 12 characters', KEY.slice(10, 22)],
   ])('in the answer, %s, from a model sent the key', (_, form) => {
     const model = [{ method: 'POST', path: '/chat/completions', headers: {}, body: { k: KEY } }];
-    expect(found({ model, answer: `ref: ${form} ok` })).toEqual([
+    expect(found({ model, answer: `ref: ${form} ok` })).toContain(
       'the secret ck_t… (28 characters) is in model request 1',
-    ]);
+    );
   });
 
   it('split between the answer and ui, and base64 in ui', () => {

@@ -88,9 +88,10 @@ describe('the key in each form an echo takes or the shopper reads as the key', (
         { method: 'POST', path: '/responses', headers: {}, body: { instructions: KEY } },
       ];
       const seen = { model, answer: `Here you go: ${form} — enjoy.` };
-      expect(problemsOf(() => assertKeyNotShown(KEY, seen))).toEqual([
+      // Whether core's matcher also reads the disguise is core's scope, not the kit's.
+      expect(problemsOf(() => assertKeyNotShown(KEY, seen))).toContain(
         'the secret ck_l… (24 characters) is in model request 1',
-      ]);
+      );
     });
   }
 
