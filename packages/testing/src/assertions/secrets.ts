@@ -50,7 +50,7 @@ function surfaces(seen: SeenByModelAndShopper): { surfaces: Surface[]; problems:
   return { surfaces: found, problems };
 }
 
-/** Most values {@link streamedText} visits (as the walk's budget). */
+/** Most values {@link streamedText} visits (the walk's budget). */
 const MAX_PARTS = 200_000;
 
 /**
@@ -58,7 +58,7 @@ const MAX_PARTS = 200_000;
  * `reasoning-delta`; `delta`, or AI SDK 4's `textDelta`) joined by part id, as the page joins
  * them. A key streamed in pieces is whole here. Plain arrays and objects only, bounded.
  */
-export function streamedText(ui: unknown): string {
+function streamedText(ui: unknown): string {
   const texts = new Map<string, string>();
   const stack: unknown[] = [ui];
   const seen = new Set<object>();
@@ -67,7 +67,6 @@ export function streamedText(ui: unknown): string {
     if (typeof value !== 'object' || value === null || seen.has(value)) continue;
     seen.add(value);
     try {
-      const children = Array.isArray(value) ? value : Object.values(value);
       const part = value as { type?: unknown; id?: unknown; delta?: unknown; textDelta?: unknown };
       const delta = part.delta ?? part.textDelta;
       if (
@@ -79,6 +78,7 @@ export function streamedText(ui: unknown): string {
         texts.set(id, (texts.get(id) ?? '') + delta);
         continue;
       }
+      const children = Array.isArray(value) ? value : Object.values(value);
       for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
     } catch {
       // A value that throws when read is reported by the walk (walkText).
