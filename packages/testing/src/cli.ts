@@ -24,8 +24,8 @@ const USAGE = `Usage: catalogkit-testing check <agent module> [--scenario <id>].
          [--reporter table|junit|json] [--allow-link <url>]...
 
 Runs catalogkit's scenarios (a shopping run, an update of unknown outcome, a 429, a 402,
-a dropped connection, a key echoed by the service, a link copied wrong) against your agent,
-offline: the catalog emulator and a stand-in of OpenAI on loopback.
+a dropped connection, a key echoed by the service, a link copied wrong, a change the shopper
+denies) against your agent, offline: the catalog emulator and a stand-in of OpenAI on loopback.
 
 The module's default export is your agent: async (prompt, { model, tools, clientOptions,
 approve }) => ({ text }). \`export const framework = 'langchain'\` (or 'openai-agents';

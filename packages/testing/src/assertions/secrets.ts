@@ -1,6 +1,6 @@
 import type { CatalogService } from '../service/catalog-service.js';
 import type { RecordedRequest, RunningStandIn } from '../stand-ins/server.js';
-import { MIN_SECRET_LENGTH, secretsShown } from './echoes.js';
+import { secretsShown } from './echoes.js';
 import { throwIfAny } from './error.js';
 import { type WalkedText, walkText } from './walk.js';
 
@@ -37,14 +37,54 @@ function surfaces(seen: SeenByModelAndShopper): { surfaces: Surface[]; problems:
     problems.push(...walked.problems);
     return { where, text: walked.strings.join('\n') };
   };
+  const browser = 'what the browser received';
   const found = [
     ...requestsOf(seen).map((request, i) =>
       read(`model request ${i + 1}`, [request.path, request.headers, request.body]),
     ),
     ...(seen.answer === undefined ? [] : [{ where: 'the final answer', text: seen.answer }]),
-    ...(seen.ui === undefined ? [] : [read('what the browser received', seen.ui)]),
+    ...(seen.ui === undefined
+      ? []
+      : [read(browser, seen.ui), { where: browser, text: streamedText(seen.ui) }]),
   ];
   return { surfaces: found, problems };
+}
+
+/** Most values {@link streamedText} visits (the walk's budget). */
+const MAX_PARTS = 200_000;
+
+/**
+ * The text a UI stream shows: the deltas of each streamed part (`text-delta`,
+ * `reasoning-delta`; `delta`, or AI SDK 4's `textDelta`) joined by part id, as the page joins
+ * them. A key streamed in pieces is whole here. Plain arrays and objects only, bounded.
+ */
+function streamedText(ui: unknown): string {
+  const texts = new Map<string, string>();
+  const stack: unknown[] = [ui];
+  const seen = new Set<object>();
+  for (let visited = 0; stack.length > 0 && visited < MAX_PARTS; visited++) {
+    const value = stack.pop();
+    if (typeof value !== 'object' || value === null || seen.has(value)) continue;
+    seen.add(value);
+    try {
+      const part = value as { type?: unknown; id?: unknown; delta?: unknown; textDelta?: unknown };
+      const delta = part.delta ?? part.textDelta;
+      if (
+        typeof part.type === 'string' &&
+        part.type.endsWith('-delta') &&
+        typeof delta === 'string'
+      ) {
+        const id = `${part.type} ${String(part.id ?? '')}`;
+        texts.set(id, (texts.get(id) ?? '') + delta);
+        continue;
+      }
+      const children = Array.isArray(value) ? value : Object.values(value);
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+    } catch {
+      // A value that throws when read is reported by the walk (walkText).
+    }
+  }
+  return [...texts.values()].join('\n');
 }
 
 /** The text of what the browser received, errors' stacks left out (for its links). */
@@ -58,25 +98,25 @@ export function uiText(ui: unknown): WalkedText {
  * as the model receives it and as the shopper's renderer shows it.
  */
 export function secretProblems(secrets: readonly string[], seen: SeenByModelAndShopper): string[] {
-  const searched = [...new Set(secrets)].filter((secret) => secret.length >= MIN_SECRET_LENGTH);
+  const searched = [...new Set(secrets)];
   const { surfaces: all, problems: unread } = surfaces(seen);
-  const problems: string[] = [...new Set(unread)];
+  const problems = new Set(unread);
   const found = new Set<string>();
   for (const { where, text } of all) {
     for (const secret of secretsShown(text, searched)) {
       found.add(secret);
-      problems.push(`the secret ${maskSecret(secret)} is in ${where}`);
+      problems.add(`the secret ${maskSecret(secret)} is in ${where}`);
     }
   }
   // A secret cut in pieces, one in the answer and one in the page, say.
   const joined = all.map((surface) => surface.text).join('');
   for (const secret of secretsShown(joined, searched)) {
     if (found.has(secret)) continue;
-    problems.push(
+    problems.add(
       `the secret ${maskSecret(secret)} is split across what the model and the shopper saw`,
     );
   }
-  return problems;
+  return [...problems];
 }
 
 function secretsOf(secrets: string | readonly string[] | CatalogService): readonly string[] {
@@ -87,11 +127,12 @@ function secretsOf(secrets: string | readonly string[] | CatalogService): readon
 /**
  * Throws unless the key (and any other secret given) is in nothing the model or the
  * shopper saw: no request to the model (bodies and headers), not the final answer, not
- * what the browser received (walked: Maps, Sets, errors, class instances, bytes). Each is read
- * two ways: as the model receives it (any letter case; percent-encoded, HTML character
- * references or JSON escapes, up to three layers; base64, hex, reversed; any run of 12
- * characters of it, spaced out) and as the shopper's renderer shows it (tags, comments and
- * invisible characters gone, references decoded); also split across those places. Given a
+ * what the browser received (walked: Maps, Sets, errors, class instances, bytes; a UI
+ * stream's text deltas joined). Each is read two ways, each in the forms core's redactor
+ * finds (as written, any letter case, percent-encoded, JSON-escaped, HTML character
+ * references, base64 of the secret alone): as the model receives it, and as the shopper's
+ * renderer (`@catalogkit/links`) shows it (Markdown rendered, references decoded, raw HTML
+ * shown as text, invisible characters gone); also split across those places. Given a
  * {@link CatalogService}, its secrets are used: the key, payment credentials, minted tokens.
  *
  * @example
