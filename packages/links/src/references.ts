@@ -1,4 +1,5 @@
 import { buyLinkReference } from '@catalogkit/core/tools';
+import { MAX_PARSED_CHARS } from './parse.js';
 import { type BuyLinkSources, type BuyLinkTrustOptions, collectBuyLinks } from './sources.js';
 
 /**
@@ -7,21 +8,27 @@ import { type BuyLinkSources, type BuyLinkTrustOptions, collectBuyLinks } from '
  * is group 1 or 2. Brackets are consumed with the reference, so a miscopied one leaves no
  * stray bracket around the link. The third alternative (group 3) is a reference damaged past
  * recognition (`[[bu:123456789]]`: double brackets around six digits or more), which must be
- * reported rather than shown to the shopper as if it were text.
+ * reported rather than shown to the shopper as if it were text. Every part is bounded, so a
+ * match is at most {@link MAX_REFERENCE_LENGTH} characters: a stream can hold back a possible
+ * one and know it is complete.
  */
 const REFERENCE_PATTERN =
-  /\[\[?\s*buy\s*:\s*(\d+)(?:\s*\]){0,2}|(?<![\w:/])buy:(\d+)(?!\d)|\[\[([^[\]\n]{0,24}?\d{6}[^[\]\n]{0,24}?)\]\]/gi;
+  /\[\[?\s{0,4}buy\s{0,4}:\s{0,4}(\d{1,20})(?!\d)(?:\s{0,4}\]){0,2}|(?<![\w:/])buy:(\d{1,20})(?!\d)|\[\[([^[\]\n]{0,24}?\d{6}[^[\]\n]{0,24}?)\]\]/gi;
+
+/** The longest text {@link REFERENCE_PATTERN} matches (its third alternative). */
+const MAX_REFERENCE_LENGTH = 58;
 
 /**
- * The start of a reference a stream may still complete: the text from here is held back
- * until the next chunk tells whether it is one.
+ * A text that may be the start of a reference (a generous superset: holding back more only
+ * delays it). Tried on the last {@link MAX_REFERENCE_LENGTH} characters, as nothing longer can
+ * still become one.
  */
 const REFERENCE_PREFIX =
-  /(?:\[\[?\s*(?:b(?:u(?:y(?:\s*(?::\s*(?:\d+(?:\s*\]?\s*)?)?)?)?)?)?)?|(?<![\w:/])b(?:u(?:y(?::\d*)?)?)?|\[\[[^[\]\n]{0,50}\]?)$/i;
+  /(?:\[\[?[^[\]]{0,56}(?:\]\s{0,4})?|(?<![\w:/])b(?:u(?:y(?::\d{0,20})?)?)?)$/i;
 
 /** Where a possibly unfinished reference starts at the end of a text, or `text.length`. */
 export function unfinishedReferenceStart(text: string): number {
-  const match = REFERENCE_PREFIX.exec(text.slice(-60));
+  const match = REFERENCE_PREFIX.exec(text.slice(-MAX_REFERENCE_LENGTH));
   return match ? text.length - match[0].length : text.length;
 }
 
@@ -119,35 +126,50 @@ function reasonOf(malformed: boolean, links: number): UnresolvedReference['reaso
 }
 
 /**
- * Replaces the references in a text with the buy links they name. `offset` shifts the
- * reported positions (for text that is part of a longer stream).
+ * Replaces the references in a text with the buy links they name. A text is read up to
+ * {@link MAX_PARSED_CHARS}, the limit of `verifyBuyLinks`: a reference that ends past it is
+ * left as written (and the answer is `too-long` to verify), so resolving costs at most one
+ * bounded scan whatever the length. For text that is part of a stream, `offset` is how much
+ * came before (the positions reported, the limit) and `before` its last character (a bare
+ * `buy:ID` is a reference only after a non-word character).
  */
 export function resolveWith(
   text: string,
   references: BuyLinkReferences,
   options: ResolveBuyLinksOptions = {},
   offset = 0,
+  before = '',
 ): BuyLinkResolution {
   const resolution: BuyLinkResolution = { text: '', resolved: [], unresolved: [] };
-  const replace = (reference: string, ...groups: Array<string | number | undefined>): string => {
-    const [full, bare, malformed, index] = groups as [string?, string?, string?, number?];
+  const readable = Math.max(0, MAX_PARSED_CHARS - offset);
+  // Enough past the limit to read any reference that starts before it exactly as a whole text would.
+  const source = before + text.slice(0, readable + MAX_REFERENCE_LENGTH + 1);
+  const pattern = new RegExp(REFERENCE_PATTERN);
+  pattern.lastIndex = before.length;
+  let copied = 0;
+  for (let match = pattern.exec(source); match; match = pattern.exec(source)) {
+    const [reference, full, bare, malformed] = match;
+    const start = match.index - before.length;
+    if (start + reference.length > readable) break;
+    resolution.text += text.slice(copied, start);
+    copied = start + reference.length;
     const id = full ?? bare;
     const links = id === undefined ? [] : references.linksOf(id);
     if (links.length === 1) {
       resolution.resolved.push({ reference, link: links[0]! });
-      return links[0]!;
+      resolution.text += links[0]!;
+      continue;
     }
-    const start = offset + (index ?? 0);
     const issue: UnresolvedReference = {
       reference,
-      start,
-      end: start + reference.length,
+      start: offset + start,
+      end: offset + copied,
       reason: reasonOf(malformed !== undefined, links.length),
     };
     resolution.unresolved.push(issue);
-    return options.unresolved ? options.unresolved(issue) : reference;
-  };
-  resolution.text = text.replace(REFERENCE_PATTERN, replace);
+    resolution.text += options.unresolved ? options.unresolved(issue) : reference;
+  }
+  resolution.text += text.slice(copied);
   return resolution;
 }
 

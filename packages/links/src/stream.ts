@@ -1,3 +1,4 @@
+import { MAX_PARSED_CHARS } from './parse.js';
 import {
   type BuyLinkReferences,
   type ResolveBuyLinksOptions,
@@ -22,7 +23,8 @@ export interface BuyLinkStreamOptions extends ResolveBuyLinksOptions {
 /**
  * Resolves buy link references in text that arrives in chunks, for framework adapters:
  * `write` returns what can be shown now and holds back a reference that a later chunk may
- * complete (`[[buy:12` … `3456780]]`), so where the chunks break never changes the result.
+ * complete (`[[buy:12` … `3456780]]`), and reads each with the character before it, so where
+ * the chunks break never changes the result: it is `resolveBuyLinks` of the whole text.
  * `end` returns what is held. Tool outputs can be added as they arrive between chunks. The
  * streamed text is still Markdown from a model: render it with `rehypeBuyLinks` or
  * `renderAnswerHtml`, which keep only buy links clickable.
@@ -31,8 +33,10 @@ export class BuyLinkStreamResolver {
   readonly #references: BuyLinkReferences;
   readonly #options: BuyLinkStreamOptions;
   #held = '';
-  /** Characters of text already returned, for the positions of reported references. */
+  /** Characters of text already resolved, for the positions of reported references. */
   #emitted = 0;
+  /** The last character resolved: whether a bare `buy:ID` after it is a reference. */
+  #before = '';
   readonly unresolved: UnresolvedReference[] = [];
 
   constructor(options: BuyLinkStreamOptions = {}) {
@@ -51,7 +55,11 @@ export class BuyLinkStreamResolver {
   /** Takes a chunk of text; returns the text that is safe to show now. */
   write(chunk: string): string {
     const text = this.#held + chunk;
-    const cut = unfinishedReferenceStart(text);
+    // Past the limit nothing more is resolved (see `resolveBuyLinks`), so nothing is held.
+    const cut =
+      this.#emitted + text.length > MAX_PARSED_CHARS + 64
+        ? text.length
+        : Math.max(0, unfinishedReferenceStart(this.#before + text) - this.#before.length);
     this.#held = text.slice(cut);
     return this.#resolve(text.slice(0, cut));
   }
@@ -65,8 +73,15 @@ export class BuyLinkStreamResolver {
 
   #resolve(text: string): string {
     if (!text) return '';
-    const resolution = resolveWith(text, this.#references, this.#options, this.#emitted);
+    const resolution = resolveWith(
+      text,
+      this.#references,
+      this.#options,
+      this.#emitted,
+      this.#before,
+    );
     this.#emitted += text.length;
+    this.#before = text.slice(-1);
     for (const issue of resolution.unresolved) {
       this.unresolved.push(issue);
       this.#options.onUnresolved?.(issue);
