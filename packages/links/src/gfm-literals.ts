@@ -1,212 +1,150 @@
 import type { MarkdownIt, StateCore, StateInline, Token } from 'markdown-it';
 
 /*
- * GFM's literal links (`https://…`, `www.…`, e-mail addresses) found by GFM's own rules, as
- * remark-gfm applies them (react-markdown, Streamdown), in place of linkify-it. remark-gfm finds
- * them twice, and so does this port: while parsing, at a character that can start one
- * (micromark-extension-gfm-autolink-literal: the raw source, across emphasis and other
- * markers), and then in each text node outside links (mdast-util-gfm-autolink-literal: the
- * decoded text). So a literal link is the same URL in `verifyBuyLinks`, `renderAnswerHtml` and
- * a GFM renderer. Every scan is linear: each failed attempt is bounded by a run of characters
- * no later attempt rescans, and the trail check is memoized per position.
+ * GFM's literal links (`https://…`, `www.…`, e-mail) by GFM's own rules, found twice as
+ * remark-gfm does: while parsing, in the raw source (micromark-extension-gfm-autolink-literal),
+ * then in each decoded text outside links (mdast-util-gfm-autolink-literal). test/gfm.test.ts
+ * checks it against remark-gfm. Linear: failed attempts reuse their run's scan, trails are memoized.
  */
 
-const isAsciiAlpha = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-const isAsciiAlnum = (c: number) => isAsciiAlpha(c) || (c >= 48 && c <= 57);
+type Char = string | undefined;
+const test = (pattern: RegExp) => (c: Char) => c !== undefined && pattern.test(c);
+const isAlpha = test(/^[A-Za-z]$/);
+const isAlnum = test(/^[\dA-Za-z]$/);
+const isAtext = test(/^[\w+.-]$/);
 /** micromark's whitespace and punctuation (`\p{P}` or `\p{S}`), per UTF-16 unit as it reads. */
-const isSpace = (c: number) =>
-  c === 32 || c === 9 || c === 10 || c === 13 || /\s/.test(String.fromCharCode(c));
-const isPunct = (c: number) => /\p{P}|\p{S}/u.test(String.fromCharCode(c));
-/** An e-mail's local part: ASCII alphanumerics, `+`, `-`, `.`, `_`. */
-const isAtext = (c: number) => isAsciiAlnum(c) || c === 43 || c === 45 || c === 46 || c === 95;
-const END = -1;
-const ASCII_PUNCT = /^[!-/:-@[-`{-~]$/;
+const isSpace = test(/^\s$/);
+const isPunct = test(/^(?:\p{P}|\p{S})$/u);
+const isEnd = (c: Char) => c === undefined || isSpace(c);
+/** Punctuation that ends a link when only more of it, then an end, follows. */
+const TRAIL = '!"\')*,.:;?_~';
 
-/** Per parse: where the trail check ended, and the last domain scanned (see `domainEnd`). */
-interface Scan {
-  trail: Map<number, boolean>;
-  domain?: {
-    start: number;
-    end: number;
-    lastDot: number;
-    underLast: number;
-    underPrev: number;
-    seen: number;
-  };
-  /** `[` that became text and no `]` has closed yet: GFM finds no literal after one. */
-  open: number;
+/** What a sticky expression matches at `i` (`''` for none), without copying the text. */
+function matchAt(pattern: RegExp, text: string, i: number): string {
+  pattern.lastIndex = i;
+  return pattern.exec(text)?.[0] ?? '';
 }
+
+/** Per inline parse: the trail memo, the last domain scanned, `[` not yet closed. */
+type Domain = Record<'from' | 'end' | 'dot' | 'under' | 'underPrev' | 'seen', number>;
+type Scan = { trail: Map<number, boolean>; domain?: Domain; open: number };
 const scans = new WeakMap<StateInline, Scan>();
 function scanOf(state: StateInline): Scan {
-  const known = scans.get(state);
-  if (known) return known;
-  const scan: Scan = { trail: new Map(), open: 0 };
-  scans.set(state, scan);
+  const scan = scans.get(state) ?? { trail: new Map(), open: 0 };
+  if (!scans.has(state)) scans.set(state, scan);
   return scan;
 }
 
-function at(src: string, i: number, max: number): number {
-  return i < max ? src.charCodeAt(i) : END;
-}
-
-const TRAIL = new Set([33, 34, 39, 41, 42, 44, 46, 58, 59, 63, 95, 126]); // !"')*,.:;?_~
-/**
- * Whether the punctuation from `i` is trailing (followed only by more trailing punctuation and
- * then an end), so not part of the link. micromark's `tokenizeTrail`; memoized per position.
- */
-function isTrail(src: string, i: number, max: number, memo: Map<number, boolean>): boolean {
+/** Whether the punctuation from `i` is trailing (not part of the link): `tokenizeTrail`. */
+function isTrail(src: string, i: number, memo: Map<number, boolean>): boolean {
   const visited: number[] = [];
-  let result: boolean | undefined;
-  while (result === undefined) {
-    const known = memo.get(i);
-    if (known !== undefined) {
-      result = known;
-      break;
-    }
+  let result = memo.get(i);
+  for (; result === undefined; result ??= memo.get(i)) {
     visited.push(i);
-    const c = at(src, i, max);
-    if (TRAIL.has(c)) i++;
-    else if (c === 38) {
-      let j = i + 1;
-      while (isAsciiAlpha(at(src, j, max))) j++;
-      if (j === i + 1 || at(src, j, max) !== 59) result = false;
-      else i = j + 1;
-    } else if (c === 93) {
-      const next = at(src, i + 1, max);
-      if (next === END || next === 40 || next === 91 || isSpace(next)) result = true;
+    const c = src[i];
+    if (c !== undefined && TRAIL.includes(c)) i++;
+    else if (c === '&') {
+      // `&name;` counts as trailing; any other `&` continues the link.
+      const name = matchAt(/&[A-Za-z]+;/y, src, i);
+      if (name) i += name.length;
+      else result = false;
+    } else if (c === ']') {
+      if (isEnd(src[i + 1]) || src[i + 1] === '(' || src[i + 1] === '[') result = true;
       else i++;
-    } else result = c === 60 || c === END || isSpace(c);
+    } else result = c === '<' || isEnd(c);
   }
   for (const position of visited) memo.set(position, result);
   return result;
 }
 
 /**
- * Where a domain from `start` ends, or -1 when GFM takes it for no domain (no character, or an
- * underscore in its last two labels). Starts inside the last domain scanned reuse its scan.
+ * Where a domain from `from` ends, or -1 when GFM takes it for none (no character, or an
+ * underscore in its last two labels). A start inside the last domain scanned reuses its scan.
  */
-function domainEnd(src: string, start: number, max: number, scan: Scan): number {
+function domainEnd(src: string, from: number, scan: Scan): number {
   let d = scan.domain;
-  if (!d || start < d.start || start >= d.end) {
-    d = { start, end: start, lastDot: -1, underLast: -1, underPrev: -1, seen: -1 };
-    let i = start;
-    for (;;) {
-      const c = at(src, i, max);
-      if (c === 46 || c === 95) {
-        if (isTrail(src, i, max, scan.trail)) break;
-        if (c === 95) d.underLast = i;
-        else {
-          d.underPrev = d.underLast > d.lastDot ? d.underLast : -1;
-          d.lastDot = i;
-        }
-      } else if (c === END || isSpace(c) || (c !== 45 && isPunct(c))) break;
-      else d.seen = i;
-      i++;
+  if (!d || from < d.from || from >= d.end) {
+    d = { from, end: from, dot: -1, under: -1, underPrev: -1, seen: -1 };
+    for (let c = src[d.end]; ; c = src[++d.end]) {
+      if (c === '.' || c === '_') {
+        if (isTrail(src, d.end, scan.trail)) break;
+        if (c === '_') d.under = d.end;
+        else [d.underPrev, d.dot] = [d.under > d.dot ? d.under : -1, d.end];
+      } else if (isEnd(c) || (c !== '-' && isPunct(c))) break;
+      else d.seen = d.end;
     }
-    d.end = i;
     scan.domain = d;
   }
-  // The last two labels as seen from `start`: an underscore in either, and no character, fail.
-  const underLast = d.underLast > d.lastDot && d.underLast >= start;
-  const underPrev = d.lastDot >= start && d.underPrev >= start;
-  return underLast || underPrev || d.seen < start ? -1 : d.end;
+  const underLast = d.under > d.dot && d.under >= from;
+  const underPrev = d.dot >= from && d.underPrev >= from;
+  return underLast || underPrev || d.seen < from ? -1 : d.end;
 }
 
 /** Where a link's path from `i` ends: at whitespace, or before trailing punctuation. */
-function pathEnd(src: string, i: number, max: number, memo: Map<number, boolean>): number {
-  let open = 0;
-  let close = 0;
-  for (;;) {
-    const c = at(src, i, max);
-    if (c === END || isSpace(c)) return i;
-    if (c === 40) open++;
-    else if (c === 41 && close < open) close++;
-    else if (TRAIL.has(c) || c === 38 || c === 60 || c === 93) {
-      if (isTrail(src, i, max, memo)) return i;
-      if (c === 41) close++;
+function pathEnd(src: string, i: number, memo: Map<number, boolean>): number {
+  let [open, close] = [0, 0];
+  for (let c = src[i]; !isEnd(c); c = src[++i]) {
+    if (c === '(') open++;
+    else if (c === ')' && close < open) close++;
+    else if (`${TRAIL}&<]`.includes(c!)) {
+      if (isTrail(src, i, memo)) return i;
+      if (c === ')') close++;
     }
-    i++;
   }
+  return i;
 }
 
-/** `http://`, `https://` (any case) then a domain and a path: the link's end, or -1. */
-function protocolEnd(src: string, p: number, max: number, scan: Scan): number {
-  let i = p;
-  while (i - p < 5 && isAsciiAlpha(at(src, i, max))) i++;
-  const scheme = src.slice(p, i).toLowerCase();
-  if ((scheme !== 'http' && scheme !== 'https') || src.slice(i, i + 3) !== '://') return -1;
-  i += 3;
-  const c = at(src, i, max);
-  if (c === END || c < 32 || c === 127 || isSpace(c) || isPunct(c)) return -1;
-  const domain = domainEnd(src, i, max, scan);
-  return domain < 0 ? -1 : pathEnd(src, domain, max, scan.trail);
-}
-
-/** `www.` then a domain and a path. */
-function wwwEnd(src: string, p: number, max: number, scan: Scan): number {
-  if (!/^www\./i.test(src.slice(p, p + 4)) || p + 4 >= max) return -1;
-  const domain = domainEnd(src, p, max, scan);
-  return domain < 0 ? -1 : pathEnd(src, domain, max, scan.trail);
-}
-
-/** An e-mail address: atext, `@`, labels with at least one dot, ending in a letter. */
-function emailEnd(src: string, p: number, max: number): number {
-  let i = p;
-  while (isAtext(at(src, i, max))) i++;
-  if (at(src, i, max) !== 64) return -1;
-  i++;
-  let dot = false;
-  let data = false;
-  for (;;) {
-    const c = at(src, i, max);
-    if (c === 46 && isAsciiAlnum(at(src, i + 1, max))) dot = true;
-    else if (c === 45 || c === 95 || isAsciiAlnum(c)) data = true;
-    else break;
-    i++;
+/** The end of a literal link at `p` by micromark's tokenizer, and its URL; or undefined. */
+function literalAt(src: string, p: number, scan: Scan): [number, string] | undefined {
+  const before = src[p - 1];
+  if (isAtext(src[p]) && before !== '/' && !isAtext(before)) {
+    // An e-mail address: atext, `@`, labels with a dot not at their end, ending in a letter.
+    const email = matchAt(EMAIL, src, p);
+    if (email.includes('.', email.indexOf('@')) && isAlpha(email.at(-1))) {
+      return [p + email.length, `mailto:${email}`];
+    }
   }
-  return data && dot && isAsciiAlpha(src.charCodeAt(i - 1)) ? i : -1;
+  const scheme = /^https?:\/\//i.exec(src.slice(p, p + 8))?.[0];
+  if (scheme && !isAlpha(before)) {
+    const c = src[p + scheme.length];
+    if (isEnd(c) || c! < ' ' || c === '\x7f' || isPunct(c)) return undefined;
+    const domain = domainEnd(src, p + scheme.length, scan);
+    const end = domain < 0 ? -1 : pathEnd(src, domain, scan.trail);
+    return end < 0 ? undefined : [end, src.slice(p, end)];
+  }
+  if (/^www\./i.test(src.slice(p, p + 4)) && p + 4 < src.length && isWwwBefore(before)) {
+    const domain = domainEnd(src, p, scan);
+    const end = domain < 0 ? -1 : pathEnd(src, domain, scan.trail);
+    return end < 0 ? undefined : [end, `http://${src.slice(p, end)}`];
+  }
+  return undefined;
+}
+const EMAIL = /[\w+.-]+@(?:[\w-]|\.(?=[\dA-Za-z]))+/y;
+const isWwwBefore = (c: Char) => c === undefined || ' \t\n\r(*_[]~'.includes(c);
+
+/** Whether a literal link may start at `p`, by the character there and the one before. */
+function mayStart(src: string, p: number): boolean {
+  const [c, before] = [src[p], src[p - 1]];
+  if (isAtext(c) && before !== '/' && !isAtext(before)) return true;
+  return /[hH]/.test(c!) ? !isAlpha(before) : /[wW]/.test(c!) && isWwwBefore(before);
 }
 
-const WWW_BEFORE = new Set([END, 40, 42, 95, 91, 93, 126, 32, 9, 10, 13]); // ( * _ [ ] ~ space
-
-/** Which literal links may start at `p`, by the character before it (GFM's `previous`). */
-function startsAt(
-  src: string,
-  p: number,
-  max: number,
-): { email: boolean; http: boolean; www: boolean } {
-  const c = at(src, p, max);
-  const before = p > 0 ? src.charCodeAt(p - 1) : END;
-  return {
-    email: isAtext(c) && before !== 47 && !isAtext(before),
-    http: (c === 72 || c === 104) && !isAsciiAlpha(before),
-    www: (c === 87 || c === 119) && WWW_BEFORE.has(before),
-  };
-}
-
-function pushLink(state: StateInline, href: string, text: string): void {
-  const open = state.push('link_open', 'a', 1);
+type Make = (type: string, tag: string, nesting: -1 | 0 | 1) => Token;
+/** The tokens of a literal link, as markdown-it's linkify made them. */
+function linkTokens(make: Make, href: string, text: string): void {
+  const open = make('link_open', 'a', 1);
   open.attrs = [['href', href]];
-  open.markup = 'linkify';
-  open.info = 'auto';
-  state.push('text', '', 0).content = text;
-  const close = state.push('link_close', 'a', -1);
-  close.markup = 'linkify';
-  close.info = 'auto';
+  make('text', '', 0).content = text;
+  const close = make('link_close', 'a', -1);
+  for (const token of [open, close]) [token.markup, token.info] = ['linkify', 'auto'];
 }
 
 /** The inline rule: a literal link starting here, by micromark's tokenizer. */
 function literal(state: StateInline, silent: boolean): boolean {
   // Inside a link's label (or a label being measured), GFM finds no literal link.
   if (silent || state.linkLevel > 0) return false;
-  const { src, pos, posMax: max } = state;
-  const next = at(src, pos + 1, max);
-  if (
-    src.charCodeAt(pos) === 92 &&
-    next !== END &&
-    next !== 10 &&
-    !ASCII_PUNCT.test(src[pos + 1]!)
-  ) {
+  const { src, pos } = state;
+  if (src[pos] === '\\' && /^[^\n!-/:-@[-`{-~]/.test(src.slice(pos + 1, pos + 2))) {
     // A backslash before anything but punctuation is text, and the next character is read
     // anew (markdown-it's escape rule would take both together).
     state.pending += '\\';
@@ -214,43 +152,30 @@ function literal(state: StateInline, silent: boolean): boolean {
     return true;
   }
   const scan = scanOf(state);
-  if (scan.open > 0) return false;
-  const can = startsAt(src, pos, max);
-  let end = can.email ? emailEnd(src, pos, max) : -1;
-  let href = end < 0 ? '' : `mailto:${src.slice(pos, end)}`;
-  if (end < 0 && can.http) {
-    end = protocolEnd(src, pos, max, scan);
-    href = src.slice(pos, end);
-  }
-  if (end < 0 && can.www) {
-    end = wwwEnd(src, pos, max, scan);
-    href = `http://${src.slice(pos, end)}`;
-  }
-  if (end < 0) return false;
-  pushLink(state, href, src.slice(pos, end));
-  state.pos = end;
+  const whole = state.posMax === src.length && scan.open === 0;
+  const found = whole ? literalAt(src, pos, scan) : undefined;
+  if (!found) return false;
+  linkTokens(state.push.bind(state), found[1], src.slice(pos, found[0]));
+  state.pos = found[0];
   return true;
 }
 
 /** markdown-it's text rule, also stopping where a literal link may start. */
 function text(state: StateInline, silent: boolean): boolean {
-  const { src, posMax: max } = state;
+  const { src, posMax } = state;
   let pos = state.pos;
-  while (pos < max && !TERMINATORS.has(src.charCodeAt(pos))) {
-    if (pos > state.pos) {
-      const can = startsAt(src, pos, max);
-      if (can.email || can.http || can.www) break;
-    }
+  while (
+    pos < posMax &&
+    !TERMINATORS.includes(src[pos]!) &&
+    (pos === state.pos || !mayStart(src, pos))
+  )
     pos++;
-  }
   if (pos === state.pos) return false;
   if (!silent) state.pending += src.slice(state.pos, pos);
   state.pos = pos;
   return true;
 }
-const TERMINATORS = new Set([
-  10, 33, 35, 36, 37, 38, 42, 43, 45, 58, 60, 61, 62, 64, 91, 92, 93, 94, 95, 96, 123, 125, 126,
-]);
+const TERMINATORS = '\n!#$%&*+-:<=>@[\\]^_`{}~';
 
 /**
  * Counts `[` that markdown-it did not make a link or image (this rule runs after theirs) and
@@ -259,168 +184,116 @@ const TERMINATORS = new Set([
 function brackets(state: StateInline, silent: boolean): boolean {
   if (silent || state.linkLevel > 0) return false;
   const scan = scanOf(state);
-  const c = state.src.charCodeAt(state.pos);
-  if (c === 91) scan.open++;
-  else if (c === 93 && scan.open > 0) scan.open--;
+  if (state.src[state.pos] === '[') scan.open++;
+  else if (state.src[state.pos] === ']') scan.open = Math.max(0, scan.open - 1);
   return false;
 }
 
-// mdast-util-gfm-autolink-literal's transform: its expressions and checks, in its order. The
-// first (URLs) is scanned by hand: GFM's own expression rescans a rejected domain from each
-// `www` in it, quadratic in a word such as `www.a_www.a_…`.
-const XMPP_IN_TEXT =
-  /(?<![\w+\-.@])xmpp:([\w+\-.]+)@([\w-]+(?:\.[\w-]+)+)(\/(?:[\w\-/]|\.(?=[\dA-Za-z]))*)?/g;
-const MAILTO_IN_TEXT = /(?<![\w+\-.@])mailto:([\w+\-.]+)@([\w-]+(?:\.[\w-]+)+)/g;
-const EMAIL_IN_TEXT =
-  /(?<![\w+\-.]|(?:^|[^\d@A-Za-z])(?:mailto|xmpp):)([\w+\-.]+)@([\w-]+(?:\.[\w-]+)+)/g;
-
-/** A piece of a text node: text, or a link found in it. */
+/** A piece of a text: text, or a literal link found in it. */
 type Piece = { text: string; href?: string };
 
 /** A label GFM refuses as one of a domain's last two: an underscore, or no letter or digit. */
 const isBadLabel = (label: string) =>
   label !== '' && (label.includes('_') || !/[\dA-Za-z]/.test(label));
-const isWordOrDot = (c: number) => isAsciiAlnum(c) || c === 95 || c === 45 || c === 46;
 
-const SPLIT = new Set([33, 34, 38, 39, 41, 44, 46, 58, 59, 60, 62, 63, 93, 125]);
 /** A URL without its trailing punctuation (parentheses kept while they balance), and the rest. */
 function splitUrl(url: string): [string, string] {
   let index = url.length;
-  while (index > 0 && SPLIT.has(url.charCodeAt(index - 1))) index--;
-  let head = url.slice(0, index);
-  let trail = url.slice(index);
-  const opening = head.split('(').length - 1;
+  while (index > 0 && '!"&\'),.:;<>?]}'.includes(url[index - 1]!)) index--;
+  let [head, trail] = [url.slice(0, index), url.slice(index)];
   let closing = head.split(')').length - 1;
-  let paren = trail.indexOf(')');
-  while (paren !== -1 && opening > closing) {
-    head += trail.slice(0, paren + 1);
-    trail = trail.slice(paren + 1);
+  const opening = head.split('(').length - 1;
+  for (let paren = trail.indexOf(')'); paren !== -1 && opening > closing; closing++) {
+    [head, trail] = [head + trail.slice(0, paren + 1), trail.slice(paren + 1)];
     paren = trail.indexOf(')');
-    closing++;
   }
   return [head, trail];
 }
 
-/** The `[\w.-]` run a domain is in: its end, its last two dots and labels, scanned once. */
-interface Run {
-  from: number;
-  end: number;
-  lastDot: number;
-  prevDot: number;
-  badLast: boolean;
-  badPrev: boolean;
-}
+/** The `[\w.-]` run a domain is in, scanned once: its end, last dots, whether those labels fail. */
+type Run = Record<'from' | 'end' | 'dot' | 'prevDot', number> &
+  Record<'badLast' | 'badPrev', boolean>;
 function runAt(text: string, from: number, run: Run | undefined): Run {
   if (run && from >= run.from && from < run.end) return run;
-  let [end, lastDot, prevDot] = [from, -1, -1];
-  while (end < text.length && isWordOrDot(text.charCodeAt(end))) {
-    if (text.charCodeAt(end) === 46) [prevDot, lastDot] = [lastDot, end];
-    end++;
+  let [end, dot, prevDot] = [from, -1, from - 1];
+  for (; end < text.length && /[\w.-]/.test(text[end]!); end++) {
+    if (text[end] === '.') [prevDot, dot] = [dot < 0 ? from - 1 : dot, end];
   }
-  const badLast = lastDot >= 0 && isBadLabel(text.slice(lastDot + 1, end));
-  const badPrev = lastDot >= 0 && isBadLabel(text.slice(prevDot + 1, lastDot));
-  return { from, end, lastDot, prevDot, badLast, badPrev };
+  const badLast = dot >= 0 && isBadLabel(text.slice(dot + 1, end));
+  const badPrev = dot >= 0 && isBadLabel(text.slice(prevDot + 1, dot));
+  return { from, end, dot, prevDot, badLast, badPrev };
 }
 
 /**
- * `/(?<![\da-z])(https?:\/\/|www(?=\.))([\w-]*\.[\w\-.]*)([^\t\n\r ]*)/gi` with `findUrl`, by
- * hand: each candidate start costs O(1) beyond one scan of each `[\w.-]` run.
+ * mdast-util-gfm-autolink-literal's URL expression with its `findUrl`, by hand:
+ * `/(?<![\da-z])(https?:\/\/|www(?=\.))([\w-]*\.[\w\-.]*)([^\t\n\r ]*)/gi`. GFM's own expression
+ * rescans a rejected domain from each `www` in it (quadratic in `www.a_www.a_…`); here each
+ * candidate costs O(1) beyond one scan of its `[\w.-]` run.
  */
 function urlsInText(text: string): Piece[] {
   const pieces: Piece[] = [];
-  let run: Run | undefined;
-  let start = 0;
+  let [run, start]: [Run | undefined, number] = [undefined, 0];
   for (let i = 0; i < text.length; i++) {
-    const before = i > 0 ? text.charCodeAt(i - 1) : END;
-    if (before !== END && isAsciiAlnum(before)) continue;
-    const head = text.slice(i, i + 8).toLowerCase();
-    const www = head.startsWith('www.');
-    const length = www ? 3 : (/^https?:\/\//.exec(head)?.[0].length ?? 0);
-    if (length === 0) continue;
-    // The domain group: `[\w-]*` then a dot, then the rest of the run.
-    const from = i + length;
-    run = runAt(text, from, run);
-    const dot = text.indexOf('.', from);
-    if (dot < 0 || dot >= run.end || run.lastDot < 0) continue;
-    // `findUrl`: the character before, the domain's first character and its last two labels.
-    if (before !== END && !isSpace(before) && !isPunct(before)) continue;
-    const domainStart = www ? i : from;
-    if (isPunct(text.charCodeAt(domainStart))) continue;
+    const before = text[i - 1];
+    const head = /^(?:https?:\/\/|www(?=\.))/i.exec(text.slice(i, i + 8))?.[0];
+    if (!head || isAlnum(before)) continue;
+    run = runAt(text, i + head.length, run);
+    const www = head.length === 3;
+    const domainStart = www ? i : i + head.length;
+    // The domain group needs a dot reached by `[\w-]*`; then `findUrl`'s checks.
+    if (run.dot < i + head.length || (before !== undefined && !isSpace(before) && !isPunct(before)))
+      continue;
     // A start inside the next-to-last label (`www` just before the last dot) shortens it.
-    const badPrev =
-      domainStart > run.prevDot + 1
-        ? isBadLabel(text.slice(domainStart, run.lastDot))
-        : run.badPrev;
-    if (run.badLast || badPrev) continue;
-    let pathEnd = run.end;
-    while (pathEnd < text.length && !/[\t\n\r ]/.test(text[pathEnd]!)) pathEnd++;
-    const [url, trail] = splitUrl(text.slice(domainStart, pathEnd));
+    const shorter = domainStart > run.prevDot + 1;
+    const badPrev = shorter ? isBadLabel(text.slice(domainStart, run.dot)) : run.badPrev;
+    if (isPunct(text[domainStart]) || run.badLast || badPrev) continue;
+    const end = run.end + matchAt(/[^\t\n\r ]*/y, text, run.end).length;
+    const [url, trail] = splitUrl(text.slice(domainStart, end));
+    const scheme = www ? '' : head;
     if (i > start) pieces.push({ text: text.slice(start, i) });
-    const scheme = www ? '' : text.slice(i, from);
     pieces.push({ text: scheme + url, href: (www ? 'http://' : scheme) + url });
     if (trail) pieces.push({ text: trail });
-    start = pathEnd;
-    i = pathEnd - 1;
+    [start, i] = [end, end - 1];
   }
   if (start < text.length) pieces.push({ text: text.slice(start) });
   return pieces;
 }
 
-type Find = (match: RegExpExecArray) => Piece[] | false;
-
-const emailLike =
-  (scheme: string): Find =>
-  (match) =>
-    /[\d\-_]$/.test(match[2]!)
-      ? false
-      : [{ text: match[0], href: `${scheme}${match[1]}@${match[2]}` }];
-const findXmpp: Find = (match) => {
-  const resource = match[3];
-  if (/[\d\-_]$/.test(match[2]!)) return false;
-  if (
-    resource &&
-    (!/[A-Za-z]$/.test(resource) || match.input.charAt(match.index + match[0].length) === '@')
-  )
-    return false;
-  return [{ text: match[0], href: match[0] }];
-};
-const PASSES: Array<[RegExp, Find]> = [
-  [XMPP_IN_TEXT, findXmpp],
+/** The transform's other expressions, in its order, each with its check: a link, or false. */
+const ADDRESS = String.raw`([\w+\-.]+)@([\w-]+(?:\.[\w-]+)+)`;
+const PASSES: Array<[RegExp, (match: RegExpExecArray) => string | false]> = [
   [
-    MAILTO_IN_TEXT,
-    (match) => (/[\d\-_]$/.test(match[2]!) ? false : [{ text: match[0], href: match[0] }]),
+    new RegExp(String.raw`(?<![\w+\-.@])xmpp:${ADDRESS}(\/(?:[\w\-/]|\.(?=[\dA-Za-z]))*)?`, 'g'),
+    (match) => {
+      const resource = match[3];
+      const next = match.input[match.index + match[0].length];
+      return resource && (!/[A-Za-z]$/.test(resource) || next === '@') ? false : match[0];
+    },
   ],
-  [EMAIL_IN_TEXT, emailLike('mailto:')],
+  [new RegExp(String.raw`(?<![\w+\-.@])mailto:${ADDRESS}`, 'g'), (match) => match[0]],
+  [
+    new RegExp(String.raw`(?<![\w+\-.]|(?:^|[^\d@A-Za-z])(?:mailto|xmpp):)${ADDRESS}`, 'g'),
+    (match) => `mailto:${match[0]}`,
+  ],
 ];
 
 /** One pass of `findAndReplace` over a text: a rejected match is retried one character on. */
-function replaceIn(text: string, find: RegExp, replace: Find): Piece[] {
+function replaceIn(text: string, [find, check]: (typeof PASSES)[number]): Piece[] {
   const pieces: Piece[] = [];
   let start = 0;
   find.lastIndex = 0;
   for (let match = find.exec(text); match; match = find.exec(text)) {
-    const found = replace(match);
-    if (!found) {
+    // Every address pass refuses a domain ending in a digit, `-` or `_`.
+    const href = /[\d\-_]$/.test(match[2]!) ? false : check(match);
+    if (href === false) {
       find.lastIndex = match.index + 1;
       continue;
     }
     if (match.index > start) pieces.push({ text: text.slice(start, match.index) });
-    pieces.push(...found);
-    start = match.index + match[0].length;
-    find.lastIndex = start;
+    pieces.push({ text: match[0], href });
+    start = find.lastIndex;
   }
   if (start < text.length) pieces.push({ text: text.slice(start) });
-  return pieces;
-}
-
-/** The literal links of a decoded text, by the transform's four passes. */
-export function literalsInText(text: string): Piece[] {
-  let pieces = urlsInText(text);
-  for (const [find, replace] of PASSES) {
-    pieces = pieces.flatMap((piece) =>
-      piece.href === undefined ? replaceIn(piece.text, find, replace) : [piece],
-    );
-  }
   return pieces;
 }
 
@@ -429,31 +302,24 @@ function literalsInTextTokens(state: StateCore): void {
   for (const block of state.tokens) {
     if (block.type !== 'inline' || !block.children) continue;
     const out: Token[] = [];
+    const make: Make = (type, tag, nesting) =>
+      out[out.push(new state.Token(type, tag, nesting)) - 1]!;
     let depth = 0;
     for (const token of block.children) {
-      if (token.type === 'link_open') depth++;
-      if (token.type === 'link_close') depth--;
+      depth += token.type === 'link_open' ? 1 : token.type === 'link_close' ? -1 : 0;
       if (token.type !== 'text' || depth > 0) {
         out.push(token);
         continue;
       }
-      for (const piece of literalsInText(token.content)) {
-        if (piece.href === undefined) {
-          const part = new state.Token('text', '', 0);
-          part.content = piece.text;
-          out.push(part);
-          continue;
-        }
-        const open = new state.Token('link_open', 'a', 1);
-        open.attrs = [['href', piece.href]];
-        open.markup = 'linkify';
-        open.info = 'auto';
-        const inner = new state.Token('text', '', 0);
-        inner.content = piece.text;
-        const close = new state.Token('link_close', 'a', -1);
-        close.markup = 'linkify';
-        close.info = 'auto';
-        out.push(open, inner, close);
+      let pieces = urlsInText(token.content);
+      for (const pass of PASSES) {
+        pieces = pieces.flatMap((piece) =>
+          piece.href === undefined ? replaceIn(piece.text, pass) : [piece],
+        );
+      }
+      for (const { text, href } of pieces) {
+        if (href === undefined) make('text', '', 0).content = text;
+        else linkTokens(make, href, text);
       }
     }
     block.children = out;

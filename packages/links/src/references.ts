@@ -3,14 +3,11 @@ import { MAX_PARSED_CHARS } from './parse.js';
 import { type BuyLinkSources, type BuyLinkTrustOptions, collectBuyLinks } from './sources.js';
 
 /**
- * A reference as models write it: `[[buy:ID]]`, forgiving spaces, letter case and a missing or
- * lost bracket (`[buy:ID]`, `[[buy:ID]`), or a bare `buy:ID` (as in `[Buy](buy:ID)`); the id
- * is group 1 or 2. Brackets are consumed with the reference, so a miscopied one leaves no
- * stray bracket around the link. The third alternative (group 3) is a reference damaged past
- * recognition (`[[bu:123456789]]`: double brackets around six digits or more), which must be
- * reported rather than shown to the shopper as if it were text. Every part is bounded, so a
- * match is at most {@link MAX_REFERENCE_LENGTH} characters: a stream can hold back a possible
- * one and know it is complete.
+ * A reference as models write it: `[[buy:ID]]`, forgiving spaces, case and lost brackets
+ * (`[buy:ID]`, `[[buy:ID]`), or a bare `buy:ID` (as in `[Buy](buy:ID)`); the id is group 1 or 2.
+ * Brackets go with the reference, so none is left stray. Group 3 is a reference damaged past
+ * recognition (`[[bu:123456789]]`), reported rather than shown as text. Every part is bounded
+ * (at most {@link MAX_REFERENCE_LENGTH} characters), so a stream knows when one is complete.
  */
 const REFERENCE_PATTERN =
   /\[\[?\s{0,4}buy\s{0,4}:\s{0,4}(\d{1,20})(?!\d)(?:\s{0,4}\]){0,2}|(?<![\w:/])buy:(\d{1,20})(?!\d)|\[\[([^[\]\n]{0,24}?\d{6}[^[\]\n]{0,24}?)\]\]/gi;
@@ -18,11 +15,7 @@ const REFERENCE_PATTERN =
 /** The longest text {@link REFERENCE_PATTERN} matches (its third alternative). */
 const MAX_REFERENCE_LENGTH = 58;
 
-/**
- * A text that may be the start of a reference (a generous superset: holding back more only
- * delays it). Tried on the last {@link MAX_REFERENCE_LENGTH} characters, as nothing longer can
- * still become one.
- */
+/** A text that may start a reference (a superset: holding back more only delays it). */
 const REFERENCE_PREFIX =
   /(?:\[\[?[^[\]]{0,56}(?:\]\s{0,4})?|(?<![\w:/])b(?:u(?:y(?::\d{0,20})?)?)?)$/i;
 

@@ -15,34 +15,14 @@ export interface RehypeBuyLinksOptions extends BuyLinkTrustOptions {
  * children, and any other property (`on…`, `style`, `srcdoc`, `action`…) is dropped.
  */
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
-  p: [],
-  br: [],
-  hr: [],
-  em: [],
-  strong: [],
-  del: [],
-  s: [],
-  code: [],
-  pre: [],
-  kbd: [],
-  blockquote: [],
-  ul: [],
+  ...Object.fromEntries(
+    'p br hr em strong del s code pre kbd blockquote ul li h1 h2 h3 h4 h5 h6 table thead tbody tr sup sub'
+      .split(' ')
+      .map((tag) => [tag, []]),
+  ),
   ol: ['start'],
-  li: [],
-  h1: [],
-  h2: [],
-  h3: [],
-  h4: [],
-  h5: [],
-  h6: [],
-  table: [],
-  thead: [],
-  tbody: [],
-  tr: [],
   th: ['align'],
   td: ['align'],
-  sup: [],
-  sub: [],
 };
 
 /** Raw HTML left in the tree by `remark-rehype` with `allowDangerousHtml` and no `rehype-raw`. */

@@ -21,14 +21,12 @@ export interface BuyLinkTrustOptions {
 /** The name of the catalog search tool, the only trusted source unless renamed. */
 const CATALOG_SEARCH_TOOL = 'search_catalog';
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A catalog result: an object with a `products` list. */
-function asCatalogResult(value: unknown): Record<string, unknown> | undefined {
-  return isRecord(value) && Array.isArray(value.products) ? value : undefined;
-}
+const asCatalogResult = (value: unknown) =>
+  isRecord(value) && Array.isArray(value.products) ? value : undefined;
 
 /**
  * The catalog result (`{ products }`) of a source from a trusted tool: its output's
