@@ -7,7 +7,7 @@ import type { MarkdownIt, StateCore, StateInline, Token } from 'markdown-it';
  * checks it against remark-gfm. Linear: failed attempts reuse their run's scan, trails are memoized.
  */
 
-type Char = string | undefined;
+type Char = string | undefined; // `undefined`: the end of the text
 const test = (pattern: RegExp) => (c: Char) => c !== undefined && pattern.test(c);
 const isAlpha = test(/^[A-Za-z]$/);
 const isAlnum = test(/^[\dA-Za-z]$/);
@@ -57,10 +57,7 @@ function isTrail(src: string, i: number, memo: Map<number, boolean>): boolean {
   return result;
 }
 
-/**
- * Where a domain from `from` ends, or -1 when GFM takes it for none (no character, or an
- * underscore in its last two labels). A start inside the last domain scanned reuses its scan.
- */
+/** A domain's end from `from`, or -1 (no character, `_` in its last two labels); scans reused. */
 function domainEnd(src: string, from: number, scan: Scan): number {
   let d = scan.domain;
   if (!d || from < d.from || from >= d.end) {
@@ -104,20 +101,14 @@ function literalAt(src: string, p: number, scan: Scan): [number, string] | undef
       return [p + email.length, `mailto:${email}`];
     }
   }
-  const scheme = /^https?:\/\//i.exec(src.slice(p, p + 8))?.[0];
-  if (scheme && !isAlpha(before)) {
-    const c = src[p + scheme.length];
-    if (isEnd(c) || c! < ' ' || c === '\x7f' || isPunct(c)) return undefined;
-    const domain = domainEnd(src, p + scheme.length, scan);
-    const end = domain < 0 ? -1 : pathEnd(src, domain, scan.trail);
-    return end < 0 ? undefined : [end, src.slice(p, end)];
-  }
-  if (/^www\./i.test(src.slice(p, p + 4)) && p + 4 < src.length && isWwwBefore(before)) {
-    const domain = domainEnd(src, p, scan);
-    const end = domain < 0 ? -1 : pathEnd(src, domain, scan.trail);
-    return end < 0 ? undefined : [end, `http://${src.slice(p, end)}`];
-  }
-  return undefined;
+  // `http(s)://` then a character that can start a domain, or `www.` then anything.
+  const scheme = isAlpha(before) ? '' : (/^https?:\/\//i.exec(src.slice(p, p + 8))?.[0] ?? '');
+  const c = src[p + scheme.length];
+  const www = /^www\./i.test(src.slice(p, p + 4)) && p + 4 < src.length && isWwwBefore(before);
+  if (scheme ? isEnd(c) || c! < ' ' || c === '\x7f' || isPunct(c) : !www) return undefined;
+  const domain = domainEnd(src, p + scheme.length, scan);
+  const end = domain < 0 ? -1 : pathEnd(src, domain, scan.trail);
+  return end < 0 ? undefined : [end, (scheme ? '' : 'http://') + src.slice(p, end)];
 }
 const EMAIL = /[\w+.-]+@(?:[\w-]|\.(?=[\dA-Za-z]))+/y;
 const isWwwBefore = (c: Char) => c === undefined || ' \t\n\r(*_[]~'.includes(c);
@@ -145,8 +136,7 @@ function literal(state: StateInline, silent: boolean): boolean {
   if (silent || state.linkLevel > 0) return false;
   const { src, pos } = state;
   if (src[pos] === '\\' && /^[^\n!-/:-@[-`{-~]/.test(src.slice(pos + 1, pos + 2))) {
-    // A backslash before anything but punctuation is text, and the next character is read
-    // anew (markdown-it's escape rule would take both together).
+    // `\` before no punctuation is text; the next character starts anew, as in micromark.
     state.pending += '\\';
     state.pos++;
     return true;
@@ -164,12 +154,8 @@ function literal(state: StateInline, silent: boolean): boolean {
 function text(state: StateInline, silent: boolean): boolean {
   const { src, posMax } = state;
   let pos = state.pos;
-  while (
-    pos < posMax &&
-    !TERMINATORS.includes(src[pos]!) &&
-    (pos === state.pos || !mayStart(src, pos))
-  )
-    pos++;
+  const stop = (i: number) => TERMINATORS.includes(src[i]!) || (i > state.pos && mayStart(src, i));
+  while (pos < posMax && !stop(pos)) pos++;
   if (pos === state.pos) return false;
   if (!silent) state.pending += src.slice(state.pos, pos);
   state.pos = pos;
@@ -177,10 +163,8 @@ function text(state: StateInline, silent: boolean): boolean {
 }
 const TERMINATORS = '\n!#$%&*+-:<=>@[\\]^_`{}~';
 
-/**
- * Counts `[` that markdown-it did not make a link or image (this rule runs after theirs) and
- * the `]` that close them: after an unclosed `[`, GFM's parse finds no literal link.
- */
+/** Counts `[` markdown-it did not make a link (runs after its rules), less `]`: GFM's parse
+ * finds no literal link after an unclosed `[`. */
 function brackets(state: StateInline, silent: boolean): boolean {
   if (silent || state.linkLevel > 0) return false;
   const scan = scanOf(state);
@@ -225,10 +209,8 @@ function runAt(text: string, from: number, run: Run | undefined): Run {
 }
 
 /**
- * mdast-util-gfm-autolink-literal's URL expression with its `findUrl`, by hand:
- * `/(?<![\da-z])(https?:\/\/|www(?=\.))([\w-]*\.[\w\-.]*)([^\t\n\r ]*)/gi`. GFM's own expression
- * rescans a rejected domain from each `www` in it (quadratic in `www.a_www.a_…`); here each
- * candidate costs O(1) beyond one scan of its `[\w.-]` run.
+ * mdast-util-gfm-autolink-literal's `/(?<![\da-z])(https?:\/\/|www(?=\.))([\w-]*\.[\w\-.]*)([^\t\n\r ]*)/gi`
+ * and `findUrl`, by hand: its expression rescans a rejected domain from each `www` in it.
  */
 function urlsInText(text: string): Piece[] {
   const pieces: Piece[] = [];

@@ -32,10 +32,7 @@ export interface UnresolvedReference {
   /** Offset of its first character in the text given. */
   start: number;
   end: number;
-  /**
-   * `unknown`: no buy link has it (a mistyped or invented reference); `ambiguous`: two do;
-   * `malformed`: damaged past reading (`[[bu:123456789]]`), so no id can be looked up.
-   */
+  /** `unknown`: no buy link has it; `ambiguous`: two do; `malformed`: no id can be read. */
   reason: 'unknown' | 'ambiguous' | 'malformed';
 }
 
@@ -51,17 +48,11 @@ export interface BuyLinkResolution {
 
 /** Options of {@link resolveBuyLinks}. */
 export interface ResolveBuyLinksOptions extends BuyLinkTrustOptions {
-  /**
-   * What replaces a reference that cannot be resolved. Default: the reference as written,
-   * so the gap stays visible; e.g. `() => '(link unavailable)'` for shoppers.
-   */
+  /** What replaces an unresolved reference (default: itself); e.g. `() => '(link unavailable)'`. */
   unresolved?: (issue: UnresolvedReference) => string;
 }
 
-/**
- * The buy links of the trusted catalog results among some tool results, by their reference
- * id (the digits), gathered as results arrive (later steps and turns).
- */
+/** The buy links of trusted catalog results by reference id, gathered as results arrive. */
 export class BuyLinkReferences {
   readonly #byId = new Map<string, string[]>();
   readonly #links = new Set<string>();
@@ -113,18 +104,10 @@ export function referencesOf(
     : new BuyLinkReferences(toolResults, options);
 }
 
-function reasonOf(malformed: boolean, links: number): UnresolvedReference['reason'] {
-  if (malformed) return 'malformed';
-  return links === 0 ? 'unknown' : 'ambiguous';
-}
-
 /**
- * Replaces the references in a text with the buy links they name. A text is read up to
- * {@link MAX_PARSED_CHARS}, the limit of `verifyBuyLinks`: a reference that ends past it is
- * left as written (and the answer is `too-long` to verify), so resolving costs at most one
- * bounded scan whatever the length. For text that is part of a stream, `offset` is how much
- * came before (the positions reported, the limit) and `before` its last character (a bare
- * `buy:ID` is a reference only after a non-word character).
+ * Replaces references with the buy links they name, up to {@link MAX_PARSED_CHARS} (the limit
+ * of `verifyBuyLinks`, which calls longer answers `too-long`): one bounded scan whatever the
+ * length. In a stream, `offset` is how much came before and `before` its last character.
  */
 export function resolveWith(
   text: string,
@@ -157,7 +140,7 @@ export function resolveWith(
       reference,
       start: offset + start,
       end: offset + copied,
-      reason: reasonOf(malformed !== undefined, links.length),
+      reason: malformed !== undefined ? 'malformed' : links.length ? 'ambiguous' : 'unknown',
     };
     resolution.unresolved.push(issue);
     resolution.text += options.unresolved ? options.unresolved(issue) : reference;
@@ -167,11 +150,10 @@ export function resolveWith(
 }
 
 /**
- * Turns the buy link references a model wrote (`[[buy:123456780]]`, in `reference` mode)
- * back into the exact buy links of the trusted catalog results the application got (tool
- * results labelled with their tool's name, {@link BuyLinkSources}). A reference that names
- * no link (mistyped, invented, from another tool's output, or from results not given) or
- * two links is left as written and reported in `unresolved`, never dropped or guessed.
+ * Turns the references a model wrote (`[[buy:123456780]]`) back into the exact buy links of the
+ * trusted catalog results ({@link BuyLinkSources}). A reference naming no link (mistyped,
+ * invented, from another tool or results not given) or two is left as written and reported in
+ * `unresolved`, never dropped or guessed. References past {@link MAX_PARSED_CHARS} stay as written.
  *
  * @example
  * const { text, unresolved } = resolveBuyLinks(answer, result.steps.flatMap((s) => s.toolResults));

@@ -11,23 +11,17 @@ import type { BuyLinkSources } from './sources.js';
 
 /** Options of {@link BuyLinkStreamResolver}. */
 export interface BuyLinkStreamOptions extends ResolveBuyLinksOptions {
-  /**
-   * Tool results from before the stream (earlier turns), whose references may be written; a
-   * {@link BuyLinkReferences} is shared, so resolvers of one stream see the same results.
-   */
+  /** Tool results from earlier turns; a {@link BuyLinkReferences} is shared by resolvers. */
   toolOutputs?: BuyLinkSources | BuyLinkReferences;
   /** Called for each reference that cannot be resolved, as it is found. */
   onUnresolved?: (issue: UnresolvedReference) => void;
 }
 
 /**
- * Resolves buy link references in text that arrives in chunks, for framework adapters:
- * `write` returns what can be shown now and holds back a reference that a later chunk may
- * complete (`[[buy:12` … `3456780]]`), and reads each with the character before it, so where
- * the chunks break never changes the result: it is `resolveBuyLinks` of the whole text.
- * `end` returns what is held. Tool outputs can be added as they arrive between chunks. The
- * streamed text is still Markdown from a model: render it with `rehypeBuyLinks` or
- * `renderAnswerHtml`, which keep only buy links clickable.
+ * Resolves buy link references in text that arrives in chunks: `write` returns what can be
+ * shown now, holding back what a later chunk may make a reference (`[[buy:12` … `3456780]]`),
+ * and reads each with the character before it, so any split gives `resolveBuyLinks` of the whole
+ * text. `end` returns what is held. Render the result with `rehypeBuyLinks` or `renderAnswerHtml`.
  */
 export class BuyLinkStreamResolver {
   readonly #references: BuyLinkReferences;
@@ -44,10 +38,7 @@ export class BuyLinkStreamResolver {
     this.#references = referencesOf(options.toolOutputs ?? [], options);
   }
 
-  /**
-   * Adds a tool result that arrived in the stream, with the name of its tool: only a
-   * catalog tool's result gives buy links.
-   */
+  /** Adds a tool result that arrived in the stream (only a catalog tool's gives buy links). */
   addToolResult(toolName: string, output: unknown): void {
     this.#references.add([{ toolName, output }]);
   }
@@ -73,13 +64,8 @@ export class BuyLinkStreamResolver {
 
   #resolve(text: string): string {
     if (!text) return '';
-    const resolution = resolveWith(
-      text,
-      this.#references,
-      this.#options,
-      this.#emitted,
-      this.#before,
-    );
+    const at = [this.#emitted, this.#before] as const;
+    const resolution = resolveWith(text, this.#references, this.#options, ...at);
     this.#emitted += text.length;
     this.#before = text.slice(-1);
     for (const issue of resolution.unresolved) {

@@ -15,10 +15,9 @@ export interface VerifiedLink {
 }
 
 /**
- * Why part of an answer is not verified: `link` (a link or autolink whose destination is
- * not a buy link, of any scheme), `image` (an image loads its URL with no click), `html`
- * (raw HTML, inline or block: never verified, whatever it holds), `too-long` (the answer is
- * longer than {@link MAX_PARSED_CHARS}, so it is not parsed).
+ * Why part of an answer is not verified: `link` (its destination, of any scheme, is no buy link),
+ * `image` (loads with no click), `html` (raw HTML, never verified), `too-long` (longer than
+ * {@link MAX_PARSED_CHARS}, so not parsed).
  */
 export type BuyLinkIssueKind = 'link' | 'image' | 'html' | 'too-long';
 
