@@ -124,14 +124,15 @@ describe('buy links against hostile answers around real search results (emulator
         expect(final.ok, wrapped).toBe(false);
         expect(verifyBuyLinks(wrapped, sources).verified, wrapped).toEqual([]);
       }
-      // The decoded text reads `https://evil.example/`, but the only link Markdown makes in it is
-      // the true buy link itself: that is what is verified, and all a shopper can click.
-      // So is a `www.` word on a domain linkify-it does not know (GFM links it whole, and
-      // rehypeBuyLinks then shows it as text).
+      // GFM's rules (the parse's, as remark-gfm's) link the decoded `https://evil.example/`
+      // before the true buy link, and a `www.` word whole: each is an issue, so ok is false,
+      // and only the true buy link itself can be verified.
       for (const prefix of ['https&#58;//evil.example/', 'www.evil.example/']) {
         const decoded = verifyBuyLinks(`Buy: ${prefix}${link}`, sources);
-        expect(decoded.verified.map((found) => found.url)).toEqual([link]);
-        expect(decoded.issues).toEqual([]);
+        expect(decoded.ok, prefix).toBe(false);
+        for (const found of decoded.verified) expect(found.url).toBe(link);
+        for (const issue of decoded.issues)
+          expect(issue.url).toMatch(/^https?:\/\/(www\.)?evil\.example\//);
       }
     }
   });

@@ -1,14 +1,24 @@
 /*
  * Verifying and rendering 10 MB of hostile text, side by side with the hand-written scanner
  * this package replaced (core's `links/` at commit bab0501, extracted from git history into a
- * temporary directory at run time, so its code stays out of the package). Prints the median
- * of each. Run: `pnpm --filter @catalogkit/links bench`.
+ * temporary directory at run time, so its code stays out of the package). Then resolving
+ * 10 MB of references (`buy:ID`, `[[buy:ID]]`) in one call and as a stream, beside the same
+ * at the limit (MAX_PARSED_CHARS): past it nothing is read, so the two cost about the same.
+ * Prints the median of each. Run: `pnpm --filter @catalogkit/links bench`.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MAX_PARSED_CHARS, renderAnswerHtml, verifyBuyLinks } from '../src/index.js';
+import {
+  BuyLinkStreamResolver,
+  buyLinkReference,
+  finalizeBuyLinks,
+  MAX_PARSED_CHARS,
+  renderAnswerHtml,
+  resolveBuyLinks,
+  verifyBuyLinks,
+} from '../src/index.js';
 
 const OLD_COMMIT = 'bab0501';
 const SIZE = 10 * 1024 * 1024;
@@ -90,5 +100,40 @@ for (const [name, text] of Object.entries(INPUTS)) {
   const cappedVerify = median(() => verifyBuyLinks(capped, sources));
   const cappedRender = median(() => renderAnswerHtml(capped, sources));
   const row = [old, verify, render, cappedVerify, cappedRender].map((ms) => ms.toFixed(0));
+  console.log(name.padEnd(24), row.map((cell) => cell.padStart(8)).join(' '));
+}
+
+/** 10 MB of references, resolved whole, finalized, and streamed in 64-character chunks. */
+const REFERENCE = buyLinkReference(LINK);
+const BARE = `buy:${/\d+/.exec(REFERENCE)![0]}`;
+const REFERENCES: Record<string, string> = {
+  'bare buy:ID': fill(`${BARE} `),
+  '[[buy:ID]]': fill(`${REFERENCE} `),
+  'unknown ids': fill('[[buy:000000001]] '),
+};
+function streamed(text: string): string {
+  const stream = new BuyLinkStreamResolver({ toolOutputs: sources });
+  let out = '';
+  for (let i = 0; i < text.length; i += 64) out += stream.write(text.slice(i, i + 64));
+  return out + stream.end();
+}
+console.log(`\n10 MB of references, median CPU ms of ${RUNS} runs`);
+console.log(
+  'input'.padEnd(24),
+  'resolve',
+  'finalize',
+  'stream',
+  '| at the limit: resolve',
+  'stream',
+);
+for (const [name, text] of Object.entries(REFERENCES)) {
+  const capped = text.slice(0, MAX_PARSED_CHARS);
+  const row = [
+    median(() => resolveBuyLinks(text, sources)),
+    median(() => finalizeBuyLinks(text, sources)),
+    median(() => streamed(text)),
+    median(() => resolveBuyLinks(capped, sources)),
+    median(() => streamed(capped)),
+  ].map((ms) => ms.toFixed(0));
   console.log(name.padEnd(24), row.map((cell) => cell.padStart(8)).join(' '));
 }

@@ -13,19 +13,14 @@ export type FinalizeBuyLinksOptions = ResolveBuyLinksOptions;
 
 /** An answer with its references resolved, and the verification of the result. */
 export interface FinalizedBuyLinks extends BuyLinkResolution, Omit<BuyLinkVerification, 'ok'> {
-  /**
-   * True when nothing is left to look at: no unresolved reference, no raw HTML, and every
-   * link is a verified buy link.
-   */
+  /** True when no reference is unresolved, there is no raw HTML, every link is verified. */
   ok: boolean;
 }
 
 /**
- * One call for a finished answer in either mode: resolves buy link references
- * ({@link resolveBuyLinks}), then verifies the result ({@link verifyBuyLinks}). A reference
- * resolves only to a link of a trusted catalog result, and a resolved link is judged in its
- * place like any other (a reference inside raw HTML is raw HTML, never verified). Show
- * `text` with `renderAnswerHtml` or `rehypeBuyLinks`.
+ * One call for a finished answer in either mode: resolves references ({@link resolveBuyLinks}),
+ * then verifies the result ({@link verifyBuyLinks}), each resolved link judged in its place (in
+ * raw HTML it is raw HTML, never verified). Show `text` with `renderAnswerHtml` or `rehypeBuyLinks`.
  */
 export function finalizeBuyLinks(
   text: string,

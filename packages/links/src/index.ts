@@ -1,10 +1,8 @@
 /*
- * `@catalogkit/links`: the guards between catalog tool results and the shopper. One
- * CommonMark + GFM parse (markdown-it) reads a model's answer for `verifyBuyLinks` (an
- * allow-list: only links that are byte for byte buy links of trusted results) and for
- * `renderAnswerHtml` (only those links become clickable); `rehypeBuyLinks` applies the same
- * rule in an application's own Markdown renderer. References (`[[buy:ID]]`) are resolved by
- * `resolveBuyLinks`, `BuyLinkStreamResolver` for streams, or `finalizeBuyLinks` with the check.
+ * `@catalogkit/links`: one CommonMark + GFM parse (markdown-it, GFM's literal-link rules) reads
+ * an answer for `verifyBuyLinks` (an allow-list of buy links) and `renderAnswerHtml` (only those
+ * clickable); `rehypeBuyLinks` is the same rule for an application's renderer. References
+ * (`[[buy:ID]]`) resolve by `resolveBuyLinks`, `BuyLinkStreamResolver` or `finalizeBuyLinks`.
  */
 export { type BuyLinkMode, buyLinkReference } from '@catalogkit/core/tools';
 export {

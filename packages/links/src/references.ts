@@ -1,27 +1,27 @@
 import { buyLinkReference } from '@catalogkit/core/tools';
+import { MAX_PARSED_CHARS } from './parse.js';
 import { type BuyLinkSources, type BuyLinkTrustOptions, collectBuyLinks } from './sources.js';
 
 /**
- * A reference as models write it: `[[buy:ID]]`, forgiving spaces, letter case and a missing or
- * lost bracket (`[buy:ID]`, `[[buy:ID]`), or a bare `buy:ID` (as in `[Buy](buy:ID)`); the id
- * is group 1 or 2. Brackets are consumed with the reference, so a miscopied one leaves no
- * stray bracket around the link. The third alternative (group 3) is a reference damaged past
- * recognition (`[[bu:123456789]]`: double brackets around six digits or more), which must be
- * reported rather than shown to the shopper as if it were text.
+ * A reference as models write it: `[[buy:ID]]`, forgiving spaces, case and lost brackets
+ * (`[buy:ID]`, `[[buy:ID]`), or a bare `buy:ID` (as in `[Buy](buy:ID)`); the id is group 1 or 2.
+ * Brackets go with the reference, so none is left stray. Group 3 is a reference damaged past
+ * recognition (`[[bu:123456789]]`), reported rather than shown as text. Every part is bounded
+ * (at most {@link MAX_REFERENCE_LENGTH} characters), so a stream knows when one is complete.
  */
 const REFERENCE_PATTERN =
-  /\[\[?\s*buy\s*:\s*(\d+)(?:\s*\]){0,2}|(?<![\w:/])buy:(\d+)(?!\d)|\[\[([^[\]\n]{0,24}?\d{6}[^[\]\n]{0,24}?)\]\]/gi;
+  /\[\[?\s{0,4}buy\s{0,4}:\s{0,4}(\d{1,20})(?!\d)(?:\s{0,4}\]){0,2}|(?<![\w:/])buy:(\d{1,20})(?!\d)|\[\[([^[\]\n]{0,24}?\d{6}[^[\]\n]{0,24}?)\]\]/gi;
 
-/**
- * The start of a reference a stream may still complete: the text from here is held back
- * until the next chunk tells whether it is one.
- */
+/** The longest text {@link REFERENCE_PATTERN} matches (its third alternative). */
+const MAX_REFERENCE_LENGTH = 58;
+
+/** A text that may start a reference (a superset: holding back more only delays it). */
 const REFERENCE_PREFIX =
-  /(?:\[\[?\s*(?:b(?:u(?:y(?:\s*(?::\s*(?:\d+(?:\s*\]?\s*)?)?)?)?)?)?)?|(?<![\w:/])b(?:u(?:y(?::\d*)?)?)?|\[\[[^[\]\n]{0,50}\]?)$/i;
+  /(?:\[\[?[^[\]]{0,56}(?:\]\s{0,4})?|(?<![\w:/])b(?:u(?:y(?::\d{0,20})?)?)?)$/i;
 
 /** Where a possibly unfinished reference starts at the end of a text, or `text.length`. */
 export function unfinishedReferenceStart(text: string): number {
-  const match = REFERENCE_PREFIX.exec(text.slice(-60));
+  const match = REFERENCE_PREFIX.exec(text.slice(-MAX_REFERENCE_LENGTH));
   return match ? text.length - match[0].length : text.length;
 }
 
@@ -32,10 +32,7 @@ export interface UnresolvedReference {
   /** Offset of its first character in the text given. */
   start: number;
   end: number;
-  /**
-   * `unknown`: no buy link has it (a mistyped or invented reference); `ambiguous`: two do;
-   * `malformed`: damaged past reading (`[[bu:123456789]]`), so no id can be looked up.
-   */
+  /** `unknown`: no buy link has it; `ambiguous`: two do; `malformed`: no id can be read. */
   reason: 'unknown' | 'ambiguous' | 'malformed';
 }
 
@@ -51,17 +48,11 @@ export interface BuyLinkResolution {
 
 /** Options of {@link resolveBuyLinks}. */
 export interface ResolveBuyLinksOptions extends BuyLinkTrustOptions {
-  /**
-   * What replaces a reference that cannot be resolved. Default: the reference as written,
-   * so the gap stays visible; e.g. `() => '(link unavailable)'` for shoppers.
-   */
+  /** What replaces an unresolved reference (default: itself); e.g. `() => '(link unavailable)'`. */
   unresolved?: (issue: UnresolvedReference) => string;
 }
 
-/**
- * The buy links of the trusted catalog results among some tool results, by their reference
- * id (the digits), gathered as results arrive (later steps and turns).
- */
+/** The buy links of trusted catalog results by reference id, gathered as results arrive. */
 export class BuyLinkReferences {
   readonly #byId = new Map<string, string[]>();
   readonly #links = new Set<string>();
@@ -113,50 +104,56 @@ export function referencesOf(
     : new BuyLinkReferences(toolResults, options);
 }
 
-function reasonOf(malformed: boolean, links: number): UnresolvedReference['reason'] {
-  if (malformed) return 'malformed';
-  return links === 0 ? 'unknown' : 'ambiguous';
-}
-
 /**
- * Replaces the references in a text with the buy links they name. `offset` shifts the
- * reported positions (for text that is part of a longer stream).
+ * Replaces references with the buy links they name, up to {@link MAX_PARSED_CHARS} (the limit
+ * of `verifyBuyLinks`, which calls longer answers `too-long`): one bounded scan whatever the
+ * length. In a stream, `offset` is how much came before and `before` its last character.
  */
 export function resolveWith(
   text: string,
   references: BuyLinkReferences,
   options: ResolveBuyLinksOptions = {},
   offset = 0,
+  before = '',
 ): BuyLinkResolution {
   const resolution: BuyLinkResolution = { text: '', resolved: [], unresolved: [] };
-  const replace = (reference: string, ...groups: Array<string | number | undefined>): string => {
-    const [full, bare, malformed, index] = groups as [string?, string?, string?, number?];
+  const readable = Math.max(0, MAX_PARSED_CHARS - offset);
+  // Enough past the limit to read any reference that starts before it exactly as a whole text would.
+  const source = before + text.slice(0, readable + MAX_REFERENCE_LENGTH + 1);
+  const pattern = new RegExp(REFERENCE_PATTERN);
+  pattern.lastIndex = before.length;
+  let copied = 0;
+  for (let match = pattern.exec(source); match; match = pattern.exec(source)) {
+    const [reference, full, bare, malformed] = match;
+    const start = match.index - before.length;
+    if (start + reference.length > readable) break;
+    resolution.text += text.slice(copied, start);
+    copied = start + reference.length;
     const id = full ?? bare;
     const links = id === undefined ? [] : references.linksOf(id);
     if (links.length === 1) {
       resolution.resolved.push({ reference, link: links[0]! });
-      return links[0]!;
+      resolution.text += links[0]!;
+      continue;
     }
-    const start = offset + (index ?? 0);
     const issue: UnresolvedReference = {
       reference,
-      start,
-      end: start + reference.length,
-      reason: reasonOf(malformed !== undefined, links.length),
+      start: offset + start,
+      end: offset + copied,
+      reason: malformed !== undefined ? 'malformed' : links.length ? 'ambiguous' : 'unknown',
     };
     resolution.unresolved.push(issue);
-    return options.unresolved ? options.unresolved(issue) : reference;
-  };
-  resolution.text = text.replace(REFERENCE_PATTERN, replace);
+    resolution.text += options.unresolved ? options.unresolved(issue) : reference;
+  }
+  resolution.text += text.slice(copied);
   return resolution;
 }
 
 /**
- * Turns the buy link references a model wrote (`[[buy:123456780]]`, in `reference` mode)
- * back into the exact buy links of the trusted catalog results the application got (tool
- * results labelled with their tool's name, {@link BuyLinkSources}). A reference that names
- * no link (mistyped, invented, from another tool's output, or from results not given) or
- * two links is left as written and reported in `unresolved`, never dropped or guessed.
+ * Turns the references a model wrote (`[[buy:123456780]]`) back into the exact buy links of the
+ * trusted catalog results ({@link BuyLinkSources}). A reference naming no link (mistyped,
+ * invented, from another tool or results not given) or two is left as written and reported in
+ * `unresolved`, never dropped or guessed. References past {@link MAX_PARSED_CHARS} stay as written.
  *
  * @example
  * const { text, unresolved } = resolveBuyLinks(answer, result.steps.flatMap((s) => s.toolResults));

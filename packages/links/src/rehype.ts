@@ -15,41 +15,18 @@ export interface RehypeBuyLinksOptions extends BuyLinkTrustOptions {
  * children, and any other property (`on…`, `style`, `srcdoc`, `action`…) is dropped.
  */
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
-  p: [],
-  br: [],
-  hr: [],
-  em: [],
-  strong: [],
-  del: [],
-  s: [],
-  code: [],
-  pre: [],
-  kbd: [],
-  blockquote: [],
-  ul: [],
+  ...Object.fromEntries(
+    'p br hr em strong del s code pre kbd blockquote ul li h1 h2 h3 h4 h5 h6 table thead tbody tr sup sub'
+      .split(' ')
+      .map((tag) => [tag, []]),
+  ),
   ol: ['start'],
-  li: [],
-  h1: [],
-  h2: [],
-  h3: [],
-  h4: [],
-  h5: [],
-  h6: [],
-  table: [],
-  thead: [],
-  tbody: [],
-  tr: [],
   th: ['align'],
   td: ['align'],
-  sup: [],
-  sub: [],
 };
 
 /** Raw HTML left in the tree by `remark-rehype` with `allowDangerousHtml` and no `rehype-raw`. */
-interface Raw {
-  type: 'raw';
-  value: string;
-}
+type Raw = { type: 'raw'; value: string };
 
 function kept(properties: Properties, names: readonly string[]): Properties {
   const out: Properties = {};
@@ -91,20 +68,16 @@ function cleanNode(node: RootContent | Raw, links: BuyLinkReferences): ElementCo
   }
 }
 
-function cleanChildren(
-  nodes: ReadonlyArray<RootContent | Raw>,
-  links: BuyLinkReferences,
-): ElementContent[] {
-  return nodes.flatMap((node) => cleanNode(node, links));
-}
+type Nodes = ReadonlyArray<RootContent | Raw>;
+const cleanChildren = (nodes: Nodes, links: BuyLinkReferences): ElementContent[] =>
+  nodes.flatMap((node) => cleanNode(node, links));
 
 /**
- * A rehype plugin with the rule of {@link renderAnswerHtml}, for an application's own Markdown
- * renderer (react-markdown, Streamdown): only links whose `href` is byte for byte a buy link
- * of the trusted results stay clickable (with `rel="noopener noreferrer sponsored"`); every
- * other link becomes its text, an image its alt text, raw HTML its text, and only the elements
- * Markdown makes remain, without any attribute that could load or run something. Put it last
- * among the rehype plugins (after `rehype-raw`), so nothing runs after it.
+ * A rehype plugin with the rule of {@link renderAnswerHtml} for an application's renderer
+ * (react-markdown, Streamdown): only links whose `href` is byte for byte a buy link stay
+ * clickable (`rel="noopener noreferrer sponsored"`); other links, images and raw HTML become
+ * text; only Markdown's elements remain, with no attribute that loads or runs anything. Put it
+ * last among the rehype plugins (after `rehype-raw`).
  *
  * @example
  * <Markdown rehypePlugins={[[rehypeBuyLinks, { toolResults }]]}>{answer}</Markdown>

@@ -1,4 +1,3 @@
-import type { Token } from 'markdown-it';
 import { parseAnswer, parser } from './parse.js';
 import { type BuyLinkReferences, referencesOf } from './references.js';
 import type { BuyLinkSources, BuyLinkTrustOptions } from './sources.js';
@@ -12,19 +11,17 @@ interface RenderEnv {
   open: boolean[];
 }
 
-/** The env markdown-it passes back to the rules: the one {@link render} gave it. */
-function stateOf(env: unknown): RenderEnv {
-  return env as RenderEnv;
-}
+/** The env markdown-it passes back to the rules: the one `renderAnswerHtml` gave it. */
+const stateOf = (env: unknown) => env as RenderEnv;
 
-function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
+const ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 /*
  * The render rules that differ from markdown-it's own (which escape all text and code):
@@ -46,18 +43,11 @@ rules.link_open = (tokens, i, _options, env) => {
 };
 rules.link_close = (_tokens, _i, _options, env) => (stateOf(env).open.pop() ? '</a>' : '');
 
-function render(tokens: Token[], links: BuyLinkReferences): string {
-  const env: RenderEnv = { links, open: [] };
-  return parser.renderer.render(tokens, parser.options, { ...env });
-}
-
 /**
- * An answer as safe HTML, for a server-rendered page or `innerHTML`: Markdown is rendered,
- * raw HTML is escaped and shown as text, only verified buy links become
- * `<a href rel="noopener noreferrer sponsored">`, and every other link is shown as its text.
- * It reads the answer with the same parse as {@link verifyBuyLinks}, so the links it makes
- * clickable are exactly the `verified` ones. An answer too long to parse is one escaped
- * paragraph with no link.
+ * An answer as safe HTML, for a server-rendered page or `innerHTML`: Markdown rendered, raw HTML
+ * escaped as text, only verified buy links as `<a href rel="noopener noreferrer sponsored">`,
+ * every other link its text. The same parse as {@link verifyBuyLinks}, so what is clickable is
+ * exactly what is `verified`. An answer too long to parse is one escaped paragraph, no link.
  *
  * @example
  * element.innerHTML = renderAnswerHtml(answer, result.steps.flatMap((s) => s.toolResults));
@@ -69,5 +59,6 @@ export function renderAnswerHtml(
 ): string {
   const tokens = parseAnswer(text);
   if (!tokens) return `<p>${escapeHtml(text)}</p>\n`;
-  return render(tokens, referencesOf(toolResults, options));
+  const env: RenderEnv = { links: referencesOf(toolResults, options), open: [] };
+  return parser.renderer.render(tokens, parser.options, { ...env });
 }

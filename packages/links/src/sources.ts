@@ -21,20 +21,17 @@ export interface BuyLinkTrustOptions {
 /** The name of the catalog search tool, the only trusted source unless renamed. */
 const CATALOG_SEARCH_TOOL = 'search_catalog';
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A catalog result: an object with a `products` list. */
-function asCatalogResult(value: unknown): Record<string, unknown> | undefined {
-  return isRecord(value) && Array.isArray(value.products) ? value : undefined;
-}
+const asCatalogResult = (value: unknown) =>
+  isRecord(value) && Array.isArray(value.products) ? value : undefined;
 
 /**
- * The catalog result (`{ products }`) of a source from a trusted tool: its output's
- * `response`, or the output itself when it is a bare result. Outputs stored before the one
- * output shape kept the result under `result`, and are still read. An AI SDK model-message
- * output (`{ type: 'json', value }`) is unwrapped.
+ * The catalog result (`{ products }`) of a trusted tool's source: its output's `response`, the
+ * output itself, or (stored before the one output shape) `result`; `{ type: 'json', value }`
+ * (an AI SDK model-message output) is unwrapped.
  */
 function catalogResultOf(
   source: unknown,
@@ -56,30 +53,18 @@ function catalogResultOf(
  * buy link at all, so nothing downstream (verify, render, references) can trust it.
  */
 function webLink(value: unknown): string[] {
-  if (typeof value !== 'string' || value === '') return [];
-  let protocol: string;
-  try {
-    protocol = new URL(value).protocol;
-  } catch {
-    return [];
-  }
-  return protocol === 'https:' || protocol === 'http:' ? [value] : [];
+  const protocol = typeof value === 'string' ? URL.parse(value)?.protocol : undefined;
+  return protocol === 'https:' || protocol === 'http:' ? [value as string] : [];
 }
 
-/**
- * The buy links of one product, as the catalog view prints them: each variant's `url`, or
- * the product's own `url` when it has no variants.
- */
+/** The buy links of one product: each variant's `url`, or its own `url` if it has no variants. */
 function productBuyLinks(product: Record<string, unknown>): string[] {
   const variants = Array.isArray(product.variants) ? product.variants : [];
   if (variants.length === 0) return webLink(product.url);
   return variants.flatMap((variant) => (isRecord(variant) ? webLink(variant.url) : []));
 }
 
-/**
- * Every distinct buy link in the results of the trusted catalog tools, in the order they
- * first appear. Results of other tools are ignored.
- */
+/** Every distinct buy link in the results of the trusted catalog tools, in order of first use. */
 export function collectBuyLinks(
   sources: BuyLinkSources,
   options: BuyLinkTrustOptions = {},

@@ -1,3 +1,4 @@
+import { MAX_PARSED_CHARS } from './parse.js';
 import {
   type BuyLinkReferences,
   type ResolveBuyLinksOptions,
@@ -10,29 +11,26 @@ import type { BuyLinkSources } from './sources.js';
 
 /** Options of {@link BuyLinkStreamResolver}. */
 export interface BuyLinkStreamOptions extends ResolveBuyLinksOptions {
-  /**
-   * Tool results from before the stream (earlier turns), whose references may be written; a
-   * {@link BuyLinkReferences} is shared, so resolvers of one stream see the same results.
-   */
+  /** Tool results from earlier turns; a {@link BuyLinkReferences} is shared by resolvers. */
   toolOutputs?: BuyLinkSources | BuyLinkReferences;
   /** Called for each reference that cannot be resolved, as it is found. */
   onUnresolved?: (issue: UnresolvedReference) => void;
 }
 
 /**
- * Resolves buy link references in text that arrives in chunks, for framework adapters:
- * `write` returns what can be shown now and holds back a reference that a later chunk may
- * complete (`[[buy:12` … `3456780]]`), so where the chunks break never changes the result.
- * `end` returns what is held. Tool outputs can be added as they arrive between chunks. The
- * streamed text is still Markdown from a model: render it with `rehypeBuyLinks` or
- * `renderAnswerHtml`, which keep only buy links clickable.
+ * Resolves buy link references in text that arrives in chunks: `write` returns what can be
+ * shown now, holding back what a later chunk may make a reference (`[[buy:12` … `3456780]]`),
+ * and reads each with the character before it, so any split gives `resolveBuyLinks` of the whole
+ * text. `end` returns what is held. Render the result with `rehypeBuyLinks` or `renderAnswerHtml`.
  */
 export class BuyLinkStreamResolver {
   readonly #references: BuyLinkReferences;
   readonly #options: BuyLinkStreamOptions;
   #held = '';
-  /** Characters of text already returned, for the positions of reported references. */
+  /** Characters of text already resolved, for the positions of reported references. */
   #emitted = 0;
+  /** The last character resolved: whether a bare `buy:ID` after it is a reference. */
+  #before = '';
   readonly unresolved: UnresolvedReference[] = [];
 
   constructor(options: BuyLinkStreamOptions = {}) {
@@ -40,10 +38,7 @@ export class BuyLinkStreamResolver {
     this.#references = referencesOf(options.toolOutputs ?? [], options);
   }
 
-  /**
-   * Adds a tool result that arrived in the stream, with the name of its tool: only a
-   * catalog tool's result gives buy links.
-   */
+  /** Adds a tool result that arrived in the stream (only a catalog tool's gives buy links). */
   addToolResult(toolName: string, output: unknown): void {
     this.#references.add([{ toolName, output }]);
   }
@@ -51,7 +46,11 @@ export class BuyLinkStreamResolver {
   /** Takes a chunk of text; returns the text that is safe to show now. */
   write(chunk: string): string {
     const text = this.#held + chunk;
-    const cut = unfinishedReferenceStart(text);
+    // Past the limit nothing more is resolved (see `resolveBuyLinks`), so nothing is held.
+    const cut =
+      this.#emitted + text.length > MAX_PARSED_CHARS + 64
+        ? text.length
+        : Math.max(0, unfinishedReferenceStart(this.#before + text) - this.#before.length);
     this.#held = text.slice(cut);
     return this.#resolve(text.slice(0, cut));
   }
@@ -65,8 +64,10 @@ export class BuyLinkStreamResolver {
 
   #resolve(text: string): string {
     if (!text) return '';
-    const resolution = resolveWith(text, this.#references, this.#options, this.#emitted);
+    const at = [this.#emitted, this.#before] as const;
+    const resolution = resolveWith(text, this.#references, this.#options, ...at);
     this.#emitted += text.length;
+    this.#before = text.slice(-1);
     for (const issue of resolution.unresolved) {
       this.unresolved.push(issue);
       this.#options.onUnresolved?.(issue);

@@ -15,10 +15,9 @@ export interface VerifiedLink {
 }
 
 /**
- * Why part of an answer is not verified: `link` (a link or autolink whose destination is
- * not a buy link, of any scheme), `image` (an image loads its URL with no click), `html`
- * (raw HTML, inline or block: never verified, whatever it holds), `too-long` (the answer is
- * longer than {@link MAX_PARSED_CHARS}, so it is not parsed).
+ * Why part of an answer is not verified: `link` (its destination, of any scheme, is no buy link),
+ * `image` (loads with no click), `html` (raw HTML, never verified), `too-long` (longer than
+ * {@link MAX_PARSED_CHARS}, so not parsed).
  */
 export type BuyLinkIssueKind = 'link' | 'image' | 'html' | 'too-long';
 
@@ -49,35 +48,24 @@ function formOf(token: Token): VerifiedLinkForm {
   return token.markup === 'linkify' ? 'literal' : 'link';
 }
 
-/** Sorts the inline tokens of one block into the verification. */
-function visitInline(
+/** Sorts tokens (blocks, and each block's inline tokens) into the verification. */
+function visit(
   tokens: readonly Token[],
   links: BuyLinkReferences,
   out: BuyLinkVerification,
-  line: number,
+  line = 1,
 ): void {
   for (const token of tokens) {
-    if (token.type === 'html_inline') {
-      out.issues.push({ kind: 'html', url: token.content.slice(0, MAX_ISSUE_TEXT), line });
+    const at = token.map ? token.map[0] + 1 : line;
+    if (token.type === 'html_block' || token.type === 'html_inline') {
+      out.issues.push({ kind: 'html', url: token.content.slice(0, MAX_ISSUE_TEXT), line: at });
     } else if (token.type === 'link_open') {
       const url = String(token.attrGet('href') ?? '');
-      if (links.has(url)) out.verified.push({ url, form: formOf(token), line });
-      else out.issues.push({ kind: 'link', url, line });
+      if (links.has(url)) out.verified.push({ url, form: formOf(token), line: at });
+      else out.issues.push({ kind: 'link', url, line: at });
     } else if (token.type === 'image') {
-      out.issues.push({ kind: 'image', url: String(token.attrGet('src') ?? ''), line });
-    }
-  }
-}
-
-/** Sorts the tokens of the answer (blocks, and each block's inline tokens) into the verification. */
-function visit(tokens: readonly Token[], links: BuyLinkReferences, out: BuyLinkVerification): void {
-  for (const token of tokens) {
-    const line = token.map ? token.map[0] + 1 : 1;
-    if (token.type === 'html_block') {
-      out.issues.push({ kind: 'html', url: token.content.slice(0, MAX_ISSUE_TEXT), line });
-    } else if (token.children) {
-      visitInline(token.children, links, out, line);
-    }
+      out.issues.push({ kind: 'image', url: String(token.attrGet('src') ?? ''), line: at });
+    } else if (token.children) visit(token.children, links, out, at);
   }
 }
 

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   BuyLinkStreamResolver,
@@ -109,6 +110,80 @@ describe('references', () => {
       const out = stream.write(text.slice(0, cut)) + stream.write(text.slice(cut)) + stream.end();
       expect(out).toBe(`A ${BUY} and [Buy](${BUY_2}).`);
     }
+  });
+});
+
+/** Generated cases per property: a few hundred in `pnpm test`, more under `pnpm fuzz`. */
+const RUNS = Number(process.env.CATALOGKIT_FUZZ_RUNS ?? 300);
+
+/** Text near the reference grammar: references whole and in pieces, brackets, word characters. */
+const REFERENCE_TEXT = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom(
+        ...[buyLinkReference(BUY), buyLinkReference(BUY_2), '[[buy:000000001]]', '[[bu:123456789]]']
+          .concat(['[', ']', '[[', ']]', 'buy', 'BUY', 'buy:', ':', 'a', '/', ' ', '\n', '1', '2'])
+          .concat(['123456', '[Buy](', ')', `buy:${/\d+/.exec(buyLinkReference(BUY))![0]}`]),
+      ),
+      fc.string({ maxLength: 4 }),
+    ),
+    { maxLength: 30 },
+  )
+  .map((pieces) => pieces.join(''));
+
+/** Where a text is cut into chunks: sorted distinct offsets inside it. */
+function chunks(text: string, cuts: number[]): string[] {
+  const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
+  return [0, ...points].map((start, i) => text.slice(start, points[i] ?? text.length));
+}
+
+function streamed(parts: readonly string[]): { text: string; unresolved: unknown[] } {
+  const stream = new BuyLinkStreamResolver({ toolOutputs: toolResults });
+  const text = parts.map((part) => stream.write(part)).join('') + stream.end();
+  return { text, unresolved: stream.unresolved };
+}
+
+describe('red team (wave 4b, links): the stream and the size of what is resolved', () => {
+  it('F4: for any split into chunks, the stream gives what resolveBuyLinks gives the whole text', () => {
+    fc.assert(
+      fc.property(REFERENCE_TEXT, fc.array(fc.nat(), { maxLength: 12 }), (text, cuts) => {
+        const whole = resolveBuyLinks(text, toolResults);
+        expect(streamed(chunks(text, cuts))).toEqual({
+          text: whole.text,
+          unresolved: whole.unresolved,
+        });
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('F4: a word character before a bare buy:ID in the previous chunk is seen', () => {
+    const reference = `buy:${/\d+/.exec(buyLinkReference(BUY))![0]}`;
+    expect(streamed(['a', reference]).text).toBe(`a${reference}`);
+    expect(streamed([' ', reference]).text).toBe(` ${BUY}`);
+  });
+
+  it('F4: around the limit, too, any split gives the one-shot result', () => {
+    const pad = 'x'.repeat(MAX_PARSED_CHARS - 40);
+    fc.assert(
+      fc.property(REFERENCE_TEXT, fc.array(fc.nat(), { maxLength: 6 }), (tail, cuts) => {
+        const text = pad + tail + tail;
+        expect(streamed(chunks(text, cuts)).text).toBe(resolveBuyLinks(text, toolResults).text);
+      }),
+      { numRuns: Math.ceil(RUNS / 10) },
+    );
+  });
+
+  it("F5: references are read up to the verifier's limit, so 10 MB costs one bounded scan", () => {
+    const reference = buyLinkReference(BUY);
+    const text = `${reference} `.repeat(Math.ceil((10 * 1024 * 1024) / (reference.length + 1)));
+    const resolution = resolveBuyLinks(text, toolResults);
+    const within = Math.floor(MAX_PARSED_CHARS / (reference.length + 1));
+    expect(resolution.resolved).toHaveLength(within);
+    expect(resolution.text.endsWith(`${reference} `.repeat(10))).toBe(true);
+    expect(finalizeBuyLinks(text, toolResults).issues).toEqual([
+      { kind: 'too-long', url: '', line: 1 },
+    ]);
   });
 });
 

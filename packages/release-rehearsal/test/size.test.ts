@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtJavaScript, overPageBudget } from '../src/page-budgets.js';
-import { measurePage, readPageBudgets, sizeOf } from '../src/size.js';
+import {
+  measure,
+  measurePage,
+  overBudget,
+  readBundledBudgets,
+  readPageBudgets,
+  sizeOf,
+} from '../src/size.js';
 
 // A known small page: an entry importing one name from a package whose other export is a
 // large incompressible string. Measured as a browser page, the used code counts, the unused
@@ -88,5 +95,52 @@ describe('page budgets', () => {
     for (const name of [...PAGES.map((page) => page.name), WEB_CHAT_PAGE]) {
       expect(budgets[name], name).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('measure with a parser bundled (size-budget.json parserDependencies)', () => {
+  // A package whose entry imports a parser (resolved by `main` only, as punycode.js is) and
+  // another @catalogkit package: with the parser bundled, its code counts; without, it does not.
+  const parserText = randomBytes(4_000).toString('hex');
+  let pkgDir: string;
+  const manifest = {
+    name: '@catalogkit/known',
+    version: '0.0.0',
+    dependencies: { 'known-parser': '1.0.0', '@catalogkit/other': '1.0.0' },
+  };
+
+  beforeAll(() => {
+    pkgDir = join(dir, 'known-package');
+    mkdirSync(join(pkgDir, 'dist'), { recursive: true });
+    writeFileSync(
+      join(pkgDir, 'dist', 'index.js'),
+      `import { parse } from 'known-parser';\nimport { other } from '@catalogkit/other';\nexport const run = (text) => other(parse(text));\n`,
+    );
+    const parser = join(pkgDir, 'node_modules', 'known-parser');
+    mkdirSync(parser, { recursive: true });
+    writeFileSync(
+      join(parser, 'package.json'),
+      JSON.stringify({ name: 'known-parser', main: 'index.js' }),
+    );
+    writeFileSync(join(parser, 'index.js'), `exports.parse = (t) => t + '${parserText}';\n`);
+  });
+
+  it('counts the bundled parser and names it; without it the parser stays external', async () => {
+    const alone = await measure(pkgDir, manifest, 1000);
+    const withParser = await measure(pkgDir, manifest, 1000, ['known-parser']);
+    expect(alone.name).toBe('@catalogkit/known');
+    expect(alone.gzipped).toBeLessThan(500);
+    expect(withParser.name).toBe('@catalogkit/known with known-parser');
+    expect(withParser.gzipped).toBeGreaterThan(parserText.length / 2);
+    expect(overBudget(alone)).toBe(false);
+    expect(overBudget(withParser)).toBe(true);
+    expect(overBudget({ ...alone, budget: undefined })).toBe(true);
+  });
+
+  it('size-budget.json budgets the links package with markdown-it bundled', () => {
+    const budgets = readBundledBudgets(join(import.meta.dirname, '..', 'size-budget.json'));
+    const links = budgets['@catalogkit/links'];
+    expect(links?.bundled).toEqual(['markdown-it']);
+    expect(links!.measured).toBeLessThanOrEqual(links!.budget);
   });
 });

@@ -72,12 +72,20 @@ const CUT_TO = 160;
 /** Links named one by one; past these, a count (an answer may paste thousands). */
 const MAX_NAMED = 3;
 
-/** The link as a problem quotes it: whole, or from its scheme, cut, so the report stays short. */
+/**
+ * The link as a problem quotes it: whole, or from its scheme, cut, so the report stays short.
+ * Measured as quoted (escapes count): GFM reads a URL in pasted JSON on through its quotes.
+ */
 function quoted(url: string): string {
-  if (url.length <= MAX_QUOTED) return JSON.stringify(url);
+  if (JSON.stringify(url).length <= MAX_QUOTED) return JSON.stringify(url);
   const scheme = Math.max(0, url.search(/https?:\/\//i));
-  const cut = `${scheme > 0 ? '…' : ''}${url.slice(scheme, scheme + CUT_TO)}…`;
-  return `${JSON.stringify(cut)} (a link run into ${url.length} characters of other text)`;
+  let cut = '';
+  for (const char of url.slice(scheme, scheme + CUT_TO)) {
+    if (JSON.stringify(cut + char).length > CUT_TO) break;
+    cut += char;
+  }
+  const shown = JSON.stringify(`${scheme > 0 ? '…' : ''}${cut}…`);
+  return `${shown} (a link run into ${url.length} characters of other text)`;
 }
 
 /** What one issue is, in the report's words. */
