@@ -13,7 +13,7 @@ describe('links allowed besides buy links', () => {
     try {
       const tools = createCatalogTools({ clientOptions: service.clientOptions });
       await tools.find((tool) => tool.name === 'search_websites')!.invoke({ query: 'running' });
-      const [site] = service.websiteUrls();
+      const [site] = service.catalogUrls();
       expect(site).toMatch(/^https:\/\//);
       assertBuyLinksVerified(`Shop at ${site} today.`, service);
       const page = `${new URL(site!).origin}/sale/shoes`;

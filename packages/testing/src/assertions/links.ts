@@ -19,10 +19,10 @@ export interface BuyLinkAssertionOptions extends BuyLinkCheckOptions {
    */
   allowedLinks?: readonly string[];
   /**
-   * Retailer URLs the catalog gave (`search_websites` results), allowed exactly as given;
-   * given a {@link CatalogService}, those it answered.
+   * URLs the catalog's results hold (retailer sites, product pages and pictures), allowed
+   * exactly as given; given a {@link CatalogService}, its `catalogUrls()` are added.
    */
-  websiteUrls?: readonly string[];
+  catalogUrls?: readonly string[];
 }
 
 /** A web URL parsed, or undefined (another scheme, or no URL). */
@@ -52,16 +52,16 @@ function under(url: URL, entry: URL): boolean {
 
 /**
  * One predicate for every link allowed besides buy links: the entries of `allowedLinks`, and
- * the catalog's retailer URLs (exactly, as a browser opens them). Raw HTML is never allowed:
+ * the URLs the catalog gave (exactly, as a browser opens them). Raw HTML is never allowed:
  * the links package's parse (the renderer's) lists it as an issue of its own kind.
  */
 function allowance(options: BuyLinkAssertionOptions): (issue: BuyLinkIssue) => boolean {
   const entries = allowedEntries(options.allowedLinks ?? []);
-  const websites = new Set((options.websiteUrls ?? []).flatMap((link) => webUrl(link)?.href ?? []));
+  const given = new Set((options.catalogUrls ?? []).flatMap((link) => webUrl(link)?.href ?? []));
   return (issue) => {
     if (issue.kind !== 'link') return false;
     const url = webUrl(issue.url);
-    return !!url && (websites.has(url.href) || entries.some((entry) => under(url, entry)));
+    return !!url && (given.has(url.href) || entries.some((entry) => under(url, entry)));
   };
 }
 
@@ -113,7 +113,7 @@ export function buyLinkProblems(
   sources: BuyLinkSources,
   options: BuyLinkAssertionOptions = {},
 ): string[] {
-  const { atLeast = 0, allowedLinks: _, websiteUrls: __, ...checkOptions } = options;
+  const { atLeast = 0, allowedLinks: _, catalogUrls: __, ...checkOptions } = options;
   const allowed = allowance(options);
   const verification = verifyBuyLinks(answer, sources, checkOptions);
   const problems = unverifiedProblems(verification.issues.filter((issue) => !allowed(issue)));
@@ -134,10 +134,10 @@ export function buyLinkProblems(
 /**
  * Throws unless every link in the final answer, read by the shopper's renderer's parse
  * (`@catalogkit/links`), is a verified buy link (byte for byte a link of a catalog result) or
- * allowed (`allowedLinks`, or a retailer URL of a `search_websites` result), the answer has
- * no raw HTML, and no `[[buy:…]]` reference the application
- * could have resolved is shown in place of its link. Given a {@link CatalogService}, the
- * sources are the results the service really gave, and its retailer URLs are allowed.
+ * allowed (`allowedLinks`, or a URL the catalog's results hold: `catalogUrls`), the answer
+ * has no raw HTML, and no `[[buy:…]]` reference the application could have resolved is shown
+ * in place of its link. Given a {@link CatalogService}, the sources are the results the
+ * service really gave, and the URLs they hold are allowed (`service.catalogUrls()`).
  *
  * @example
  * assertBuyLinksVerified(text, service, { atLeast: 1 });
@@ -151,31 +151,9 @@ export function assertBuyLinksVerified(
     throwIfAny('assertBuyLinksVerified', buyLinkProblems(answer, sources, options));
     return;
   }
-  const catalogSources = sources.buyLinkSources();
-  const websiteUrls = [
-    ...sources.websiteUrls(),
-    ...catalogGivenUrls(catalogSources),
-    ...(options?.websiteUrls ?? []),
-  ];
+  const catalogUrls = [...sources.catalogUrls(), ...(options?.catalogUrls ?? [])];
   throwIfAny(
     'assertBuyLinksVerified',
-    buyLinkProblems(answer, catalogSources, { ...options, websiteUrls }),
+    buyLinkProblems(answer, sources.buyLinkSources(), { ...options, catalogUrls }),
   );
-}
-
-/**
- * Every web address in the catalog results the service gave (a retailer's site, a product
- * picture): data the catalog gave, shown as given, not a foreign link. An explicit stack.
- */
-export function catalogGivenUrls(sources: BuyLinkSources): string[] {
-  const found: string[] = [];
-  const stack: unknown[] = [...sources].map((source) => source.output);
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (typeof value === 'string') {
-      if (/^https?:\/\//i.test(value)) found.push(value);
-    } else if (Array.isArray(value)) stack.push(...value);
-    else if (value !== null && typeof value === 'object') stack.push(...Object.values(value));
-  }
-  return found;
 }

@@ -1,10 +1,6 @@
 import { changeAppliedTwiceProblems, unapprovedChangeProblems } from '../assertions/changes.js';
 import { requestProblems } from '../assertions/counts.js';
-import {
-  type BuyLinkAssertionOptions,
-  buyLinkProblems,
-  catalogGivenUrls,
-} from '../assertions/links.js';
+import { type BuyLinkAssertionOptions, buyLinkProblems } from '../assertions/links.js';
 import { retryProblems } from '../assertions/retry.js';
 import { maskSecret, secretProblems, uiText } from '../assertions/secrets.js';
 import { toolCallsOf, trajectoryProblems } from '../assertions/trajectory.js';
@@ -29,10 +25,9 @@ export function maskSecrets(text: string, secrets: readonly string[]): string {
   return masked;
 }
 
-/** What a run's links may be besides buy links: the agent's own, the catalog's retailer URLs. */
+/** What a run's links may be besides buy links: the agent's own, the URLs the catalog gave. */
 function linkOptions(run: ScenarioRun): BuyLinkAssertionOptions {
-  const given = catalogGivenUrls(run.service.buyLinkSources());
-  return { allowedLinks: run.allowedLinks, websiteUrls: [...run.service.websiteUrls(), ...given] };
+  return { allowedLinks: run.allowedLinks, catalogUrls: run.service.catalogUrls() };
 }
 
 /** Links in what the browser received: the browser shows them too, so they must be buy links. */

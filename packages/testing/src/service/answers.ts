@@ -51,11 +51,8 @@ export function searchAnswers(exchanges: readonly ServiceExchange[]): SearchAnsw
   });
 }
 
-/**
- * The retailer URLs the service gave in `search_websites` answers (`websites[].url`): the
- * catalog gave them, so an answer may show them as they are.
- */
-export function websiteUrls(exchanges: readonly ServiceExchange[]): string[] {
+/** The retailer sites the service gave in `search_websites` answers (`websites[].url`). */
+export function retailerSites(exchanges: readonly ServiceExchange[]): string[] {
   const urls = new Set<string>();
   for (const exchange of exchanges) {
     if (exchange.method !== 'GET' || !/\/websites\/search(?:\?|$)/.test(exchange.path)) continue;
@@ -67,4 +64,18 @@ export function websiteUrls(exchanges: readonly ServiceExchange[]): string[] {
     }
   }
   return [...urls];
+}
+
+/** Every web address in some values (a product page, a picture), walked with an explicit stack. */
+export function webAddressesIn(values: readonly unknown[]): string[] {
+  const found: string[] = [];
+  const stack: unknown[] = [...values];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      if (/^https?:\/\//i.test(value)) found.push(value);
+    } else if (Array.isArray(value)) stack.push(...value);
+    else if (value !== null && typeof value === 'object') stack.push(...Object.values(value));
+  }
+  return found;
 }

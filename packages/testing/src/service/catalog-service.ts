@@ -6,7 +6,7 @@ import {
   startEmulator,
 } from '@catalogkit/emulator';
 import { isJson, type Json } from '../json.js';
-import { type SearchAnswer, searchAnswers, websiteUrls } from './answers.js';
+import { retailerSites, type SearchAnswer, searchAnswers, webAddressesIn } from './answers.js';
 import { type CollectionsSnapshot, snapshotCollections } from './collections.js';
 import { echoKeyInAnswer } from './echo.js';
 import { type ServiceExchange, ServiceProxy } from './proxy.js';
@@ -54,8 +54,12 @@ export interface CatalogService {
    * `verifyBuyLinks` and `finalizeBuyLinks`: what the service really answered.
    */
   buyLinkSources(): BuyLinkSource[];
-  /** The retailer URLs the service gave in `search_websites` answers: links an answer may show. */
-  websiteUrls(): string[];
+  /**
+   * Every URL the service's results hold: the retailer sites of `search_websites` answers and
+   * the product pages and pictures of `search_catalog` results. An answer may show them,
+   * exactly as given (they are the catalog's, not foreign links).
+   */
+  catalogUrls(): string[];
   /** Requests that reached the service, optionally only those matching `method` and `path`. */
   requestCount(filter?: { method?: string; path?: RegExp }): number;
   /**
@@ -71,6 +75,14 @@ function paymentCredentials(exchanges: readonly ServiceExchange[]): string[] {
     const header = exchange.requestHeaders.authorization;
     return typeof header === 'string' && /^Payment /i.test(header) ? [header.slice(8).trim()] : [];
   });
+}
+
+/** The true `search_catalog` outputs, as the application gets them. */
+function buyLinkSources(exchanges: readonly ServiceExchange[]): BuyLinkSource[] {
+  return searchAnswers(exchanges).map((answer) => ({
+    toolName: 'search_catalog',
+    output: searchToolOutput(isJson(answer.catalog) ? answer.catalog : {}, answer.result as Json),
+  }));
 }
 
 /**
@@ -118,15 +130,13 @@ export async function startCatalogService(
     exchanges: proxy.exchanges,
     collectionsAtStart: snapshotCollections(emulator.state.collections),
     searches: () => searchAnswers(proxy.exchanges),
-    buyLinkSources: () =>
-      searchAnswers(proxy.exchanges).map((answer) => ({
-        toolName: 'search_catalog',
-        output: searchToolOutput(
-          isJson(answer.catalog) ? answer.catalog : {},
-          answer.result as Json,
-        ),
-      })),
-    websiteUrls: () => websiteUrls(proxy.exchanges),
+    buyLinkSources: () => buyLinkSources(proxy.exchanges),
+    catalogUrls: () => [
+      ...new Set([
+        ...retailerSites(proxy.exchanges),
+        ...webAddressesIn(buyLinkSources(proxy.exchanges).map((source) => source.output)),
+      ]),
+    ],
     requestCount: (filter = {}) =>
       proxy.exchanges.filter(
         (exchange) =>
