@@ -1,17 +1,44 @@
 /**
  * Side-by-side benchmark of the redactor on 10 MB, in one run: the current one
- * (src/http/redact.ts) against the one it replaced (./old, copied from git history at
- * main before wave 4: redact.ts 565 lines + redact-view.ts 353). Each text is redacted by
+ * (src/http/redact.ts) against an earlier one loaded from git history (`OLD`, a revision;
+ * by default the one before issue 33's rewrite). Its files are written to a temporary
+ * directory and imported from there, so no copy is committed. Each text is redacted by
  * both, alternating, RUNS times; the table gives medians in ms.
  *
  *   pnpm --filter @catalogkit/core bench:redact
+ *   OLD=<revision> RUNS=7 pnpm --filter @catalogkit/core bench:redact
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createRedactor } from '../../src/http/redact.js';
-import { createRedactor as createOldRedactor } from './old/redact.js';
 
+/** The redactor of main before issue 33, item 2 (one decoded view, 451 lines). */
+const OLD = process.env.OLD || 'f94acb3fd5908c30dc186aa96ee908441bdc8acc';
 const RUNS = Number(process.env.RUNS) || 5;
 const SIZE = 10_000_000;
+
+/** `createRedactor` of src/http/redact.ts at `revision` (with redact-view.ts where it had one). */
+async function oldRedactor(revision: string): Promise<typeof createRedactor> {
+  const dir = mkdtempSync(join(tmpdir(), 'redact-old-'));
+  const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' });
+  try {
+    const files = git('ls-tree', '--name-only', revision, 'src/http/').split('\n');
+    for (const name of ['redact.ts', 'redact-view.ts']) {
+      if (!files.includes(`src/http/${name}`)) continue;
+      writeFileSync(join(dir, name), git('show', `${revision}:./src/http/${name}`));
+    }
+    const module = (await import(pathToFileURL(join(dir, 'redact.ts')).href)) as {
+      createRedactor: typeof createRedactor;
+    };
+    return module.createRedactor;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 const KEY = `ck_live_${randomBytes(12).toString('hex')}`;
 const TOKEN = `tok_${randomBytes(24).toString('base64url')}`;
@@ -42,6 +69,8 @@ const TEXTS: Record<string, string> = {
   'hostile: near misses, escapes': fill(
     `${KEY.slice(0, -1)}${encodeURIComponent(CREDENTIAL).slice(0, -3)}${TOKEN.slice(0, 22)}%25&#x`,
   ),
+  // Red team A5: text that is all escapes (was about 6 s per 10 MB).
+  'hostile: escapes only': fill('%2F&amp;\\u00e9&#x2F;&#00047;\\/%25'),
 };
 
 const median = (values: number[]) => {
@@ -57,9 +86,11 @@ function time(redact: (text: string) => string, text: string): number {
 
 const contenders = {
   new: createRedactor(...SECRETS),
-  old: createOldRedactor(...SECRETS),
+  old: (await oldRedactor(OLD))(...SECRETS),
 };
-console.log(`redactor on ${SIZE / 1e6} MB, median of ${RUNS} runs (ms), node ${process.version}`);
+console.log(
+  `redactor on ${SIZE / 1e6} MB, median of ${RUNS} runs (ms), node ${process.version}; old: ${OLD}`,
+);
 console.log('| text | new | old | old ÷ new |');
 console.log('|---|---:|---:|---:|');
 for (const [name, text] of Object.entries(TEXTS)) {

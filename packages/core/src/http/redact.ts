@@ -1,240 +1,218 @@
-const REDACTED = '[redacted]';
-
 /**
  * Removes a secret from text the service sent back (a `detail` that echoes the key, an
- * HTML page) before it goes into an error or a log line.
+ * HTML page) before it goes into an error, a log line or what a model reads.
  */
 export type Redactor = <T>(value: T) => T;
 
+const REDACTED = '[redacted]';
 /** A very short "secret" would shred ordinary text; real keys and tokens are long. */
 const MIN_SECRET_LENGTH = 4;
 
-/** The named references an HTML echo uses for the ASCII punctuation of a key or token. */
-const NAMED: Readonly<Record<string, string>> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  plus: '+',
-  sol: '/',
-  equals: '=',
-  lowbar: '_',
-  hyphen: '-',
-  period: '.',
-  colon: ':',
-  num: '#',
-  percnt: '%',
-  excl: '!',
-};
-
-/** JSON's one-letter escapes (`\/`, `\\`, `\"` and the control characters). */
-const JSON_ESCAPES: Readonly<Record<string, string>> = {
-  '/': '/',
-  '\\': '\\',
-  '"': '"',
-  b: '\b',
-  f: '\f',
-  n: '\n',
-  r: '\r',
-  t: '\t',
-};
-
-/**
- * One layer of percent, JSON and HTML escapes. Every alternative is a bounded literal
- * shape, so one `replace` scans the text in linear time.
- */
-const ESCAPE =
-  /%[0-9a-f]{2}|\\u[0-9a-f]{4}|\\[/\\"bfnrt]|&#x0*[0-9a-f]{1,6};|&#0*[0-9]{1,7};|&[a-z]{2,8};/gi;
-
-/** The character an escape matched by {@link ESCAPE} stands for (undefined: not one). */
-function decodeEscape(found: string): string | undefined {
-  if (found[0] === '%') return String.fromCharCode(Number.parseInt(found.slice(1), 16));
-  if (found[0] === '\\') {
-    const code = found.length === 6 ? Number.parseInt(found.slice(2), 16) : undefined;
-    return code === undefined ? JSON_ESCAPES[found[1] ?? ''] : String.fromCharCode(code);
+/** The HTML named references of ASCII punctuation: name, then the character. */
+const NAMED = new Map(
+  'amp& lt< gt> quot" apos\' plus+ sol/ bsol\\ equals= lowbar_ hyphen- period. colon: semi; comma, num# percnt% excl! quest? commat@ dollar$ ast* lpar( rpar) lsqb[ rsqb] lcub{ rcub} verbar| grave` hat^ tilde~'
+    .split(' ')
+    .map((entry) => [entry.slice(0, -1), entry.charCodeAt(entry.length - 1)]),
+);
+/** The number units `[from, to)` spell in `base` (16: lower-case hex, or 10), or -1. */
+function numberIn(units: Uint16Array, from: number, to: number, base: number): number {
+  let value = to > from ? 0 : -1;
+  for (let i = from; i < to && value >= 0; i++) {
+    const unit = units[i] ?? 0;
+    const digit =
+      unit >= 48 && unit <= 57
+        ? unit - 48
+        : base === 16 && unit >= 97 && unit <= 102
+          ? unit - 87
+          : -1;
+    value = digit < 0 ? -1 : value * base + digit;
   }
-  if (found[1] !== '#') return NAMED[found.slice(1, -1).toLowerCase()];
-  const hex = found[2] === 'x' || found[2] === 'X';
-  const code = Number.parseInt(found.slice(hex ? 3 : 2, -1), hex ? 16 : 10);
-  return code <= 0x10ffff ? String.fromCodePoint(code) : undefined;
-}
-
-/** Lower case for the ASCII letters only, so the view keeps one unit per decoded unit. */
-function lowerAscii(view: string): string {
-  const lowered = view.toLowerCase();
-  return lowered.length === view.length ? lowered : view.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  return value;
 }
 
 /**
- * A lower-cased copy of `text` with one layer of escapes decoded (so mixed forms match),
- * and a map from its positions back to `text`: at each edge of a decoded escape, its
- * position in the view and in the text (plain runs in between line up one to one).
+ * The escape ending `units[0, top)` (lower-cased): percent, JSON `\uXXXX`, or an HTML
+ * reference (`&#x2f;`, `&#47;`, `&sol;`), as its length and the unit it stands for.
  */
-function decode(text: string): {
-  view: string;
-  toText: (position: number) => number;
-  decoded: boolean;
-} {
-  const inView: number[] = [];
-  const inText: number[] = [];
-  let shift = 0;
-  const decoded = text.replace(ESCAPE, (match: string, offset: number) => {
-    const char = decodeEscape(match);
-    if (char === undefined) return match;
-    inView.push(offset - shift, offset - shift + char.length);
-    inText.push(offset, offset + match.length);
-    shift += match.length - char.length;
-    return char;
-  });
-  const toText = (position: number): number => {
-    // The last edge at or before `position` (binary search: edges are in order).
-    let low = 0;
-    let high = inView.length - 1;
-    while (low <= high) {
-      const middle = (low + high) >> 1;
-      if ((inView[middle] ?? 0) <= position) low = middle + 1;
-      else high = middle - 1;
-    }
-    if (high < 0) return position;
-    const inside = high % 2 === 0 && position > (inView[high] ?? 0);
-    return inside ? (inText[high] ?? 0) : (inText[high] ?? 0) + position - (inView[high] ?? 0);
-  };
-  return { view: lowerAscii(decoded), toText, decoded: inView.length > 0 };
-}
-
-/** Base64 and base64url of `secret`'s UTF-8 bytes, unpadded (so padded text matches too). */
-function base64Forms(secret: string): string[] {
-  let binary = '';
-  for (const byte of new TextEncoder().encode(secret)) binary += String.fromCharCode(byte);
-  const standard = btoa(binary).replace(/=+$/, '');
-  return [standard, standard.replaceAll('+', '-').replaceAll('/', '_')];
-}
-
-/** The literal forms looked for in the decoded, lower-cased view. */
-function formsOf(secrets: readonly string[]): Set<string> {
-  const forms = new Set<string>();
-  for (const secret of secrets) {
-    // `+` for a space (a query string) is a literal form: decoding `+` would hide a real `+`.
-    for (const form of [secret, secret.replaceAll(' ', '+'), ...base64Forms(secret)]) {
-      forms.add(form.toLowerCase());
-    }
+function escapeEnding(units: Uint16Array, top: number): [number, number] | undefined {
+  const percent = units[top - 3] === 37 ? numberIn(units, top - 2, top, 16) : -1;
+  if (percent >= 0) return [3, percent];
+  const json =
+    units[top - 6] === 92 && units[top - 5] === 117 ? numberIn(units, top - 4, top, 16) : -1;
+  if (json >= 0) return [6, json];
+  if (units[top - 1] !== 59) return undefined;
+  // The nearest `&`, at most 8 units back: `&#x` and 4 hex digits, `&#` and 5 digits, `&` and a name.
+  for (let amp = top - 2; amp >= Math.max(0, top - 8); amp--) {
+    if (units[amp] !== 38) continue;
+    const hex = units[amp + 2] === 120 ? 1 : 0;
+    const unit =
+      units[amp + 1] === 35
+        ? numberIn(units, amp + 2 + hex, top - 1, hex ? 16 : 10)
+        : (NAMED.get(String.fromCharCode(...units.subarray(amp + 1, top - 1))) ?? -1);
+    return unit >= 0 && unit <= 0xffff ? [top - amp, unit] : undefined;
   }
-  return forms;
+  return undefined;
+}
+
+const scratch = { units: new Uint16Array(4096), ends: new Int32Array(4096) };
+
+/** Whether `units[0, top)` ends with `&#` or `&#x` (where a zero carries nothing). */
+function isReferenceStart(units: Uint16Array, top: number): boolean {
+  const x = units[top - 1] === 120 ? 1 : 0;
+  return units[top - 1 - x] === 35 && units[top - 2 - x] === 38;
 }
 
 /**
- * Every form of some secrets as one Aho-Corasick automaton over UTF-16 units: a text is
- * matched in one pass, linear in its length whatever the secrets (a repeated-punctuation
- * secret cannot make it quadratic, as it can `indexOf`). Node 0 is the root.
+ * `text` as the matcher reads it, the same for the text and for each secret, so that an
+ * echo in any in-scope form reads as the secret does: percent, `\uXXXX` and HTML escapes
+ * decoded, as deeply as they nest (`%2541`, `\u0026#x41;`), ASCII letters in lower case,
+ * `+` as a space (`+` and `%20` mix in a query), backslashes dropped (JSON's `\/ \\ \"` at
+ * any depth), references' leading zeros dropped. One pass: each unit read is pushed once
+ * and an escape is replaced by its unit as soon as it ends, at most 8 units back, so the
+ * time is linear. When `mapped`, `ends[i]` is where unit `i` ends in `text`, and it starts
+ * where unit `i - 1` ends (only a text with a secret in it needs them).
  */
-interface Matcher {
-  /** The root's transitions by unit (most of a scan stays at the root). */
-  readonly root: Int32Array;
-  /** Each node's first child and its unit (most trie nodes have only one child)... */
-  readonly child: Int32Array;
-  readonly unit: Int32Array;
-  /** ...and its other children by `node * 0x10000 + unit`, for nodes marked in `branches`. */
-  readonly others: Map<number, number>;
-  readonly branches: Uint8Array;
-  readonly fail: Int32Array;
-  /** The longest form ending at each node, itself or through its fail links (0: none). */
-  readonly longest: Int32Array;
-}
-
-/** The node after `unit` from node `at`. */
-function step(m: Matcher, at: number, unit: number): number {
-  for (let node = at; ; node = m.fail[node] ?? 0) {
-    if (node === 0) return m.root[unit] ?? 0;
-    if (m.unit[node] === unit) return m.child[node] ?? 0;
-    const other = m.branches[node] ? m.others.get(node * 0x10000 + unit) : undefined;
-    if (other !== undefined) return other;
-  }
-}
-
-/** The automaton of `secrets`' forms: a trie, then fail links, shallowest nodes first. */
-function matcherOf(secrets: readonly string[]): Matcher {
-  const forms = [...formsOf(secrets)];
-  const size = forms.reduce((sum, form) => sum + form.length, 1);
-  const m: Matcher = {
-    root: new Int32Array(0x10000),
-    child: new Int32Array(size),
-    unit: new Int32Array(size).fill(-1),
-    others: new Map(),
-    branches: new Uint8Array(size),
-    fail: new Int32Array(size),
-    longest: new Int32Array(size),
-  };
-  const parent = new Int32Array(size);
-  const via = new Int32Array(size);
-  const byDepth: number[][] = [];
-  let count = 1;
-  for (const form of forms) {
-    let node = 0;
-    for (let i = 0; i < form.length; i++) {
-      const unit = form.charCodeAt(i);
-      let next = step(m, node, unit);
-      // `step` may follow a fail link; fail links are not set yet, so it only does at the root.
-      if (next === 0 || parent[next] !== node) {
-        next = count++;
-        parent[next] = node;
-        via[next] = unit;
-        if (node === 0) {
-          m.root[unit] = next;
-        } else if (m.unit[node] === -1) {
-          m.unit[node] = unit;
-          m.child[node] = next;
-        } else {
-          m.branches[node] = 1;
-          m.others.set(node * 0x10000 + unit, next);
-        }
-        byDepth[i] ??= [];
-        byDepth[i]?.push(next);
+function normalize(text: string, mapped = false) {
+  // Short texts (most strings of an answer) share one buffer: redaction is synchronous.
+  const short = text.length <= scratch.units.length;
+  const units = short ? scratch.units : new Uint16Array(text.length);
+  const ends = !mapped
+    ? scratch.ends.subarray(0, 0)
+    : short
+      ? scratch.ends
+      : new Int32Array(text.length);
+  let top = 0;
+  let slashes = false;
+  /** Where the last `%`, `\` or `&` was pushed (at or after any still there). */
+  let intro = -9;
+  for (let i = 0; i < text.length; i++) {
+    for (let unit = text.charCodeAt(i); ; ) {
+      if (unit >= 65 && unit <= 90) unit += 32;
+      else if (unit === 43) unit = 32;
+      else if (unit === 92) slashes = true;
+      else if (unit === 48 && isReferenceStart(units, top)) {
+        if (mapped) ends[top - 1] = i + 1;
+        break;
       }
-      node = next;
+      if (unit === 37 || unit === 92 || unit === 38) intro = top;
+      if (mapped) ends[top] = i + 1;
+      units[top++] = unit;
+      // Only a hex digit or `;`, at most 8 units after an escape's first, ends an escape.
+      if (top - intro > 8 || (unit !== 59 && (unit < 48 || unit > 57) && (unit < 97 || unit > 102)))
+        break;
+      const ended = escapeEnding(units, top);
+      if (ended === undefined) break;
+      top -= ended[0];
+      unit = ended[1];
     }
-    m.longest[node] = form.length;
   }
-  for (const node of byDepth.flat()) {
-    const up = parent[node] ?? 0;
-    m.fail[node] = up === 0 ? 0 : step(m, m.fail[up] ?? 0, via[node] ?? 0);
-    m.longest[node] = Math.max(m.longest[node] ?? 0, m.longest[m.fail[node] ?? 0] ?? 0);
+  let length = slashes ? 0 : top;
+  for (let i = 0; slashes && i < top; i++) {
+    if (units[i] === 92) continue;
+    if (mapped) ends[length] = ends[i] ?? 0;
+    units[length++] = units[i] ?? 0;
   }
-  return m;
-}
-
-/** Where `matcher`'s forms occur in `view`, as disjoint [start, end) spans in order. */
-function spansIn(view: string, m: Matcher): [number, number][] {
-  const spans: [number, number][] = [];
-  let state = 0;
-  for (let i = 0; i < view.length; i++) {
-    state = step(m, state, view.charCodeAt(i));
-    const length = m.longest[state] ?? 0;
-    if (length === 0) continue;
-    let from = i + 1 - length;
-    // A longer match may reach back over earlier ones: merge them (each is merged once).
-    for (let last = spans.at(-1); last !== undefined && from <= last[1]; last = spans.at(-1)) {
-      from = Math.min(from, last[0]);
-      spans.pop();
-    }
-    spans.push([from, i + 1]);
-  }
-  return spans;
+  return { units, ends, length };
 }
 
 /**
- * `text` with every occurrence of any form replaced: in the decoded view (an escaped echo),
- * and, when that view differs, in the text as written (a secret holding `%aa` or `&lt;`).
+ * One Aho-Corasick automaton of the normalized forms of some secrets: each unit of a text
+ * moves it once, fail links amortised, so matching is linear whatever the secrets (`indexOf`
+ * of `-`×1500 in dashes is quadratic). Node 0 is the root; an edge is `node * 0x10000 + unit`.
  */
+class Matcher {
+  readonly #edges = new Map<number, number>();
+  /** The root's edges by unit: most of a text is read at the root. */
+  readonly #root = new Int32Array(0x10000);
+  readonly #fail: number[] = [0];
+  /** The longest form ending at each node, itself or through its fail links (0: none). */
+  readonly #longest: number[] = [0];
+  /** The length of the shortest form. */
+  readonly shortest: number;
+
+  constructor(secrets: readonly string[]) {
+    const forms: Uint16Array[] = [];
+    for (const secret of secrets) {
+      // A service may echo the UTF-8 bytes (percent-decoding reads one unit per byte),
+      // and base64 or base64url of the secret alone, unpadded so padded text matches too.
+      let bytes = '';
+      for (const byte of new TextEncoder().encode(secret)) bytes += String.fromCharCode(byte);
+      const base64 = btoa(bytes).replace(/=+$/, '');
+      for (const form of [secret, bytes, base64, base64.replace(/\+/g, '-').replace(/\//g, '_')]) {
+        const { units, length } = normalize(form);
+        if (length >= MIN_SECRET_LENGTH) forms.push(units.slice(0, length));
+      }
+    }
+    this.shortest = Math.min(...forms.map((form) => form.length));
+    const paths = forms.map((form) => {
+      let node = 0;
+      return Array.from(form, (unit) => {
+        node = this.#edges.get(node * 0x10000 + unit) ?? this.#add(node * 0x10000 + unit);
+        return node;
+      });
+    });
+    paths.forEach((path) => {
+      const end = path.at(-1) ?? 0;
+      this.#longest[end] = Math.max(this.#longest[end] ?? 0, path.length);
+    });
+    // Fail links, shallowest nodes first: the parent's fail link, advanced by the same unit.
+    for (let depth = 1; paths.some((path) => path.length > depth); depth++) {
+      paths.forEach((path, i) => {
+        const node = path[depth];
+        if (node === undefined) return;
+        const fail = this.step(this.#fail[path[depth - 1] ?? 0] ?? 0, forms[i]?.[depth] ?? 0);
+        this.#fail[node] = fail;
+        this.#longest[node] = Math.max(this.#longest[node] ?? 0, this.#longest[fail] ?? 0);
+      });
+    }
+  }
+
+  #add(edge: number): number {
+    if (edge < 0x10000) this.#root[edge] = this.#fail.length;
+    this.#edges.set(edge, this.#fail.length);
+    this.#longest.push(0);
+    return this.#fail.push(0) - 1;
+  }
+
+  /** The node after `unit` from `node`. */
+  step(node: number, unit: number): number {
+    for (let at = node; ; at = this.#fail[at] ?? 0) {
+      if (at === 0) return this.#root[unit] ?? 0;
+      const next = this.#edges.get(at * 0x10000 + unit);
+      if (next !== undefined) return next;
+    }
+  }
+
+  /** Where the forms occur in units `[0, length)`, as disjoint [start, end) spans in order. */
+  spans(units: Uint16Array, length: number): [number, number][] {
+    const spans: [number, number][] = [];
+    for (let i = 0, node = 0; i < length; i++) {
+      const unit = units[i] ?? 0;
+      node = node === 0 ? (this.#root[unit] ?? 0) : this.step(node, unit);
+      let from = i + 1 - (this.#longest[node] ?? 0);
+      if (from > i) continue;
+      // A longer form may reach back over earlier matches: merge them (each merged once).
+      for (let last = spans.at(-1); last && from <= last[1]; last = spans.at(-1)) {
+        from = Math.min(from, last[0]);
+        spans.pop();
+      }
+      spans.push([from, i + 1]);
+    }
+    return spans;
+  }
+}
+
+/** `text` with each echo of the matchers' secrets replaced, its surroundings kept as written. */
 function redactText(text: string, matchers: readonly Matcher[]): string {
-  if (matchers.length === 0 || text.length < MIN_SECRET_LENGTH) return text;
-  const { view, toText, decoded } = decode(text);
-  const spans = matchers.flatMap((matcher) =>
-    spansIn(view, matcher).map(([start, end]) => [toText(start), toText(end)] as const),
-  );
-  if (decoded) spans.push(...matchers.flatMap((matcher) => spansIn(lowerAscii(text), matcher)));
-  if (spans.length === 0) return text;
-  spans.sort((a, b) => a[0] - b[0]);
+  // A text shorter than every form holds none (decoding only shortens it).
+  if (matchers.every((matcher) => text.length < matcher.shortest)) return text;
+  const { units, length } = normalize(text);
+  const found = matchers.flatMap((matcher) => matcher.spans(units, length));
+  if (found.length === 0) return text;
+  const { ends } = normalize(text, true);
+  const spans = found
+    .map(([start, end]) => [ends[start - 1] ?? 0, ends[end - 1] ?? 0] as const)
+    .sort((a, b) => a[0] - b[0]);
   let out = '';
   let done = 0;
   for (const [from, to] of spans) {
@@ -255,75 +233,67 @@ function isContainer(value: unknown): value is Container {
   return prototype === Object.prototype || prototype === null;
 }
 
-/** A copy of `node` with its strings, member names and children redacted; undefined if none changed. */
-function redactedCopy(
-  node: Container,
-  matchers: readonly Matcher[],
-  copies: ReadonlyMap<Container, Container>,
-): Container | undefined {
-  let changed = false;
-  const redactChild = (child: unknown): unknown => {
-    const next =
-      typeof child === 'string'
-        ? redactText(child, matchers)
-        : isContainer(child)
-          ? (copies.get(child) ?? child)
-          : child;
-    changed ||= next !== child;
-    return next;
-  };
-  if (Array.isArray(node)) {
-    const items = node.map(redactChild);
-    return changed ? items : undefined;
-  }
-  const entries = Object.entries(node).map(([name, item]): [string, unknown] => {
-    const nextName = redactText(name, matchers);
-    changed ||= nextName !== name;
-    return [nextName, redactChild(item)];
-  });
-  // fromEntries defines members, so a `__proto__` name stays an ordinary member.
-  return changed ? Object.fromEntries(entries) : undefined;
-}
-
 /**
  * Redacts strings and member names at any depth (a server may echo a key as a member
  * name). Only arrays and object literals are rebuilt (a class instance is the
  * application's own), and only where a secret was found: a value without one comes back
- * itself. The walk keeps its own stack (post-order, children before their parent), so deep
- * nesting cannot overflow the call stack; each object is walked once, so cycles end (an
- * object that contains itself keeps that one reference as it was).
+ * itself. The walk keeps its own stack (children before their parent), so deep nesting
+ * cannot overflow the call stack; each object is walked once, so cycles end (an object
+ * that contains itself keeps that one reference as it was).
  */
 function redactValue(value: unknown, matchers: readonly Matcher[]): unknown {
-  if (typeof value === 'string') return redactText(value, matchers);
-  if (!isContainer(value)) return value;
   const copies = new Map<Container, Container>();
+  const redact = (item: unknown): unknown =>
+    typeof item === 'string'
+      ? redactText(item, matchers)
+      : isContainer(item)
+        ? (copies.get(item) ?? item)
+        : item;
+  if (!isContainer(value)) return redact(value);
   const visited = new Set<Container>();
-  const stack: { node: Container; expanded: boolean }[] = [{ node: value, expanded: false }];
-  for (let top = stack.at(-1); top !== undefined; top = stack.at(-1)) {
-    if (top.expanded || visited.has(top.node)) {
-      stack.pop();
-      const copy = top.expanded ? redactedCopy(top.node, matchers, copies) : undefined;
-      if (copy !== undefined) copies.set(top.node, copy);
-      continue;
-    }
-    visited.add(top.node);
-    top.expanded = true;
-    for (const child of Object.values(top.node)) {
-      if (isContainer(child) && !visited.has(child)) stack.push({ node: child, expanded: false });
+  const stack: [Container, boolean][] = [[value, false]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [node, expanded] = top;
+    if (expanded) {
+      let changed = false;
+      const entries = Object.entries(node).map(([name, item]): [string, unknown] => {
+        const next = [Array.isArray(node) ? name : redactText(name, matchers), redact(item)];
+        changed ||= next[0] !== name || next[1] !== item;
+        return next as [string, unknown];
+      });
+      // fromEntries defines members, so a `__proto__` name stays an ordinary member.
+      if (changed)
+        copies.set(
+          node,
+          Array.isArray(node) ? entries.map((e) => e[1]) : Object.fromEntries(entries),
+        );
+    } else if (!visited.has(node)) {
+      visited.add(node);
+      stack.push([node, true]);
+      for (const child of Object.values(node)) {
+        if (isContainer(child) && !visited.has(child)) stack.push([child, false]);
+      }
     }
   }
   return copies.get(value) ?? value;
 }
 
+/** The secrets worth looking for (long enough, once each), as one matcher. */
+function matcherOf(secrets: readonly (string | undefined)[]): Matcher[] {
+  const real = secrets.filter(
+    (secret): secret is string => (secret?.length ?? 0) >= MIN_SECRET_LENGTH,
+  );
+  return real.length === 0 ? [] : [new Matcher([...new Set(real)])];
+}
+
 /**
- * Replaces every echo of `secrets` in `text`: as written, in any letter case,
- * percent-encoded (any characters, `+` for a space), JSON `\uXXXX`-escaped, HTML-escaped
- * (named, decimal, hex references), and base64 / base64url of the secret alone. Linear in
- * the text for a fixed set of secrets; secrets shorter than 4 characters are ignored.
+ * Replaces every echo of `secrets` in `text`: as written, in any ASCII letter case,
+ * percent-encoded (`+` or `%20` for a space), JSON-escaped, HTML-escaped (named, decimal,
+ * hex references), escaped more than once, and base64 / base64url of the secret alone.
+ * Linear in the text; secrets shorter than 4 characters are ignored.
  */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
-  const index = buildIndex(realSecrets(secrets));
-  return index === undefined ? text : redactText(text, [index]);
+  return redactText(text, matcherOf(secrets));
 }
 
 /** Whether `text` echoes any of `secrets` in a form {@link redactSecrets} removes. */
@@ -331,27 +301,10 @@ export function findSecretEchoes(text: string, secrets: readonly (string | undef
   return redactSecrets(text, secrets) !== text;
 }
 
-/** The secrets worth looking for: long enough, once each. */
-function realSecrets(secrets: readonly (string | undefined)[]): string[] {
-  return [
-    ...new Set(
-      secrets.filter((secret): secret is string => (secret?.length ?? 0) >= MIN_SECRET_LENGTH),
-    ),
-  ];
-}
-
-/** The automaton of some secrets, or undefined when there is none. */
-type SecretIndex = Matcher | undefined;
-
-function buildIndex(secrets: readonly string[]): SecretIndex {
-  return secrets.length === 0 ? undefined : matcherOf(secrets);
-}
-
-/** A redactor over prebuilt automata (a connection's secrets, plus one call's own). */
-function redactorOf(indexes: readonly SecretIndex[]): Redactor {
-  const matchers = indexes.filter((index): index is Matcher => index !== undefined);
-  if (matchers.length === 0) return (value) => value;
-  return <T>(value: T): T => redactValue(value, matchers) as T;
+function redactorOf(matchers: readonly Matcher[]): Redactor {
+  return matchers.length === 0
+    ? (value) => value
+    : <T>(value: T) => redactValue(value, matchers) as T;
 }
 
 /**
@@ -360,40 +313,35 @@ function redactorOf(indexes: readonly SecretIndex[]): Redactor {
  * covers. Missing and very short secrets are ignored.
  */
 export function createRedactor(...secrets: (string | undefined)[]): Redactor {
-  return redactorOf([buildIndex(realSecrets(secrets))]);
+  return redactorOf(matcherOf(secrets));
 }
 
 /**
- * How long a payment credential stays a secret for `redact` (model text, logs) after it
- * was sent, and the most kept at once: many paid calls may overlap, and an answer read
- * minutes later may echo one. Matching stays linear whatever their number.
+ * How long a payment credential stays a secret after it was sent, and the most kept at
+ * once: many paid calls may overlap, and an answer read minutes later may echo one.
  */
 const CREDENTIAL_WINDOW_MS = 1_800_000; // 30 minutes (a literal: a bundler keeps arithmetic)
 const MAX_CREDENTIALS = 256;
-/** How many bearer tokens' redactors are kept built (a session's token lasts many turns). */
-const CACHED_TOKENS = 8;
 
 /**
  * The secrets one connection sends: its API key for good, and each payment credential
- * from the moment it is handed to fetch. Credentials stay secrets for every later
- * redaction for `CREDENTIAL_WINDOW_MS` (a paid answer may echo one into text a model
- * reads); a call's own credential stays one for that call, however many other calls paid
- * meanwhile. Memory is bounded: at most `MAX_CREDENTIALS` credentials and a few cached
- * token redactors.
+ * from the moment it is handed to fetch, for `CREDENTIAL_WINDOW_MS` (at most
+ * `MAX_CREDENTIALS`, oldest dropped first). A call's own credential stays one for that
+ * call through {@link SentSecrets.with}, however many other calls paid meanwhile.
  */
 export class SentSecrets {
   readonly #apiKey: string | undefined;
   /** Credential tokens by the time they were sent (insertion order: oldest first). */
   readonly #recent = new Map<string, number>();
-  #index: SecretIndex | undefined;
-  readonly #byToken = new Map<string, SecretIndex>();
+  /** The matcher of the key and the live credentials, rebuilt only when they change. */
+  #matchers: Matcher[] | undefined;
 
   constructor(apiKey: string | undefined) {
     this.#apiKey = apiKey;
   }
 
   /** Redacts the key and the credentials sent lately. */
-  readonly redact: Redactor = (value) => redactorOf([this.#current()])(value);
+  readonly redact: Redactor = (value) => redactorOf(this.#current())(value);
 
   /** Makes `credential` (an `Authorization` value, e.g. `Payment eyJ…`) a secret. */
   add(credential: string): void {
@@ -401,33 +349,23 @@ export class SentSecrets {
     this.#expire();
     if (this.#recent.has(token)) return;
     this.#recent.set(token, Date.now());
-    if (this.#recent.size > MAX_CREDENTIALS) {
-      const oldest = this.#recent.keys().next().value;
-      if (oldest !== undefined) this.#recent.delete(oldest);
-    }
-    this.#index = undefined;
+    if (this.#recent.size > MAX_CREDENTIALS)
+      this.#recent.delete(this.#recent.keys().next().value ?? '');
+    this.#matchers = undefined;
   }
 
   /** A redactor that also removes `extra` secrets (a bearer token, a call's credential). */
   with(...extra: (string | undefined)[]): Redactor {
-    const given = realSecrets(extra);
-    if (given.length === 0) return this.redact;
-    const key = given.join('\n');
-    let own = this.#byToken.get(key);
-    if (own === undefined) {
-      own = buildIndex(given);
-      if (this.#byToken.size >= CACHED_TOKENS) this.#byToken.clear();
-      this.#byToken.set(key, own);
-    }
-    const extraIndex = own;
-    return (value) => redactorOf([this.#current(), extraIndex])(value);
+    const own = matcherOf(extra);
+    return own.length === 0
+      ? this.redact
+      : (value) => redactorOf([...this.#current(), ...own])(value);
   }
 
-  /** The index of the key and the live credentials, rebuilt only when they changed. */
-  #current(): SecretIndex {
+  #current(): Matcher[] {
     this.#expire();
-    this.#index ??= buildIndex(realSecrets([this.#apiKey, ...this.#recent.keys()]));
-    return this.#index;
+    this.#matchers ??= matcherOf([this.#apiKey, ...this.#recent.keys()]);
+    return this.#matchers;
   }
 
   /** Forgets credentials sent longer ago than the window. */
@@ -436,7 +374,7 @@ export class SentSecrets {
     for (const [token, sentAt] of this.#recent) {
       if (sentAt > oldest) break;
       this.#recent.delete(token);
-      this.#index = undefined;
+      this.#matchers = undefined;
     }
   }
 }
