@@ -7,42 +7,33 @@ export type Redactor = <T>(value: T) => T;
 const REDACTED = '[redacted]';
 /** A very short "secret" would shred ordinary text; real keys and tokens are long. */
 const MIN_SECRET_LENGTH = 4;
-
-/** The HTML named references of ASCII punctuation: name, then the character. */
+/** HTML's named references of ASCII punctuation: each name, then its character. */
 const NAMED = new Map(
   'amp& lt< gt> quot" apos\' plus+ sol/ bsol\\ equals= lowbar_ hyphen- period. colon: semi; comma, num# percnt% excl! quest? commat@ dollar$ ast* lpar( rpar) lsqb[ rsqb] lcub{ rcub} verbar| grave` hat^ tilde~'
     .split(' ')
     .map((entry) => [entry.slice(0, -1), entry.charCodeAt(entry.length - 1)]),
 );
-/** The number units `[from, to)` spell in `base` (16: lower-case hex, or 10), or -1. */
-function numberIn(units: Uint16Array, from: number, to: number, base: number): number {
+const DIGITS = new Int8Array(128).fill(-1);
+for (let digit = 0; digit < 16; digit++) DIGITS['0123456789abcdef'.charCodeAt(digit)] = digit;
+
+/** The number `units[from, to)` spell in `base` (lower-case hex, or 10); -1 if none. */
+function numberIn(units: Uint16Array, from: number, to: number, base = 16): number {
   let value = to > from ? 0 : -1;
   for (let i = from; i < to && value >= 0; i++) {
-    const unit = units[i] ?? 0;
-    const digit =
-      unit >= 48 && unit <= 57
-        ? unit - 48
-        : base === 16 && unit >= 97 && unit <= 102
-          ? unit - 87
-          : -1;
-    value = digit < 0 ? -1 : value * base + digit;
+    const digit = DIGITS[units[i] ?? 0] ?? -1;
+    value = digit < 0 || digit >= base ? -1 : value * base + digit;
   }
   return value;
 }
 
-/**
- * The escape ending `units[0, top)` (lower-cased): percent, JSON `\uXXXX`, or an HTML
- * reference (`&#x2f;`, `&#47;`, `&sol;`), as its length and the unit it stands for.
- */
+/** The escape `units[0, top)` ends with (`%2f`, `\u002f`, `&#x2f;`, `&#47;`, `&sol;`): its length and unit. */
 function escapeEnding(units: Uint16Array, top: number): [number, number] | undefined {
-  const percent = units[top - 3] === 37 ? numberIn(units, top - 2, top, 16) : -1;
+  const percent = units[top - 3] === 37 ? numberIn(units, top - 2, top) : -1;
   if (percent >= 0) return [3, percent];
-  const json =
-    units[top - 6] === 92 && units[top - 5] === 117 ? numberIn(units, top - 4, top, 16) : -1;
+  const json = units[top - 6] === 92 && units[top - 5] === 117 ? numberIn(units, top - 4, top) : -1;
   if (json >= 0) return [6, json];
-  if (units[top - 1] !== 59) return undefined;
-  // The nearest `&`, at most 8 units back: `&#x` and 4 hex digits, `&#` and 5 digits, `&` and a name.
-  for (let amp = top - 2; amp >= Math.max(0, top - 8); amp--) {
+  // A reference: the nearest `&`, at most 7 back (`&#x` and 4 hex digits, `&#` and 5, a name).
+  for (let amp = top - 2; units[top - 1] === 59 && amp >= Math.max(0, top - 8); amp--) {
     if (units[amp] !== 38) continue;
     const hex = units[amp + 2] === 120 ? 1 : 0;
     const unit =
@@ -54,37 +45,31 @@ function escapeEnding(units: Uint16Array, top: number): [number, number] | undef
   return undefined;
 }
 
+/** Short texts (most strings of an answer) share these: redaction is synchronous. */
 const scratch = { units: new Uint16Array(4096), ends: new Int32Array(4096) };
 
-/** Whether `units[0, top)` ends with `&#` or `&#x` (where a zero carries nothing). */
+/** Whether `units[0, top)` ends with `&#` or `&#x`, where a zero carries nothing. */
 function isReferenceStart(units: Uint16Array, top: number): boolean {
   const x = units[top - 1] === 120 ? 1 : 0;
   return units[top - 1 - x] === 35 && units[top - 2 - x] === 38;
 }
 
 /**
- * `text` as the matcher reads it, the same for the text and for each secret, so that an
- * echo in any in-scope form reads as the secret does: percent, `\uXXXX` and HTML escapes
- * decoded, as deeply as they nest (`%2541`, `\u0026#x41;`), ASCII letters in lower case,
- * `+` as a space (`+` and `%20` mix in a query), backslashes dropped (JSON's `\/ \\ \"` at
- * any depth), references' leading zeros dropped. One pass: each unit read is pushed once
- * and an escape is replaced by its unit as soon as it ends, at most 8 units back, so the
- * time is linear. When `mapped`, `ends[i]` is where unit `i` ends in `text`, and it starts
- * where unit `i - 1` ends (only a text with a secret in it needs them).
+ * `text` as the matcher reads it, made the same way for the text and for each secret, so
+ * an echo in any in-scope form reads as the secret does: percent, `\uXXXX` and HTML
+ * escapes decoded as deeply as they nest (`%2541`, `\u0026#x41;`), ASCII letters in lower
+ * case, `+` as a space (a query mixes `+` and `%20`), backslashes dropped (JSON's `\/ \\ \"`
+ * at any depth), a reference's leading zeros dropped. Linear: each unit is pushed once,
+ * and an escape is replaced by its unit when it ends (each pop undoes one push). When
+ * `mapped`, `ends[i]` is where unit `i` ends in `text`; it starts where unit `i - 1` ends.
  */
 function normalize(text: string, mapped = false) {
-  // Short texts (most strings of an answer) share one buffer: redaction is synchronous.
   const short = text.length <= scratch.units.length;
   const units = short ? scratch.units : new Uint16Array(text.length);
-  const ends = !mapped
-    ? scratch.ends.subarray(0, 0)
-    : short
-      ? scratch.ends
-      : new Int32Array(text.length);
+  const ends = mapped && !short ? new Int32Array(text.length) : scratch.ends;
   let top = 0;
   let slashes = false;
-  /** Where the last `%`, `\` or `&` was pushed (at or after any still there). */
-  let intro = -9;
+  let intro = -9; // where the last `%`, `\` or `&` was pushed (no escape is longer than 8)
   for (let i = 0; i < text.length; i++) {
     for (let unit = text.charCodeAt(i); ; ) {
       if (unit >= 65 && unit <= 90) unit += 32;
@@ -97,10 +82,8 @@ function normalize(text: string, mapped = false) {
       if (unit === 37 || unit === 92 || unit === 38) intro = top;
       if (mapped) ends[top] = i + 1;
       units[top++] = unit;
-      // Only a hex digit or `;`, at most 8 units after an escape's first, ends an escape.
-      if (top - intro > 8 || (unit !== 59 && (unit < 48 || unit > 57) && (unit < 97 || unit > 102)))
-        break;
-      const ended = escapeEnding(units, top);
+      const hexOrSemicolon = unit === 59 || (DIGITS[unit] ?? -1) >= 0;
+      const ended = hexOrSemicolon && top - intro <= 8 ? escapeEnding(units, top) : undefined;
       if (ended === undefined) break;
       top -= ended[0];
       unit = ended[1];
@@ -117,24 +100,23 @@ function normalize(text: string, mapped = false) {
 
 /**
  * One Aho-Corasick automaton of the normalized forms of some secrets: each unit of a text
- * moves it once, fail links amortised, so matching is linear whatever the secrets (`indexOf`
- * of `-`×1500 in dashes is quadratic). Node 0 is the root; an edge is `node * 0x10000 + unit`.
+ * moves it once (fail links amortised), so matching is linear whatever the secrets, where
+ * `indexOf` of `-`×1500 in dashes is quadratic. Node 0 is the root; an edge's key is
+ * `node * 0x10000 + unit`, and the root's edges of Latin-1 units are also in `#root`.
  */
 class Matcher {
   readonly #edges = new Map<number, number>();
-  /** The root's edges by unit: most of a text is read at the root. */
-  readonly #root = new Int32Array(0x10000);
+  readonly #root = new Int32Array(256);
   readonly #fail: number[] = [0];
   /** The longest form ending at each node, itself or through its fail links (0: none). */
   readonly #longest: number[] = [0];
-  /** The length of the shortest form. */
   readonly shortest: number;
 
   constructor(secrets: readonly string[]) {
     const forms: Uint16Array[] = [];
     for (const secret of secrets) {
-      // A service may echo the UTF-8 bytes (percent-decoding reads one unit per byte),
-      // and base64 or base64url of the secret alone, unpadded so padded text matches too.
+      // Also its UTF-8 bytes (percent-decoding reads one unit per byte), and its base64
+      // and base64url, unpadded so that padded text matches too.
       let bytes = '';
       for (const byte of new TextEncoder().encode(secret)) bytes += String.fromCharCode(byte);
       const base64 = btoa(bytes).replace(/=+$/, '');
@@ -146,49 +128,46 @@ class Matcher {
     this.shortest = Math.min(...forms.map((form) => form.length));
     const paths = forms.map((form) => {
       let node = 0;
-      return Array.from(form, (unit) => {
-        node = this.#edges.get(node * 0x10000 + unit) ?? this.#add(node * 0x10000 + unit);
+      const path = Array.from(form, (unit) => {
+        node = this.#edges.get(node * 0x10000 + unit) ?? this.#add(node, unit);
         return node;
       });
-    });
-    paths.forEach((path) => {
-      const end = path.at(-1) ?? 0;
-      this.#longest[end] = Math.max(this.#longest[end] ?? 0, path.length);
+      this.#longest[node] = Math.max(this.#longest[node] ?? 0, form.length);
+      return path;
     });
     // Fail links, shallowest nodes first: the parent's fail link, advanced by the same unit.
     for (let depth = 1; paths.some((path) => path.length > depth); depth++) {
       paths.forEach((path, i) => {
         const node = path[depth];
         if (node === undefined) return;
-        const fail = this.step(this.#fail[path[depth - 1] ?? 0] ?? 0, forms[i]?.[depth] ?? 0);
+        const fail = this.#step(this.#fail[path[depth - 1] ?? 0] ?? 0, forms[i]?.[depth] ?? 0);
         this.#fail[node] = fail;
         this.#longest[node] = Math.max(this.#longest[node] ?? 0, this.#longest[fail] ?? 0);
       });
     }
   }
 
-  #add(edge: number): number {
-    if (edge < 0x10000) this.#root[edge] = this.#fail.length;
-    this.#edges.set(edge, this.#fail.length);
+  #add(node: number, unit: number): number {
+    const added = this.#fail.push(0) - 1;
     this.#longest.push(0);
-    return this.#fail.push(0) - 1;
+    this.#edges.set(node * 0x10000 + unit, added);
+    if (node === 0 && unit < 256) this.#root[unit] = added;
+    return added;
   }
 
-  /** The node after `unit` from `node`. */
-  step(node: number, unit: number): number {
+  #step(node: number, unit: number): number {
     for (let at = node; ; at = this.#fail[at] ?? 0) {
-      if (at === 0) return this.#root[unit] ?? 0;
+      if (at === 0) return (unit < 256 ? this.#root[unit] : this.#edges.get(unit)) ?? 0;
       const next = this.#edges.get(at * 0x10000 + unit);
       if (next !== undefined) return next;
     }
   }
 
-  /** Where the forms occur in units `[0, length)`, as disjoint [start, end) spans in order. */
+  /** Where the forms occur in `units[0, length)`, as disjoint [start, end) spans in order. */
   spans(units: Uint16Array, length: number): [number, number][] {
     const spans: [number, number][] = [];
     for (let i = 0, node = 0; i < length; i++) {
-      const unit = units[i] ?? 0;
-      node = node === 0 ? (this.#root[unit] ?? 0) : this.step(node, unit);
+      node = this.#step(node, units[i] ?? 0);
       let from = i + 1 - (this.#longest[node] ?? 0);
       if (from > i) continue;
       // A longer form may reach back over earlier matches: merge them (each merged once).
@@ -202,9 +181,9 @@ class Matcher {
   }
 }
 
-/** `text` with each echo of the matchers' secrets replaced, its surroundings kept as written. */
+/** `text` with each echo of the matchers' secrets replaced, the rest kept as written. */
 function redactText(text: string, matchers: readonly Matcher[]): string {
-  // A text shorter than every form holds none (decoding only shortens it).
+  // Decoding only shortens a text: one shorter than every form holds none.
   if (matchers.every((matcher) => text.length < matcher.shortest)) return text;
   const { units, length } = normalize(text);
   const found = matchers.flatMap((matcher) => matcher.spans(units, length));
@@ -262,11 +241,12 @@ function redactValue(value: unknown, matchers: readonly Matcher[]): unknown {
         return next as [string, unknown];
       });
       // fromEntries defines members, so a `__proto__` name stays an ordinary member.
-      if (changed)
+      if (changed) {
         copies.set(
           node,
           Array.isArray(node) ? entries.map((e) => e[1]) : Object.fromEntries(entries),
         );
+      }
     } else if (!visited.has(node)) {
       visited.add(node);
       stack.push([node, true]);
@@ -279,11 +259,16 @@ function redactValue(value: unknown, matchers: readonly Matcher[]): unknown {
 }
 
 /** The secrets worth looking for (long enough, once each), as one matcher. */
-function matcherOf(secrets: readonly (string | undefined)[]): Matcher[] {
+function matchersOf(secrets: readonly (string | undefined)[]): Matcher[] {
   const real = secrets.filter(
     (secret): secret is string => (secret?.length ?? 0) >= MIN_SECRET_LENGTH,
   );
   return real.length === 0 ? [] : [new Matcher([...new Set(real)])];
+}
+
+function redactorOf(matchers: readonly Matcher[]): Redactor {
+  return (value) =>
+    matchers.length === 0 ? value : (redactValue(value, matchers) as typeof value);
 }
 
 /**
@@ -293,18 +278,12 @@ function matcherOf(secrets: readonly (string | undefined)[]): Matcher[] {
  * Linear in the text; secrets shorter than 4 characters are ignored.
  */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
-  return redactText(text, matcherOf(secrets));
+  return redactText(text, matchersOf(secrets));
 }
 
 /** Whether `text` echoes any of `secrets` in a form {@link redactSecrets} removes. */
 export function findSecretEchoes(text: string, secrets: readonly (string | undefined)[]): boolean {
   return redactSecrets(text, secrets) !== text;
-}
-
-function redactorOf(matchers: readonly Matcher[]): Redactor {
-  return matchers.length === 0
-    ? (value) => value
-    : <T>(value: T) => redactValue(value, matchers) as T;
 }
 
 /**
@@ -313,21 +292,18 @@ function redactorOf(matchers: readonly Matcher[]): Redactor {
  * covers. Missing and very short secrets are ignored.
  */
 export function createRedactor(...secrets: (string | undefined)[]): Redactor {
-  return redactorOf(matcherOf(secrets));
+  return redactorOf(matchersOf(secrets));
 }
 
-/**
- * How long a payment credential stays a secret after it was sent, and the most kept at
- * once: many paid calls may overlap, and an answer read minutes later may echo one.
- */
+/** How long a payment credential stays a secret after it was sent, and how many are kept. */
 const CREDENTIAL_WINDOW_MS = 1_800_000; // 30 minutes (a literal: a bundler keeps arithmetic)
 const MAX_CREDENTIALS = 256;
 
 /**
  * The secrets one connection sends: its API key for good, and each payment credential
- * from the moment it is handed to fetch, for `CREDENTIAL_WINDOW_MS` (at most
- * `MAX_CREDENTIALS`, oldest dropped first). A call's own credential stays one for that
- * call through {@link SentSecrets.with}, however many other calls paid meanwhile.
+ * from the moment it is handed to fetch, for 30 minutes (an answer read later may echo
+ * it), at most 256 (oldest dropped first). A call's own credential stays one for that call
+ * through {@link SentSecrets.with}, however many other calls paid meanwhile.
  */
 export class SentSecrets {
   readonly #apiKey: string | undefined;
@@ -356,15 +332,16 @@ export class SentSecrets {
 
   /** A redactor that also removes `extra` secrets (a bearer token, a call's credential). */
   with(...extra: (string | undefined)[]): Redactor {
-    const own = matcherOf(extra);
-    return own.length === 0
-      ? this.redact
-      : (value) => redactorOf([...this.#current(), ...own])(value);
+    let own: Matcher[] | undefined; // built at the first use: most answers need no redaction
+    return (value) => {
+      own ??= matchersOf(extra);
+      return redactorOf([...this.#current(), ...own])(value);
+    };
   }
 
   #current(): Matcher[] {
     this.#expire();
-    this.#matchers ??= matcherOf([this.#apiKey, ...this.#recent.keys()]);
+    this.#matchers ??= matchersOf([this.#apiKey, ...this.#recent.keys()]);
     return this.#matchers;
   }
 
