@@ -48,7 +48,26 @@ function escapeEnding(units: Uint16Array, top: number): [number, number] | undef
 /** Short texts (most strings of an answer) share these: redaction is synchronous. */
 const scratch = { units: new Uint16Array(4096), ends: new Int32Array(4096) };
 
-/** Whether `units[0, top)` ends with `&#` or `&#x`, where a zero carries nothing. */
+/**
+ * Drops the backslash of a `\u` that `unit` cannot complete (`\u0` then `s`), moving the
+ * units after it down; returns the new top.
+ */
+function dropDeadSlash(
+  units: Uint16Array,
+  ends: Int32Array | undefined,
+  top: number,
+  unit: number,
+) {
+  let u = top - 1;
+  while (u > top - 4 && (DIGITS[units[u] ?? 0] ?? -1) >= 0) u--;
+  const completes = (DIGITS[unit] ?? -1) >= 0 && top - u <= 4;
+  if (units[u] !== 117 || units[u - 1] !== 92 || completes) return top;
+  units.copyWithin(u - 1, u, top);
+  ends?.copyWithin(u - 1, u, top);
+  return top - 1;
+}
+
+/** Whether `units[0, top)` ends with `&#` or `&#x`. */
 function isReferenceStart(units: Uint16Array, top: number): boolean {
   const x = units[top - 1] === 120 ? 1 : 0;
   return units[top - 1 - x] === 35 && units[top - 2 - x] === 38;
@@ -71,12 +90,20 @@ function normalize(text: string, mapped = false) {
   let slashes = false;
   let intro = -9; // where the last `%`, `\` or `&` was pushed (no escape is longer than 8)
   for (let i = 0; i < text.length; i++) {
+    // JSON's `\\` is one backslash: read as one before anything decoded joins it.
+    if (text.charCodeAt(i) === 92 && text.charCodeAt(i + 1) === 92) i++;
     for (let unit = text.charCodeAt(i); ; ) {
       if (unit >= 65 && unit <= 90) unit += 32;
       else if (unit === 43) unit = 32;
-      else if (unit === 92) slashes = true;
-      else if (unit === 48 && isReferenceStart(units, top)) {
-        if (mapped) ends[top - 1] = i + 1;
+      // Backslashes escape what follows (JSON, at any depth): dropped as soon as what follows
+      // cannot make them a `\uXXXX` (`\\u0026` is JSON of `\u0026`), so they split no escape.
+      if (unit === 92) slashes = true;
+      else if (unit !== 37 && unit !== 38 && top - intro <= 5) {
+        while (unit !== 117 && units[top - 1] === 92) top--;
+        top = dropDeadSlash(units, mapped ? ends : undefined, top, unit);
+      }
+      if (unit === 48 && isReferenceStart(units, top)) {
+        if (mapped) ends[top - 1] = i + 1; // a reference's leading zero carries nothing
         break;
       }
       if (unit === 37 || unit === 92 || unit === 38) intro = top;
