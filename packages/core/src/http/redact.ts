@@ -7,11 +7,23 @@ export type Redactor = <T>(value: T) => T;
 const REDACTED = '[redacted]';
 /** A very short "secret" would shred ordinary text; real keys and tokens are long. */
 const MIN_SECRET_LENGTH = 4;
-/** HTML's named references of ASCII punctuation: each name, then its character. */
+/** A name of 2 to 6 lower-case letters as a number (base 32); -1 if not one. */
+function nameKey(units: ArrayLike<number>, from: number, to: number): number {
+  let key = to - from >= 2 && to - from <= 6 ? 0 : -1;
+  for (let i = from; i < to && key >= 0; i++) {
+    const letter = (units[i] ?? 0) - 96;
+    key = letter >= 1 && letter <= 26 ? key * 32 + letter : -1;
+  }
+  return key;
+}
+/** HTML's named references of ASCII punctuation (each name, then its character), by key. */
 const NAMED = new Map(
   'amp& lt< gt> quot" apos\' plus+ sol/ bsol\\ equals= lowbar_ hyphen- period. colon: semi; comma, num# percnt% excl! quest? commat@ dollar$ ast* lpar( rpar) lsqb[ rsqb] lcub{ rcub} verbar| grave` hat^ tilde~'
     .split(' ')
-    .map((entry) => [entry.slice(0, -1), entry.charCodeAt(entry.length - 1)]),
+    .map((entry) => {
+      const codes = Array.from(entry, (char) => char.charCodeAt(0));
+      return [nameKey(codes, 0, codes.length - 1), codes.at(-1)];
+    }),
 );
 const DIGITS = new Int8Array(128).fill(-1);
 for (let digit = 0; digit < 16; digit++) DIGITS['0123456789abcdef'.charCodeAt(digit)] = digit;
@@ -26,12 +38,15 @@ function numberIn(units: Uint16Array, from: number, to: number, base = 16): numb
   return value;
 }
 
-/** The escape `units[0, top)` ends with (`%2f`, `\u002f`, `&#x2f;`, `&#47;`, `&sol;`): its length and unit. */
-function escapeEnding(units: Uint16Array, top: number): [number, number] | undefined {
+/**
+ * The escape `units[0, top)` ends with (`%2f`, `\u002f`, `&#x2f;`, `&#47;`, `&sol;`), as
+ * its length × 0x10000 + the unit it stands for; -1 if none.
+ */
+function escapeEnding(units: Uint16Array, top: number): number {
   const percent = units[top - 3] === 37 ? numberIn(units, top - 2, top) : -1;
-  if (percent >= 0) return [3, percent];
+  if (percent >= 0) return 3 * 0x10000 + percent;
   const json = units[top - 6] === 92 && units[top - 5] === 117 ? numberIn(units, top - 4, top) : -1;
-  if (json >= 0) return [6, json];
+  if (json >= 0) return 6 * 0x10000 + json;
   // A reference: the nearest `&`, at most 7 back (`&#x` and 4 hex digits, `&#` and 5, a name).
   for (let amp = top - 2; units[top - 1] === 59 && amp >= Math.max(0, top - 8); amp--) {
     if (units[amp] !== 38) continue;
@@ -39,10 +54,10 @@ function escapeEnding(units: Uint16Array, top: number): [number, number] | undef
     const unit =
       units[amp + 1] === 35
         ? numberIn(units, amp + 2 + hex, top - 1, hex ? 16 : 10)
-        : (NAMED.get(String.fromCharCode(...units.subarray(amp + 1, top - 1))) ?? -1);
-    return unit >= 0 && unit <= 0xffff ? [top - amp, unit] : undefined;
+        : (NAMED.get(nameKey(units, amp + 1, top - 1)) ?? -1);
+    return unit >= 0 && unit <= 0xffff ? (top - amp) * 0x10000 + unit : -1;
   }
-  return undefined;
+  return -1;
 }
 
 /** Short texts (most strings of an answer) share these: redaction is synchronous. */
@@ -110,10 +125,10 @@ function normalize(text: string, mapped = false) {
       if (mapped) ends[top] = i + 1;
       units[top++] = unit;
       const hexOrSemicolon = unit === 59 || (DIGITS[unit] ?? -1) >= 0;
-      const ended = hexOrSemicolon && top - intro <= 8 ? escapeEnding(units, top) : undefined;
-      if (ended === undefined) break;
-      top -= ended[0];
-      unit = ended[1];
+      const ended = hexOrSemicolon && top - intro <= 8 ? escapeEnding(units, top) : -1;
+      if (ended < 0) break;
+      top -= ended >>> 16;
+      unit = ended & 0xffff;
     }
   }
   let length = slashes ? 0 : top;
