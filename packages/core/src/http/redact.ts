@@ -144,11 +144,14 @@ function normalize(text: string, mapped = false) {
  * One Aho-Corasick automaton of the normalized forms of some secrets: each unit of a text
  * moves it once (fail links amortised), so matching is linear whatever the secrets, where
  * `indexOf` of `-`×1500 in dashes is quadratic. Node 0 is the root; an edge's key is
- * `node * 0x10000 + unit`, and the root's edges of Latin-1 units are also in `#root`.
+ * `node * 0x10000 + unit`; the root's edges of Latin-1 units are also in `#root`, and each
+ * node's first edge in `#firstUnit`/`#firstChild` (most nodes have one).
  */
 class Matcher {
   readonly #edges = new Map<number, number>();
   readonly #root = new Int32Array(256);
+  readonly #firstUnit: number[] = [-1];
+  readonly #firstChild: number[] = [0];
   readonly #fail: number[] = [0];
   /** The longest form ending at each node, itself or through its fail links (0: none). */
   readonly #longest: number[] = [0];
@@ -192,14 +195,21 @@ class Matcher {
   #add(node: number, unit: number): number {
     const added = this.#fail.push(0) - 1;
     this.#longest.push(0);
+    this.#firstUnit.push(-1);
+    this.#firstChild.push(0);
     this.#edges.set(node * 0x10000 + unit, added);
     if (node === 0 && unit < 256) this.#root[unit] = added;
+    if (this.#firstUnit[node] === -1) {
+      this.#firstUnit[node] = unit;
+      this.#firstChild[node] = added;
+    }
     return added;
   }
 
   #step(node: number, unit: number): number {
     for (let at = node; ; at = this.#fail[at] ?? 0) {
       if (at === 0) return (unit < 256 ? this.#root[unit] : this.#edges.get(unit)) ?? 0;
+      if (this.#firstUnit[at] === unit) return this.#firstChild[at] ?? 0;
       const next = this.#edges.get(at * 0x10000 + unit);
       if (next !== undefined) return next;
     }
