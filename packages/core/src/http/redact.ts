@@ -17,22 +17,20 @@ function nameKey(units: ArrayLike<number>, from: number, to: number): number {
   return key;
 }
 /** HTML's named references of ASCII punctuation (each name, then its character), by key. */
-const NAMED = new Map(
-  'amp& lt< gt> quot" apos\' plus+ sol/ bsol\\ equals= lowbar_ hyphen- period. colon: semi; comma, num# percnt% excl! quest? commat@ dollar$ ast* lpar( rpar) lsqb[ rsqb] lcub{ rcub} verbar| grave` hat^ tilde~'
-    .split(' ')
-    .map((entry) => {
-      const codes = Array.from(entry, (char) => char.charCodeAt(0));
-      return [nameKey(codes, 0, codes.length - 1), codes.at(-1)];
-    }),
-);
-const DIGITS = new Int8Array(128).fill(-1);
-for (let digit = 0; digit < 16; digit++) DIGITS['0123456789abcdef'.charCodeAt(digit)] = digit;
+let named: Map<number, number> | undefined; // built at first use: module code stays pure
+const NAMES =
+  'amp& lt< gt> quot" apos\' plus+ sol/ bsol\\ equals= lowbar_ hyphen- period. colon: semi; comma, num# percnt% excl! quest? commat@ dollar$ ast* lpar( rpar) lsqb[ rsqb] lcub{ rcub} verbar| grave` hat^ tilde~';
+
+/** The value of a lower-case hex digit; -1 if `unit` is not one. */
+function digitOf(unit: number): number {
+  return unit >= 48 && unit <= 57 ? unit - 48 : unit >= 97 && unit <= 102 ? unit - 87 : -1;
+}
 
 /** The number `units[from, to)` spell in `base` (lower-case hex, or 10); -1 if none. */
 function numberIn(units: Uint16Array, from: number, to: number, base = 16): number {
   let value = to > from ? 0 : -1;
   for (let i = from; i < to && value >= 0; i++) {
-    const digit = DIGITS[units[i] ?? 0] ?? -1;
+    const digit = digitOf(units[i] ?? 0);
     value = digit < 0 || digit >= base ? -1 : value * base + digit;
   }
   return value;
@@ -54,14 +52,24 @@ function escapeEnding(units: Uint16Array, top: number): number {
     const unit =
       units[amp + 1] === 35
         ? numberIn(units, amp + 2 + hex, top - 1, hex ? 16 : 10)
-        : (NAMED.get(nameKey(units, amp + 1, top - 1)) ?? -1);
+        : (namedReference(nameKey(units, amp + 1, top - 1)) ?? -1);
     return unit >= 0 && unit <= 0xffff ? (top - amp) * 0x10000 + unit : -1;
   }
   return -1;
 }
 
+function namedReference(key: number): number | undefined {
+  named ??= new Map(
+    NAMES.split(' ').map((entry) => {
+      const codes = Array.from(entry, (char) => char.charCodeAt(0));
+      return [nameKey(codes, 0, codes.length - 1), codes.at(-1) ?? 0];
+    }),
+  );
+  return named.get(key);
+}
+
 /** Short texts (most strings of an answer) share these: redaction is synchronous. */
-const scratch = { units: new Uint16Array(4096), ends: new Int32Array(4096) };
+let scratch: { units: Uint16Array; ends: Int32Array } | undefined;
 
 /**
  * Drops the backslash of a `\u` that `unit` cannot complete (`\u0` then `s`), moving the
@@ -74,8 +82,8 @@ function dropDeadSlash(
   unit: number,
 ) {
   let u = top - 1;
-  while (u > top - 4 && (DIGITS[units[u] ?? 0] ?? -1) >= 0) u--;
-  const completes = (DIGITS[unit] ?? -1) >= 0 && top - u <= 4;
+  while (u > top - 4 && digitOf(units[u] ?? 0) >= 0) u--;
+  const completes = digitOf(unit) >= 0 && top - u <= 4;
   if (units[u] !== 117 || units[u - 1] !== 92 || completes) return top;
   units.copyWithin(u - 1, u, top);
   ends?.copyWithin(u - 1, u, top);
@@ -98,6 +106,7 @@ function isReferenceStart(units: Uint16Array, top: number): boolean {
  * `mapped`, `ends[i]` is where unit `i` ends in `text`; it starts where unit `i - 1` ends.
  */
 function normalize(text: string, mapped = false) {
+  scratch ??= { units: new Uint16Array(4096), ends: new Int32Array(4096) };
   const short = text.length <= scratch.units.length;
   const units = short ? scratch.units : new Uint16Array(text.length);
   const ends = mapped && !short ? new Int32Array(text.length) : scratch.ends;
@@ -124,7 +133,7 @@ function normalize(text: string, mapped = false) {
       if (unit === 37 || unit === 92 || unit === 38) intro = top;
       if (mapped) ends[top] = i + 1;
       units[top++] = unit;
-      const hexOrSemicolon = unit === 59 || (DIGITS[unit] ?? -1) >= 0;
+      const hexOrSemicolon = unit === 59 || digitOf(unit) >= 0;
       const ended = hexOrSemicolon && top - intro <= 8 ? escapeEnding(units, top) : -1;
       if (ended < 0) break;
       top -= ended >>> 16;
