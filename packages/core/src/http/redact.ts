@@ -152,9 +152,9 @@ function normalize(text: string, mapped = false) {
 /**
  * One Aho-Corasick automaton of the normalized forms of some secrets: each unit of a text
  * moves it once (fail links amortised), so matching is linear whatever the secrets, where
- * `indexOf` of `-`×1500 in dashes is quadratic. Node 0 is the root; an edge's key is
- * `node * 0x10000 + unit`; the root's edges of Latin-1 units are also in `#root`, and each
- * node's first edge in `#firstUnit`/`#firstChild` (most nodes have one).
+ * `indexOf` of `-`×1500 in dashes is quadratic. Node 0 is the root. Edges: the root's of
+ * Latin-1 units in `#root`, each other node's first in `#firstUnit`/`#firstChild` (most
+ * nodes have one), the rest in `#edges` by `node * 0x10000 + unit`.
  */
 class Matcher {
   readonly #edges = new Map<number, number>();
@@ -180,24 +180,30 @@ class Matcher {
       }
     }
     this.shortest = Math.min(...forms.map((form) => form.length));
-    const paths = forms.map((form) => {
+    const parent = [0];
+    const via = [0];
+    const byDepth: number[][] = [];
+    for (const form of forms) {
       let node = 0;
-      const path = Array.from(form, (unit) => {
-        node = this.#edges.get(node * 0x10000 + unit) ?? this.#add(node, unit);
-        return node;
+      form.forEach((unit, depth) => {
+        let next = this.#child(node, unit);
+        if (next === undefined) {
+          next = this.#add(node, unit);
+          parent[next] = node;
+          via[next] = unit;
+          byDepth[depth] ??= [];
+          byDepth[depth]?.push(next);
+        }
+        node = next;
       });
       this.#longest[node] = Math.max(this.#longest[node] ?? 0, form.length);
-      return path;
-    });
+    }
     // Fail links, shallowest nodes first: the parent's fail link, advanced by the same unit.
-    for (let depth = 1; paths.some((path) => path.length > depth); depth++) {
-      paths.forEach((path, i) => {
-        const node = path[depth];
-        if (node === undefined) return;
-        const fail = this.#step(this.#fail[path[depth - 1] ?? 0] ?? 0, forms[i]?.[depth] ?? 0);
-        this.#fail[node] = fail;
-        this.#longest[node] = Math.max(this.#longest[node] ?? 0, this.#longest[fail] ?? 0);
-      });
+    for (const node of byDepth.flat()) {
+      const up = parent[node] ?? 0;
+      const fail = up === 0 ? 0 : this.#step(this.#fail[up] ?? 0, via[node] ?? 0);
+      this.#fail[node] = fail;
+      this.#longest[node] = Math.max(this.#longest[node] ?? 0, this.#longest[fail] ?? 0);
     }
   }
 
@@ -206,21 +212,26 @@ class Matcher {
     this.#longest.push(0);
     this.#firstUnit.push(-1);
     this.#firstChild.push(0);
-    this.#edges.set(node * 0x10000 + unit, added);
     if (node === 0 && unit < 256) this.#root[unit] = added;
-    if (this.#firstUnit[node] === -1) {
+    else if (this.#firstUnit[node] !== -1) this.#edges.set(node * 0x10000 + unit, added);
+    else {
       this.#firstUnit[node] = unit;
       this.#firstChild[node] = added;
     }
     return added;
   }
 
+  #child(node: number, unit: number): number | undefined {
+    if (node === 0 && unit < 256) return this.#root[unit] || undefined; // the root is no child
+    if (this.#firstUnit[node] === unit) return this.#firstChild[node];
+    return this.#edges.get(node * 0x10000 + unit);
+  }
+
   #step(node: number, unit: number): number {
     for (let at = node; ; at = this.#fail[at] ?? 0) {
-      if (at === 0) return (unit < 256 ? this.#root[unit] : this.#edges.get(unit)) ?? 0;
-      if (this.#firstUnit[at] === unit) return this.#firstChild[at] ?? 0;
-      const next = this.#edges.get(at * 0x10000 + unit);
+      const next = this.#child(at, unit);
       if (next !== undefined) return next;
+      if (at === 0) return 0;
     }
   }
 
