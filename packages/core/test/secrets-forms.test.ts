@@ -76,6 +76,48 @@ describe('each in-scope form of an echoed secret', () => {
     expect(redactSecrets(`/cb?t=${echoed}&x=1`, [TOKEN])).toBe('/cb?t=[redacted]&x=1');
   });
 
+  // Red team (wave 4): echoes escaped twice, a query mixing `+` and `%20`, and secrets that
+  // hold escapes themselves. The text and each secret are normalised alike, so all read alike.
+  it.each([
+    ['percent-encoded twice', encodeURIComponent(encodeURIComponent(KEY))],
+    ['JSON.stringify twice', JSON.stringify(JSON.stringify(KEY))],
+    [
+      'raw JSON text of HTML references (A2: \\u0026#x…;)',
+      KEY.replace(/[^a-z0-9]/gi, (c) => `\\u0026#x${hex(c.charCodeAt(0))};`),
+    ],
+    ['HTML of percent (&amp;-escaped %)', encodeURIComponent(KEY).replaceAll('%', '&#37;')],
+  ])('nested: %s', (_name, echoed) => {
+    const out = redactSecrets(`{"detail":"bad key ${echoed}"}`, [KEY]);
+    expect(out).toContain('[redacted]');
+    expect(out).not.toContain(echoed);
+    expect(out.startsWith('{"detail":"bad key ')).toBe(true);
+  });
+
+  it('a query mixing + and %20 for spaces (A4)', () => {
+    const spaced = 'ck_live_a b c d+e=f';
+    for (const echoed of ['ck_live_a+b%20c+d%2Be%3Df', 'ck_live_a%20b+c%20d%2be=f']) {
+      expect(redactSecrets(`/cb?k=${echoed}&x=1`, [spaced])).toBe('/cb?k=[redacted]&x=1');
+    }
+  });
+
+  it.each(['ck_live_%41%2F&amp;\\u0042', 'tok_\\"quoted\\"&#x41;+%zz'])(
+    'a secret holding escapes itself (A3): %s',
+    (secret) => {
+      for (const echoed of [
+        secret,
+        secret.toUpperCase(),
+        encodeURIComponent(secret),
+        JSON.stringify(secret).slice(1, -1),
+        secret.replace(/[^a-z0-9]/gi, (c) => `&#${c.charCodeAt(0)};`),
+        Buffer.from(secret).toString('base64'),
+      ]) {
+        expect(redactSecrets(`said <${echoed}> ok`, [secret])).toMatch(
+          /^said <\[redacted\]=*> ok$/,
+        );
+      }
+    },
+  );
+
   it('leaves text alone that only looks close, and ignores secrets under 4 characters', () => {
     const text = `ck_live_a+b/c=d%e f&g<h>9Zq 100% &amp; %25 \\u002b ${Buffer.from('tok').toString('base64')}`;
     expect(redactSecrets(text, [KEY, TOKEN, 'tok'])).toBe(text);

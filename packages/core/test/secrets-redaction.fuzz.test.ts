@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createRedactor, credentialToken } from '../src/http/redact.js';
+import { createRedactor } from '../src/http/redact.js';
 
 const RUNS = Number(process.env.CATALOGKIT_FUZZ_RUNS) || 200;
 
@@ -19,8 +19,8 @@ const hex2 = (code: number) => code.toString(16).padStart(2, '0');
 
 /**
  * The forms an accidental echo takes (issue 33, step 2), each as a real encoder writes it.
- * Disguises (reversed, hex, fragments, double encoding, decorative Unicode) are out of
- * scope: see docs/SECURITY.md.
+ * Disguises (reversed, hex, fragments, decorative Unicode) are out of scope: see
+ * docs/SECURITY.md.
  */
 const FORMS: Record<string, (value: string) => string> = {
   raw: (v) => v,
@@ -58,6 +58,34 @@ describe('redaction of any secret in any in-scope form (property)', () => {
           const echoed = FORMS[name]?.(value) ?? '';
           // `[` keeps the surroundings from running into the echo (a `%` before it, say).
           const out = createRedactor(value)(`${before}[${echoed}]${after}`);
+          expect(out.toLowerCase()).not.toContain(echoed.toLowerCase());
+          expect(out.toLowerCase()).not.toContain(value.toLowerCase());
+          expect(out).toContain('[redacted]');
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  // Red team (wave 4, A2-A4): echoes escaped more than once, by any mix of the in-scope
+  // escapers, base64 (of the secret alone) innermost or not at all.
+  it('an echo through up to three escapers in any order never survives', () => {
+    const escapers = ['upper', 'lower', 'uriComponent', 'form', 'percentEveryByte', 'json'];
+    escapers.push('jsonSlash', 'jsonUnicode', 'htmlHex', 'htmlDec', 'html5Named');
+    fc.assert(
+      fc.property(
+        secret.filter((value) => value.length >= 8),
+        fc.constantFrom('raw', 'base64', 'base64url'),
+        fc
+          .array(fc.constantFrom(...escapers), { minLength: 1, maxLength: 3 })
+          .filter((layers) => layers.filter((name) => name.startsWith('json')).length <= 2),
+        surrounding,
+        (value, inner, layers, before) => {
+          const echoed = layers.reduce(
+            (text, name) => FORMS[name]?.(text) ?? '',
+            FORMS[inner]?.(value) ?? '',
+          );
+          const out = createRedactor(value)(`${before}[${echoed}]`);
           expect(out.toLowerCase()).not.toContain(echoed.toLowerCase());
           expect(out.toLowerCase()).not.toContain(value.toLowerCase());
           expect(out).toContain('[redacted]');

@@ -222,4 +222,24 @@ describe('linear time', () => {
     // About 2 s alone on the shared 2-core machine; generous, since other sessions share it.
     expect(largeMs).toBeLessThan(15_000);
   });
+
+  // Red team (wave 4, A5): text of escapes only, nested ones among them, took about 6 s per
+  // 10 MB (one regular-expression replace and a position map per escape). Now one pass.
+  it('redacts 10 MB of escapes, nested ones too, in time linear in its size', () => {
+    const redact = createRedactor(KEY, TOKEN);
+    const unit = '%2F&amp;\\u00e9&#x2F;&#00047;\\/%25%252541&amp;#x26;\\u0026#x41;';
+    const small = unit.repeat(Math.ceil(1_000_000 / unit.length));
+    const large = unit.repeat(Math.ceil(10_000_000 / unit.length));
+    const time = (text: string) => {
+      const start = performance.now();
+      redact(text);
+      return performance.now() - start;
+    };
+    time(small);
+    const smallMs = Math.max(Math.min(time(small), time(small)), 5);
+    const largeMs = time(large);
+    expect(largeMs).toBeLessThan(smallMs * 40);
+    // Under 1 s alone (bench:redact); generous here, since other sessions share the machine.
+    expect(largeMs).toBeLessThan(5_000);
+  });
 });

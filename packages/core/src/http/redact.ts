@@ -1,240 +1,269 @@
-const REDACTED = '[redacted]';
-
 /**
  * Removes a secret from text the service sent back (a `detail` that echoes the key, an
- * HTML page) before it goes into an error or a log line.
+ * HTML page) before it goes into an error, a log line or what a model reads.
  */
 export type Redactor = <T>(value: T) => T;
 
+const REDACTED = '[redacted]';
 /** A very short "secret" would shred ordinary text; real keys and tokens are long. */
 const MIN_SECRET_LENGTH = 4;
-
-/** The named references an HTML echo uses for the ASCII punctuation of a key or token. */
-const NAMED: Readonly<Record<string, string>> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  plus: '+',
-  sol: '/',
-  equals: '=',
-  lowbar: '_',
-  hyphen: '-',
-  period: '.',
-  colon: ':',
-  num: '#',
-  percnt: '%',
-  excl: '!',
-};
-
-/** JSON's one-letter escapes (`\/`, `\\`, `\"` and the control characters). */
-const JSON_ESCAPES: Readonly<Record<string, string>> = {
-  '/': '/',
-  '\\': '\\',
-  '"': '"',
-  b: '\b',
-  f: '\f',
-  n: '\n',
-  r: '\r',
-  t: '\t',
-};
-
-/**
- * One layer of percent, JSON and HTML escapes. Every alternative is a bounded literal
- * shape, so one `replace` scans the text in linear time.
- */
-const ESCAPE =
-  /%[0-9a-f]{2}|\\u[0-9a-f]{4}|\\[/\\"bfnrt]|&#x0*[0-9a-f]{1,6};|&#0*[0-9]{1,7};|&[a-z]{2,8};/gi;
-
-/** The character an escape matched by {@link ESCAPE} stands for (undefined: not one). */
-function decodeEscape(found: string): string | undefined {
-  if (found[0] === '%') return String.fromCharCode(Number.parseInt(found.slice(1), 16));
-  if (found[0] === '\\') {
-    const code = found.length === 6 ? Number.parseInt(found.slice(2), 16) : undefined;
-    return code === undefined ? JSON_ESCAPES[found[1] ?? ''] : String.fromCharCode(code);
+/** A name of 2 to 6 lower-case letters as a number (base 32); -1 if not one. */
+function nameKey(units: ArrayLike<number>, from: number, to: number): number {
+  let key = to - from >= 2 && to - from <= 6 ? 0 : -1;
+  for (let i = from; i < to && key >= 0; i++) {
+    const letter = (units[i] ?? 0) - 96;
+    key = letter >= 1 && letter <= 26 ? key * 32 + letter : -1;
   }
-  if (found[1] !== '#') return NAMED[found.slice(1, -1).toLowerCase()];
-  const hex = found[2] === 'x' || found[2] === 'X';
-  const code = Number.parseInt(found.slice(hex ? 3 : 2, -1), hex ? 16 : 10);
-  return code <= 0x10ffff ? String.fromCodePoint(code) : undefined;
+  return key;
+}
+/** HTML's named references of ASCII punctuation (each name, then its character), by key. */
+let named: Map<number, number> | undefined; // built at first use: module code stays pure
+const NAMES =
+  'amp& lt< gt> quot" apos\' plus+ sol/ bsol\\ equals= lowbar_ hyphen- period. colon: semi; comma, num# percnt% excl! quest? commat@ dollar$ ast* lpar( rpar) lsqb[ rsqb] lcub{ rcub} verbar| grave` hat^ tilde~';
+
+/** The value of a lower-case hex digit; -1 if `unit` is not one. */
+function digitOf(unit: number): number {
+  return unit >= 48 && unit <= 57 ? unit - 48 : unit >= 97 && unit <= 102 ? unit - 87 : -1;
 }
 
-/** Lower case for the ASCII letters only, so the view keeps one unit per decoded unit. */
-function lowerAscii(view: string): string {
-  const lowered = view.toLowerCase();
-  return lowered.length === view.length ? lowered : view.replace(/[A-Z]/g, (c) => c.toLowerCase());
+/** The number `units[from, to)` spell in `base` (lower-case hex, or 10); -1 if none. */
+function numberIn(units: Uint16Array, from: number, to: number, base = 16): number {
+  let value = to > from ? 0 : -1;
+  for (let i = from; i < to && value >= 0; i++) {
+    const digit = digitOf(units[i] ?? 0);
+    value = digit < 0 || digit >= base ? -1 : value * base + digit;
+  }
+  return value;
 }
 
 /**
- * A lower-cased copy of `text` with one layer of escapes decoded (so mixed forms match),
- * and a map from its positions back to `text`: at each edge of a decoded escape, its
- * position in the view and in the text (plain runs in between line up one to one).
+ * The escape `units[0, top)` ends with (`%2f`, `\u002f`, `&#x2f;`, `&#47;`, `&sol;`), as
+ * its length × 0x10000 + the unit it stands for; -1 if none.
  */
-function decode(text: string): {
-  view: string;
-  toText: (position: number) => number;
-  decoded: boolean;
-} {
-  const inView: number[] = [];
-  const inText: number[] = [];
-  let shift = 0;
-  const decoded = text.replace(ESCAPE, (match: string, offset: number) => {
-    const char = decodeEscape(match);
-    if (char === undefined) return match;
-    inView.push(offset - shift, offset - shift + char.length);
-    inText.push(offset, offset + match.length);
-    shift += match.length - char.length;
-    return char;
-  });
-  const toText = (position: number): number => {
-    // The last edge at or before `position` (binary search: edges are in order).
-    let low = 0;
-    let high = inView.length - 1;
-    while (low <= high) {
-      const middle = (low + high) >> 1;
-      if ((inView[middle] ?? 0) <= position) low = middle + 1;
-      else high = middle - 1;
-    }
-    if (high < 0) return position;
-    const inside = high % 2 === 0 && position > (inView[high] ?? 0);
-    return inside ? (inText[high] ?? 0) : (inText[high] ?? 0) + position - (inView[high] ?? 0);
-  };
-  return { view: lowerAscii(decoded), toText, decoded: inView.length > 0 };
-}
-
-/** Base64 and base64url of `secret`'s UTF-8 bytes, unpadded (so padded text matches too). */
-function base64Forms(secret: string): string[] {
-  let binary = '';
-  for (const byte of new TextEncoder().encode(secret)) binary += String.fromCharCode(byte);
-  const standard = btoa(binary).replace(/=+$/, '');
-  return [standard, standard.replaceAll('+', '-').replaceAll('/', '_')];
-}
-
-/** The literal forms looked for in the decoded, lower-cased view. */
-function formsOf(secrets: readonly string[]): Set<string> {
-  const forms = new Set<string>();
-  for (const secret of secrets) {
-    // `+` for a space (a query string) is a literal form: decoding `+` would hide a real `+`.
-    for (const form of [secret, secret.replaceAll(' ', '+'), ...base64Forms(secret)]) {
-      forms.add(form.toLowerCase());
-    }
+function escapeEnding(units: Uint16Array, top: number): number {
+  const percent = units[top - 3] === 37 ? numberIn(units, top - 2, top) : -1;
+  if (percent >= 0) return 3 * 0x10000 + percent;
+  const json = units[top - 6] === 92 && units[top - 5] === 117 ? numberIn(units, top - 4, top) : -1;
+  if (json >= 0) return 6 * 0x10000 + json;
+  // A reference: the nearest `&`, at most 7 back (`&#x` and 4 hex digits, `&#` and 5, a name).
+  for (let amp = top - 2; units[top - 1] === 59 && amp >= Math.max(0, top - 8); amp--) {
+    if (units[amp] !== 38) continue;
+    const hex = units[amp + 2] === 120 ? 1 : 0;
+    const unit =
+      units[amp + 1] === 35
+        ? numberIn(units, amp + 2 + hex, top - 1, hex ? 16 : 10)
+        : (namedReference(nameKey(units, amp + 1, top - 1)) ?? -1);
+    return unit >= 0 && unit <= 0xffff ? (top - amp) * 0x10000 + unit : -1;
   }
-  return forms;
+  return -1;
 }
 
-/**
- * Every form of some secrets as one Aho-Corasick automaton over UTF-16 units: a text is
- * matched in one pass, linear in its length whatever the secrets (a repeated-punctuation
- * secret cannot make it quadratic, as it can `indexOf`). Node 0 is the root.
- */
-interface Matcher {
-  /** The root's transitions by unit (most of a scan stays at the root). */
-  readonly root: Int32Array;
-  /** Each node's first child and its unit (most trie nodes have only one child)... */
-  readonly child: Int32Array;
-  readonly unit: Int32Array;
-  /** ...and its other children by `node * 0x10000 + unit`, for nodes marked in `branches`. */
-  readonly others: Map<number, number>;
-  readonly branches: Uint8Array;
-  readonly fail: Int32Array;
-  /** The longest form ending at each node, itself or through its fail links (0: none). */
-  readonly longest: Int32Array;
-}
-
-/** The node after `unit` from node `at`. */
-function step(m: Matcher, at: number, unit: number): number {
-  for (let node = at; ; node = m.fail[node] ?? 0) {
-    if (node === 0) return m.root[unit] ?? 0;
-    if (m.unit[node] === unit) return m.child[node] ?? 0;
-    const other = m.branches[node] ? m.others.get(node * 0x10000 + unit) : undefined;
-    if (other !== undefined) return other;
-  }
-}
-
-/** The automaton of `secrets`' forms: a trie, then fail links, shallowest nodes first. */
-function matcherOf(secrets: readonly string[]): Matcher {
-  const forms = [...formsOf(secrets)];
-  const size = forms.reduce((sum, form) => sum + form.length, 1);
-  const m: Matcher = {
-    root: new Int32Array(0x10000),
-    child: new Int32Array(size),
-    unit: new Int32Array(size).fill(-1),
-    others: new Map(),
-    branches: new Uint8Array(size),
-    fail: new Int32Array(size),
-    longest: new Int32Array(size),
-  };
-  const parent = new Int32Array(size);
-  const via = new Int32Array(size);
-  const byDepth: number[][] = [];
-  let count = 1;
-  for (const form of forms) {
-    let node = 0;
-    for (let i = 0; i < form.length; i++) {
-      const unit = form.charCodeAt(i);
-      let next = step(m, node, unit);
-      // `step` may follow a fail link; fail links are not set yet, so it only does at the root.
-      if (next === 0 || parent[next] !== node) {
-        next = count++;
-        parent[next] = node;
-        via[next] = unit;
-        if (node === 0) {
-          m.root[unit] = next;
-        } else if (m.unit[node] === -1) {
-          m.unit[node] = unit;
-          m.child[node] = next;
-        } else {
-          m.branches[node] = 1;
-          m.others.set(node * 0x10000 + unit, next);
-        }
-        byDepth[i] ??= [];
-        byDepth[i]?.push(next);
-      }
-      node = next;
-    }
-    m.longest[node] = form.length;
-  }
-  for (const node of byDepth.flat()) {
-    const up = parent[node] ?? 0;
-    m.fail[node] = up === 0 ? 0 : step(m, m.fail[up] ?? 0, via[node] ?? 0);
-    m.longest[node] = Math.max(m.longest[node] ?? 0, m.longest[m.fail[node] ?? 0] ?? 0);
-  }
-  return m;
-}
-
-/** Where `matcher`'s forms occur in `view`, as disjoint [start, end) spans in order. */
-function spansIn(view: string, m: Matcher): [number, number][] {
-  const spans: [number, number][] = [];
-  let state = 0;
-  for (let i = 0; i < view.length; i++) {
-    state = step(m, state, view.charCodeAt(i));
-    const length = m.longest[state] ?? 0;
-    if (length === 0) continue;
-    let from = i + 1 - length;
-    // A longer match may reach back over earlier ones: merge them (each is merged once).
-    for (let last = spans.at(-1); last !== undefined && from <= last[1]; last = spans.at(-1)) {
-      from = Math.min(from, last[0]);
-      spans.pop();
-    }
-    spans.push([from, i + 1]);
-  }
-  return spans;
-}
-
-/**
- * `text` with every occurrence of any form replaced: in the decoded view (an escaped echo),
- * and, when that view differs, in the text as written (a secret holding `%aa` or `&lt;`).
- */
-function redactText(text: string, matchers: readonly Matcher[]): string {
-  if (matchers.length === 0 || text.length < MIN_SECRET_LENGTH) return text;
-  const { view, toText, decoded } = decode(text);
-  const spans = matchers.flatMap((matcher) =>
-    spansIn(view, matcher).map(([start, end]) => [toText(start), toText(end)] as const),
+function namedReference(key: number): number | undefined {
+  named ??= new Map(
+    NAMES.split(' ').map((entry) => {
+      const codes = Array.from(entry, (char) => char.charCodeAt(0));
+      return [nameKey(codes, 0, codes.length - 1), codes.at(-1) ?? 0];
+    }),
   );
-  if (decoded) spans.push(...matchers.flatMap((matcher) => spansIn(lowerAscii(text), matcher)));
-  if (spans.length === 0) return text;
-  spans.sort((a, b) => a[0] - b[0]);
+  return named.get(key);
+}
+
+/** Short texts (most strings of an answer) share these: redaction is synchronous. */
+let scratch: { units: Uint16Array; ends: Int32Array } | undefined;
+
+/**
+ * Drops the backslash of a `\u` that `unit` cannot complete (`\u0` then `s`), moving the
+ * units after it down; returns the new top.
+ */
+function dropDeadSlash(
+  units: Uint16Array,
+  ends: Int32Array | undefined,
+  top: number,
+  unit: number,
+) {
+  let u = top - 1;
+  while (u > top - 4 && digitOf(units[u] ?? 0) >= 0) u--;
+  const completes = digitOf(unit) >= 0 && top - u <= 4;
+  if (units[u] !== 117 || units[u - 1] !== 92 || completes) return top;
+  units.copyWithin(u - 1, u, top);
+  ends?.copyWithin(u - 1, u, top);
+  return top - 1;
+}
+
+/** Whether `units[0, top)` ends with `&#` or `&#x`. */
+function isReferenceStart(units: Uint16Array, top: number): boolean {
+  const x = units[top - 1] === 120 ? 1 : 0;
+  return units[top - 1 - x] === 35 && units[top - 2 - x] === 38;
+}
+
+/**
+ * `text` as the matcher reads it, made the same way for the text and for each secret, so
+ * an echo in any in-scope form reads as the secret does: percent, `\uXXXX` and HTML
+ * escapes decoded as deeply as they nest (`%2541`, `\u0026#x41;`), ASCII letters in lower
+ * case, `+` as a space (a query mixes `+` and `%20`), backslashes dropped (JSON's `\/ \\ \"`
+ * at any depth), a reference's leading zeros dropped. Linear: each unit is pushed once,
+ * and an escape is replaced by its unit when it ends (each pop undoes one push). When
+ * `mapped`, `ends[i]` is where unit `i` ends in `text`; it starts where unit `i - 1` ends.
+ */
+function normalize(text: string, mapped = false) {
+  scratch ??= { units: new Uint16Array(4096), ends: new Int32Array(4096) };
+  const short = text.length <= scratch.units.length;
+  const units = short ? scratch.units : new Uint16Array(text.length);
+  const ends = mapped && !short ? new Int32Array(text.length) : scratch.ends;
+  let top = 0;
+  let slashes = false;
+  let intro = -9; // where the last `%`, `\` or `&` was pushed (no escape is longer than 8)
+  for (let i = 0; i < text.length; i++) {
+    // JSON's `\\` is one backslash: read as one before anything decoded joins it.
+    if (text.charCodeAt(i) === 92 && text.charCodeAt(i + 1) === 92) i++;
+    for (let unit = text.charCodeAt(i); ; ) {
+      if (unit >= 65 && unit <= 90) unit += 32;
+      else if (unit === 43) unit = 32;
+      // Backslashes escape what follows (JSON, at any depth): dropped as soon as what follows
+      // cannot make them a `\uXXXX` (`\\u0026` is JSON of `\u0026`), so they split no escape.
+      if (unit === 92) slashes = true;
+      else if (unit !== 37 && unit !== 38 && top - intro <= 5) {
+        while (unit !== 117 && units[top - 1] === 92) top--;
+        top = dropDeadSlash(units, mapped ? ends : undefined, top, unit);
+      }
+      if (unit === 48 && isReferenceStart(units, top)) {
+        if (mapped) ends[top - 1] = i + 1; // a reference's leading zero carries nothing
+        break;
+      }
+      if (unit === 37 || unit === 92 || unit === 38) intro = top;
+      if (mapped) ends[top] = i + 1;
+      units[top++] = unit;
+      const hexOrSemicolon = unit === 59 || digitOf(unit) >= 0;
+      const ended = hexOrSemicolon && top - intro <= 8 ? escapeEnding(units, top) : -1;
+      if (ended < 0) break;
+      top -= ended >>> 16;
+      unit = ended & 0xffff;
+    }
+  }
+  let length = slashes ? 0 : top;
+  for (let i = 0; slashes && i < top; i++) {
+    if (units[i] === 92) continue;
+    if (mapped) ends[length] = ends[i] ?? 0;
+    units[length++] = units[i] ?? 0;
+  }
+  return { units, ends, length };
+}
+
+/**
+ * One Aho-Corasick automaton of the normalized forms of some secrets: each unit of a text
+ * moves it once (fail links amortised), so matching is linear whatever the secrets, where
+ * `indexOf` of `-`×1500 in dashes is quadratic. Node 0 is the root. Edges: the root's of
+ * Latin-1 units in `#root`, each other node's first in `#firstUnit`/`#firstChild` (most
+ * nodes have one), the rest in `#edges` by `node * 0x10000 + unit`.
+ */
+class Matcher {
+  readonly #edges = new Map<number, number>();
+  readonly #root = new Int32Array(256);
+  readonly #firstUnit: number[] = [-1];
+  readonly #firstChild: number[] = [0];
+  readonly #fail: number[] = [0];
+  /** The longest form ending at each node, itself or through its fail links (0: none). */
+  readonly #longest: number[] = [0];
+  readonly shortest: number;
+
+  constructor(secrets: readonly string[]) {
+    const forms: Uint16Array[] = [];
+    for (const secret of secrets) {
+      // Also its UTF-8 bytes (percent-decoding reads one unit per byte), and its base64
+      // and base64url, unpadded so that padded text matches too.
+      let bytes = '';
+      for (const byte of new TextEncoder().encode(secret)) bytes += String.fromCharCode(byte);
+      const base64 = btoa(bytes).replace(/=+$/, '');
+      for (const form of [secret, bytes, base64, base64.replace(/\+/g, '-').replace(/\//g, '_')]) {
+        const { units, length } = normalize(form);
+        if (length >= MIN_SECRET_LENGTH) forms.push(units.slice(0, length));
+      }
+    }
+    this.shortest = Math.min(...forms.map((form) => form.length));
+    const parent = [0];
+    const via = [0];
+    const byDepth: number[][] = [];
+    for (const form of forms) {
+      let node = 0;
+      form.forEach((unit, depth) => {
+        let next = this.#child(node, unit);
+        if (next === undefined) {
+          next = this.#add(node, unit);
+          parent[next] = node;
+          via[next] = unit;
+          byDepth[depth] ??= [];
+          byDepth[depth]?.push(next);
+        }
+        node = next;
+      });
+      this.#longest[node] = Math.max(this.#longest[node] ?? 0, form.length);
+    }
+    // Fail links, shallowest nodes first: the parent's fail link, advanced by the same unit.
+    for (const node of byDepth.flat()) {
+      const up = parent[node] ?? 0;
+      const fail = up === 0 ? 0 : this.#step(this.#fail[up] ?? 0, via[node] ?? 0);
+      this.#fail[node] = fail;
+      this.#longest[node] = Math.max(this.#longest[node] ?? 0, this.#longest[fail] ?? 0);
+    }
+  }
+
+  #add(node: number, unit: number): number {
+    const added = this.#fail.push(0) - 1;
+    this.#longest.push(0);
+    this.#firstUnit.push(-1);
+    this.#firstChild.push(0);
+    if (node === 0 && unit < 256) this.#root[unit] = added;
+    else if (this.#firstUnit[node] !== -1) this.#edges.set(node * 0x10000 + unit, added);
+    else {
+      this.#firstUnit[node] = unit;
+      this.#firstChild[node] = added;
+    }
+    return added;
+  }
+
+  #child(node: number, unit: number): number | undefined {
+    if (node === 0 && unit < 256) return this.#root[unit] || undefined; // the root is no child
+    if (this.#firstUnit[node] === unit) return this.#firstChild[node];
+    return this.#edges.get(node * 0x10000 + unit);
+  }
+
+  #step(node: number, unit: number): number {
+    for (let at = node; ; at = this.#fail[at] ?? 0) {
+      const next = this.#child(at, unit);
+      if (next !== undefined) return next;
+      if (at === 0) return 0;
+    }
+  }
+
+  /** Where the forms occur in `units[0, length)`, as disjoint [start, end) spans in order. */
+  spans(units: Uint16Array, length: number): [number, number][] {
+    const spans: [number, number][] = [];
+    for (let i = 0, node = 0; i < length; i++) {
+      node = this.#step(node, units[i] ?? 0);
+      let from = i + 1 - (this.#longest[node] ?? 0);
+      if (from > i) continue;
+      // A longer form may reach back over earlier matches: merge them (each merged once).
+      for (let last = spans.at(-1); last && from <= last[1]; last = spans.at(-1)) {
+        from = Math.min(from, last[0]);
+        spans.pop();
+      }
+      spans.push([from, i + 1]);
+    }
+    return spans;
+  }
+}
+
+/** `text` with each echo of the matchers' secrets replaced, the rest kept as written. */
+function redactText(text: string, matchers: readonly Matcher[]): string {
+  // Decoding only shortens a text: one shorter than every form holds none.
+  if (matchers.every((matcher) => text.length < matcher.shortest)) return text;
+  const { units, length } = normalize(text);
+  const found = matchers.flatMap((matcher) => matcher.spans(units, length));
+  if (found.length === 0) return text;
+  const { ends } = normalize(text, true);
+  const spans = found
+    .map(([start, end]) => [ends[start - 1] ?? 0, ends[end - 1] ?? 0] as const)
+    .sort((a, b) => a[0] - b[0]);
   let out = '';
   let done = 0;
   for (const [from, to] of spans) {
@@ -255,103 +284,78 @@ function isContainer(value: unknown): value is Container {
   return prototype === Object.prototype || prototype === null;
 }
 
-/** A copy of `node` with its strings, member names and children redacted; undefined if none changed. */
-function redactedCopy(
-  node: Container,
-  matchers: readonly Matcher[],
-  copies: ReadonlyMap<Container, Container>,
-): Container | undefined {
-  let changed = false;
-  const redactChild = (child: unknown): unknown => {
-    const next =
-      typeof child === 'string'
-        ? redactText(child, matchers)
-        : isContainer(child)
-          ? (copies.get(child) ?? child)
-          : child;
-    changed ||= next !== child;
-    return next;
-  };
-  if (Array.isArray(node)) {
-    const items = node.map(redactChild);
-    return changed ? items : undefined;
-  }
-  const entries = Object.entries(node).map(([name, item]): [string, unknown] => {
-    const nextName = redactText(name, matchers);
-    changed ||= nextName !== name;
-    return [nextName, redactChild(item)];
-  });
-  // fromEntries defines members, so a `__proto__` name stays an ordinary member.
-  return changed ? Object.fromEntries(entries) : undefined;
-}
-
 /**
  * Redacts strings and member names at any depth (a server may echo a key as a member
  * name). Only arrays and object literals are rebuilt (a class instance is the
  * application's own), and only where a secret was found: a value without one comes back
- * itself. The walk keeps its own stack (post-order, children before their parent), so deep
- * nesting cannot overflow the call stack; each object is walked once, so cycles end (an
- * object that contains itself keeps that one reference as it was).
+ * itself. The walk keeps its own stack (children before their parent), so deep nesting
+ * cannot overflow the call stack; each object is walked once, so cycles end (an object
+ * that contains itself keeps that one reference as it was).
  */
 function redactValue(value: unknown, matchers: readonly Matcher[]): unknown {
-  if (typeof value === 'string') return redactText(value, matchers);
-  if (!isContainer(value)) return value;
   const copies = new Map<Container, Container>();
+  const redact = (item: unknown): unknown =>
+    typeof item === 'string'
+      ? redactText(item, matchers)
+      : isContainer(item)
+        ? (copies.get(item) ?? item)
+        : item;
+  if (!isContainer(value)) return redact(value);
   const visited = new Set<Container>();
-  const stack: { node: Container; expanded: boolean }[] = [{ node: value, expanded: false }];
-  for (let top = stack.at(-1); top !== undefined; top = stack.at(-1)) {
-    if (top.expanded || visited.has(top.node)) {
-      stack.pop();
-      const copy = top.expanded ? redactedCopy(top.node, matchers, copies) : undefined;
-      if (copy !== undefined) copies.set(top.node, copy);
-      continue;
-    }
-    visited.add(top.node);
-    top.expanded = true;
-    for (const child of Object.values(top.node)) {
-      if (isContainer(child) && !visited.has(child)) stack.push({ node: child, expanded: false });
+  const stack: [Container, boolean][] = [[value, false]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [node, expanded] = top;
+    if (expanded) {
+      let changed = false;
+      const entries = Object.entries(node).map(([name, item]): [string, unknown] => {
+        const next = [Array.isArray(node) ? name : redactText(name, matchers), redact(item)];
+        changed ||= next[0] !== name || next[1] !== item;
+        return next as [string, unknown];
+      });
+      // fromEntries defines members, so a `__proto__` name stays an ordinary member.
+      if (changed) {
+        copies.set(
+          node,
+          Array.isArray(node) ? entries.map((e) => e[1]) : Object.fromEntries(entries),
+        );
+      }
+    } else if (!visited.has(node)) {
+      visited.add(node);
+      stack.push([node, true]);
+      for (const child of Object.values(node)) {
+        if (isContainer(child) && !visited.has(child)) stack.push([child, false]);
+      }
     }
   }
   return copies.get(value) ?? value;
 }
 
+/** The secrets worth looking for (long enough, once each), as one matcher. */
+function matchersOf(secrets: readonly (string | undefined)[]): Matcher[] {
+  const real = secrets.filter(
+    (secret): secret is string => (secret?.length ?? 0) >= MIN_SECRET_LENGTH,
+  );
+  return real.length === 0 ? [] : [new Matcher([...new Set(real)])];
+}
+
+function redactorOf(matchers: readonly Matcher[]): Redactor {
+  return (value) =>
+    matchers.length === 0 ? value : (redactValue(value, matchers) as typeof value);
+}
+
 /**
- * Replaces every echo of `secrets` in `text`: as written, in any letter case,
- * percent-encoded (any characters, `+` for a space), JSON `\uXXXX`-escaped, HTML-escaped
- * (named, decimal, hex references), and base64 / base64url of the secret alone. Linear in
- * the text for a fixed set of secrets; secrets shorter than 4 characters are ignored.
+ * Replaces every echo of `secrets` in `text`: as written, in any ASCII letter case,
+ * percent-encoded (`+` or `%20` for a space), JSON-escaped, HTML-escaped (named, decimal,
+ * hex references), escaped more than once, and base64 / base64url of the secret alone.
+ * Linear in the text; secrets shorter than 4 characters are ignored.
  */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
-  const index = buildIndex(realSecrets(secrets));
-  return index === undefined ? text : redactText(text, [index]);
+  return redactText(text, matchersOf(secrets));
 }
 
 /** Whether `text` echoes any of `secrets` in a form {@link redactSecrets} removes. */
 export function findSecretEchoes(text: string, secrets: readonly (string | undefined)[]): boolean {
   return redactSecrets(text, secrets) !== text;
-}
-
-/** The secrets worth looking for: long enough, once each. */
-function realSecrets(secrets: readonly (string | undefined)[]): string[] {
-  return [
-    ...new Set(
-      secrets.filter((secret): secret is string => (secret?.length ?? 0) >= MIN_SECRET_LENGTH),
-    ),
-  ];
-}
-
-/** The automaton of some secrets, or undefined when there is none. */
-type SecretIndex = Matcher | undefined;
-
-function buildIndex(secrets: readonly string[]): SecretIndex {
-  return secrets.length === 0 ? undefined : matcherOf(secrets);
-}
-
-/** A redactor over prebuilt automata (a connection's secrets, plus one call's own). */
-function redactorOf(indexes: readonly SecretIndex[]): Redactor {
-  const matchers = indexes.filter((index): index is Matcher => index !== undefined);
-  if (matchers.length === 0) return (value) => value;
-  return <T>(value: T): T => redactValue(value, matchers) as T;
 }
 
 /**
@@ -360,40 +364,32 @@ function redactorOf(indexes: readonly SecretIndex[]): Redactor {
  * covers. Missing and very short secrets are ignored.
  */
 export function createRedactor(...secrets: (string | undefined)[]): Redactor {
-  return redactorOf([buildIndex(realSecrets(secrets))]);
+  return redactorOf(matchersOf(secrets));
 }
 
-/**
- * How long a payment credential stays a secret for `redact` (model text, logs) after it
- * was sent, and the most kept at once: many paid calls may overlap, and an answer read
- * minutes later may echo one. Matching stays linear whatever their number.
- */
+/** How long a payment credential stays a secret after it was sent, and how many are kept. */
 const CREDENTIAL_WINDOW_MS = 1_800_000; // 30 minutes (a literal: a bundler keeps arithmetic)
 const MAX_CREDENTIALS = 256;
-/** How many bearer tokens' redactors are kept built (a session's token lasts many turns). */
-const CACHED_TOKENS = 8;
 
 /**
  * The secrets one connection sends: its API key for good, and each payment credential
- * from the moment it is handed to fetch. Credentials stay secrets for every later
- * redaction for `CREDENTIAL_WINDOW_MS` (a paid answer may echo one into text a model
- * reads); a call's own credential stays one for that call, however many other calls paid
- * meanwhile. Memory is bounded: at most `MAX_CREDENTIALS` credentials and a few cached
- * token redactors.
+ * from the moment it is handed to fetch, for 30 minutes (an answer read later may echo
+ * it), at most 256 (oldest dropped first). A call's own credential stays one for that call
+ * through {@link SentSecrets.with}, however many other calls paid meanwhile.
  */
 export class SentSecrets {
   readonly #apiKey: string | undefined;
   /** Credential tokens by the time they were sent (insertion order: oldest first). */
   readonly #recent = new Map<string, number>();
-  #index: SecretIndex | undefined;
-  readonly #byToken = new Map<string, SecretIndex>();
+  /** The matcher of the key and the live credentials, rebuilt only when they change. */
+  #matchers: Matcher[] | undefined;
 
   constructor(apiKey: string | undefined) {
     this.#apiKey = apiKey;
   }
 
   /** Redacts the key and the credentials sent lately. */
-  readonly redact: Redactor = (value) => redactorOf([this.#current()])(value);
+  readonly redact: Redactor = (value) => redactorOf(this.#current())(value);
 
   /** Makes `credential` (an `Authorization` value, e.g. `Payment eyJ…`) a secret. */
   add(credential: string): void {
@@ -401,33 +397,24 @@ export class SentSecrets {
     this.#expire();
     if (this.#recent.has(token)) return;
     this.#recent.set(token, Date.now());
-    if (this.#recent.size > MAX_CREDENTIALS) {
-      const oldest = this.#recent.keys().next().value;
-      if (oldest !== undefined) this.#recent.delete(oldest);
-    }
-    this.#index = undefined;
+    if (this.#recent.size > MAX_CREDENTIALS)
+      this.#recent.delete(this.#recent.keys().next().value ?? '');
+    this.#matchers = undefined;
   }
 
   /** A redactor that also removes `extra` secrets (a bearer token, a call's credential). */
   with(...extra: (string | undefined)[]): Redactor {
-    const given = realSecrets(extra);
-    if (given.length === 0) return this.redact;
-    const key = given.join('\n');
-    let own = this.#byToken.get(key);
-    if (own === undefined) {
-      own = buildIndex(given);
-      if (this.#byToken.size >= CACHED_TOKENS) this.#byToken.clear();
-      this.#byToken.set(key, own);
-    }
-    const extraIndex = own;
-    return (value) => redactorOf([this.#current(), extraIndex])(value);
+    let own: Matcher[] | undefined; // built at the first use: most answers need no redaction
+    return (value) => {
+      own ??= matchersOf(extra);
+      return redactorOf([...this.#current(), ...own])(value);
+    };
   }
 
-  /** The index of the key and the live credentials, rebuilt only when they changed. */
-  #current(): SecretIndex {
+  #current(): Matcher[] {
     this.#expire();
-    this.#index ??= buildIndex(realSecrets([this.#apiKey, ...this.#recent.keys()]));
-    return this.#index;
+    this.#matchers ??= matchersOf([this.#apiKey, ...this.#recent.keys()]);
+    return this.#matchers;
   }
 
   /** Forgets credentials sent longer ago than the window. */
@@ -436,7 +423,7 @@ export class SentSecrets {
     for (const [token, sentAt] of this.#recent) {
       if (sentAt > oldest) break;
       this.#recent.delete(token);
-      this.#index = undefined;
+      this.#matchers = undefined;
     }
   }
 }
