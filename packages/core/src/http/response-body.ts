@@ -56,13 +56,11 @@ export function withoutProtoKeys<T>(parsed: T): T {
 
 /**
  * JSON.parse for text a server sent: the same, without own `__proto__` members (see
- * {@link withoutProtoKeys}). Throws what JSON.parse throws.
+ * {@link withoutProtoKeys}). Throws what JSON.parse throws. The walk runs on every answer:
+ * on a 100-product answer it costs less than searching the text for `__proto__` and `\\u`.
  */
 export function parseServerJson(text: string): unknown {
-  const parsed: unknown = JSON.parse(text);
-  // A key can only be `__proto__` if the text spells it, plainly or with `\u` escapes:
-  // without either, the walk is skipped (the usual answer).
-  return text.includes(PROTO) || text.includes('\\u') ? withoutProtoKeys(parsed) : parsed;
+  return withoutProtoKeys(JSON.parse(text) as unknown);
 }
 
 /** Parses a JSON body; truncated or non-JSON text becomes a ProtocolError. */
