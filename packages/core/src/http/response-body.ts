@@ -32,8 +32,7 @@ const PROTO = '__proto__';
  * such a key an ordinary member, but zod 3.25 and zod 4 before colinhacks/zod#5898 copy it
  * with `out[key] = value`, which replaces the copy's prototype with the server's object
  * (fields nobody validated), and any later `Object.assign` or deep merge in the app does the
- * same. No contract field is named `__proto__`, so nothing real is lost. Iterative, so a
- * deeply nested answer cannot overflow the stack; linear in the answer's size.
+ * same. No contract field is named `__proto__`. Iterative (no stack overflow), linear.
  */
 export function withoutProtoKeys<T>(parsed: T): T {
   const pending: unknown[] = [parsed];
