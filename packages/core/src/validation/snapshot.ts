@@ -85,6 +85,83 @@ function refusal(value: unknown, inArray: boolean): string | undefined {
   }
 }
 
+/** One copy in progress: the issues so far, the path of the value being copied. */
+interface Walk {
+  readonly issues: RequestIssue[];
+  /** Joined into text only for an issue. */
+  readonly path: string[];
+  readonly prefix: string;
+  values: number;
+}
+
+function pathText(walk: Walk, key?: string): string {
+  const keys = key === undefined ? walk.path : [...walk.path, key];
+  return keys.map(shownKey).join('.');
+}
+
+/** Copies `member` (read already) into `target` under `key`. */
+function copyMember(walk: Walk, target: object, key: string, member: unknown, depth: number) {
+  walk.path.push(key);
+  const copied = copy(walk, member, key, depth, Array.isArray(target));
+  walk.path.pop();
+  if (copied !== undefined) put(target as Record<string, unknown>, key, copied);
+}
+
+function copy(walk: Walk, raw: unknown, key: string, depth: number, inArray: boolean): unknown {
+  if (++walk.values > REQUEST_MAX_VALUES) {
+    throw new Truncated({ path: walk.prefix, message: TOO_LARGE });
+  }
+  const value = resolveToJson(raw, key);
+  const refused = refusal(value, inArray);
+  if (refused !== undefined) {
+    walk.issues.push({ path: pathText(walk), message: refused });
+    return undefined;
+  }
+  if (typeof value === 'string' && hasLoneSurrogate(value)) {
+    walk.issues.push({ path: pathText(walk), message: LONE_SURROGATE_MESSAGE });
+  }
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= REQUEST_MAX_DEPTH) {
+    // Too deep a path to print whole: its first levels name the field that goes too deep.
+    const keys = pathText(walk).split('.');
+    const shown = keys.length > 3 ? `${keys.slice(0, 3).join('.')}…` : keys.join('.');
+    throw new Truncated({ path: shown, message: TOO_DEEP });
+  }
+  // Every member is read once, before any is copied; holes and bad field names come first.
+  const source = value as Record<string, unknown>;
+  if (Array.isArray(source)) {
+    const length = source.length;
+    const items: unknown[] = new Array(length);
+    for (let index = 0; index < length; index++) {
+      if (index in source) items[index] = source[index];
+      else {
+        const message = 'must not have holes (JSON would send null)';
+        walk.issues.push({ path: pathText(walk, String(index)), message });
+      }
+    }
+    const target: unknown[] = new Array(length);
+    for (let index = 0; index < length; index++) {
+      if (index in items) copyMember(walk, target, String(index), items[index], depth + 1);
+    }
+    return target;
+  }
+  const names = Object.keys(source);
+  const members: unknown[] = new Array(names.length);
+  for (let index = 0; index < names.length; index++) {
+    const name = names[index] as string;
+    if (hasLoneSurrogate(name)) {
+      const message = `field name ${LONE_SURROGATE_MESSAGE}`;
+      walk.issues.push({ path: pathText(walk, name), message });
+    }
+    members[index] = source[name];
+  }
+  const target: Record<string, unknown> = {};
+  for (let index = 0; index < names.length; index++) {
+    copyMember(walk, target, names[index] as string, members[index], depth + 1);
+  }
+  return target;
+}
+
 /**
  * Copies `input` into plain JSON values (objects with `Object.prototype`, arrays, strings,
  * finite numbers, booleans, null), reading each member once. Each refused part is an issue
@@ -94,66 +171,11 @@ function refusal(value: unknown, inArray: boolean): string | undefined {
  * the stack small.
  */
 export function snapshotRequest(input: unknown, prefix = ''): Snapshot {
-  const issues: RequestIssue[] = [];
-  // The path of the value being copied; joined into text only for an issue.
-  const path: string[] = prefix === '' ? [] : [prefix];
-  const here = (key?: string) =>
-    [...path, ...(key === undefined ? [] : [key])].map(shownKey).join('.');
-  let values = 0;
-
-  const copy = (raw: unknown, key: string, depth: number, inArray: boolean): unknown => {
-    if (++values > REQUEST_MAX_VALUES) throw new Truncated({ path: prefix, message: TOO_LARGE });
-    const value = resolveToJson(raw, key);
-    const refused = refusal(value, inArray);
-    if (refused !== undefined) {
-      issues.push({ path: here(), message: refused });
-      return undefined;
-    }
-    if (typeof value === 'string' && hasLoneSurrogate(value)) {
-      issues.push({ path: here(), message: LONE_SURROGATE_MESSAGE });
-    }
-    if (value === null || typeof value !== 'object') return value;
-    if (depth >= REQUEST_MAX_DEPTH) {
-      // Too deep a path to print whole: its first levels name the field that goes too deep.
-      const shown = here().split('.');
-      const outer = shown.length > 3 ? `${shown.slice(0, 3).join('.')}…` : shown.join('.');
-      throw new Truncated({ path: outer, message: TOO_DEEP });
-    }
-    // Every member read once, before any is copied; holes and bad field names named first.
-    const source = value as Record<string, unknown>;
-    const members: Array<[string, unknown]> = [];
-    const array = Array.isArray(source);
-    if (array) {
-      for (let index = 0; index < source.length; index++) {
-        if (index in source) members.push([String(index), source[index]]);
-        else
-          issues.push({
-            path: here(String(index)),
-            message: 'must not have holes (JSON would send null)',
-          });
-      }
-    } else {
-      for (const name of Object.keys(source)) {
-        if (hasLoneSurrogate(name)) {
-          issues.push({ path: here(name), message: `field name ${LONE_SURROGATE_MESSAGE}` });
-        }
-        members.push([name, source[name]]);
-      }
-    }
-    const target: Record<string, unknown> | unknown[] = array ? new Array(source.length) : {};
-    for (const [name, member] of members) {
-      path.push(name);
-      const copied = copy(member, name, depth + 1, array);
-      path.pop();
-      if (copied !== undefined) put(target, name, copied);
-    }
-    return target;
-  };
-
+  const walk: Walk = { issues: [], path: prefix === '' ? [] : [prefix], prefix, values: 0 };
   try {
-    return { value: copy(input, '', 0, false), issues, truncated: false };
+    return { value: copy(walk, input, '', 0, false), issues: walk.issues, truncated: false };
   } catch (error) {
     if (!(error instanceof Truncated)) throw error;
-    return { value: undefined, issues: [...issues, error.issue], truncated: true };
+    return { value: undefined, issues: [...walk.issues, error.issue], truncated: true };
   }
 }
