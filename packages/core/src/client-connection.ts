@@ -26,29 +26,18 @@ export interface ClientSettings {
 type Send = (request: OutgoingRequest, scope: CallScope) => Promise<Response>;
 
 /**
- * The client's connection to the service: addresses, credentials, fetch, retries, and the
- * payment step wrapped around sending when the `payment` option is set. The key lives
- * only in a `#private` field, so it cannot leak through JSON.stringify, util.inspect (which
- * shows no private field) or enumeration, and goes only into headers of requests to the
- * configured origins.
+ * The client's connection: addresses, credentials, fetch, retries, the payment step. The key
+ * lives only in a `#private` field (no JSON.stringify, util.inspect or enumeration shows it).
  */
 export class ClientConnection implements ServiceConnection {
   readonly #apiKey: string | undefined;
   readonly #options: Omit<ResolvedOptions, 'apiKey'>;
-  /** The key and the payment credentials this connection sent: secrets for the redactor. */
   readonly #secrets: SentSecrets;
-  /**
-   * Replaces the key, and the latest payment credentials sent, with `[redacted]` in
-   * anything the service echoes back, in every form the redactor knows.
-   */
+  /** Redacts the key and the latest payment credentials sent. */
   readonly redact: Redactor;
-  /** The payment credential each paid call sent, for that call's own errors. */
   readonly #callCredentials = new WeakMap<CallScope, string>();
-  /** Sends one request: fetch and redirects, then the payment step if there is one. */
   readonly send: Send;
-  /** The rate-limit pause shared through the store, around every attempt. */
   readonly #pause: RateLimitPause;
-  /** The scope of this connection's entries in the store (computed once). */
   #updateScope: Promise<string> | undefined;
 
   constructor(options: ResolvedOptions) {
@@ -81,18 +70,12 @@ export class ClientConnection implements ServiceConnection {
     });
   }
 
-  /**
-   * The redactor of one call's answer: the connection's secrets, the payment credential
-   * this call sent (if it paid), and `token` (a bearer token it carries).
-   */
+  /** The redactor of one call's answer: also its payment credential and bearer `token`. */
   redactFor(scope: CallScope, token?: string): Redactor {
     return this.#secrets.with(token, this.#callCredentials.get(scope));
   }
 
-  /**
-   * The redactor of a paid call's answer (its own credential among the secrets); undefined
-   * when the call did not pay. Tools redact what they make of the answer with it.
-   */
+  /** The redactor of a paid call's answer; undefined when the call did not pay. */
   paidRedactor(scope: CallScope): Redactor | undefined {
     const credential = this.#callCredentials.get(scope);
     return credential === undefined ? undefined : this.#secrets.with(credential);
@@ -102,11 +85,7 @@ export class ClientConnection implements ServiceConnection {
     return this.#apiKey !== undefined;
   }
 
-  /**
-   * The scope of the update memory's entries in the store: a digest of the REST base URL
-   * and the API key (see `scopeDigest`), so clients of other keys or services sharing the
-   * store never read them. Without Web Crypto, a scope private to this connection.
-   */
+  /** A digest of the base URL and key (see `scopeDigest`); without Web Crypto, a private scope. */
   updateScope(): Promise<string> {
     this.#updateScope ??= scopeDigest(this.#options.baseUrl ?? '', this.#apiKey).then(
       (digest) => digest ?? `private-${randomStamp()}`,
@@ -114,7 +93,6 @@ export class ClientConnection implements ServiceConnection {
     return this.#updateScope;
   }
 
-  /** Ends the rate-limit pause shared through the store for this key and these services. */
   clearRateLimitPause(): Promise<void> {
     return this.#pause.clear();
   }
@@ -123,16 +101,13 @@ export class ClientConnection implements ServiceConnection {
     return this.#options;
   }
 
-  // Built on first use and then shared by every call: the request headers.
   #mcpHeaders: Record<string, string> | undefined;
   #apiKeyHeaders: Record<string, string> | undefined;
   #apiKeyJsonHeaders: Record<string, string> | undefined;
 
   /**
-   * `${baseUrl}${path}` (`path` may carry a query); a ConfigurationError naming the option
-   * and variable if unset. The base URL has no query or fragment (the options refuse one),
-   * so a path starting with "/" stays on its origin without parsing a URL per call. Without
-   * that "/", a path like "@evil.example/x" would move the request (and the key) elsewhere.
+   * `${baseUrl}${path}`. The base URL has no query or fragment (the options refuse one), so
+   * a path starting with "/" stays on its origin; "@evil.example/x" would not.
    */
   restUrl(path: string, operation: string): string {
     const { baseUrl } = this.#options;
@@ -149,7 +124,6 @@ export class ClientConnection implements ServiceConnection {
     return `${baseUrl}${path}`;
   }
 
-  /** `${mcpUrl}/mcp`; a ConfigurationError naming the option and variable if unset. */
   mcpEndpoint(operation: string): string {
     const { mcpUrl } = this.#options;
     if (mcpUrl === undefined) {
@@ -160,7 +134,6 @@ export class ClientConnection implements ServiceConnection {
     return `${mcpUrl}/mcp`;
   }
 
-  /** `x-api-key` for REST; a ConfigurationError (nothing sent) without a key. */
   #restCredential(operation: string): Record<string, string> {
     if (this.#apiKey === undefined) {
       throw new ConfigurationError(
@@ -170,11 +143,7 @@ export class ClientConnection implements ServiceConnection {
     return { 'x-api-key': this.#apiKey };
   }
 
-  /**
-   * The headers of a REST call with the API key, accepting JSON (and sending it, with
-   * `withBody`): the same for every call, so built once each and frozen. A
-   * ConfigurationError (nothing sent) without a key.
-   */
+  /** The headers of a REST call with the API key: the same for every call, so built once. */
   apiKeyHeaders(operation: string, withBody: boolean): Record<string, string> {
     const cached = withBody ? this.#apiKeyJsonHeaders : this.#apiKeyHeaders;
     if (cached) return cached;
@@ -187,7 +156,6 @@ export class ClientConnection implements ServiceConnection {
     return headers;
   }
 
-  /** The headers of a JSON-RPC POST to the MCP endpoint, credential included; built once. */
   mcpHeaders(): Record<string, string> {
     this.#mcpHeaders ??= Object.freeze(
       this.headers({
@@ -199,7 +167,6 @@ export class ClientConnection implements ServiceConnection {
     return this.#mcpHeaders;
   }
 
-  /** The MCP credential header in the configured style, or none (anonymous tier). */
   #mcpCredential(): Record<string, string> {
     if (this.#apiKey === undefined) return {};
     return this.#options.mcpAuthHeader === 'bearer'
@@ -212,10 +179,7 @@ export class ClientConnection implements ServiceConnection {
     return { ...this.#options.headers, ...own };
   }
 
-  /**
-   * Runs one call: its scope (timeout, signal) and its retries. A 402 it ends with names
-   * the `Payment` challenges that could not be paid, whether or not payment is set up.
-   */
+  /** Runs one call: its scope (timeout, signal) and its retries. */
   run<T>(
     operation: string,
     mode: RetryMode,
@@ -234,14 +198,12 @@ export class ClientConnection implements ServiceConnection {
       timeoutMs,
       signal: requestOptions?.signal,
       limits,
-      // A call that must not be repeated is one that changes data.
       mutates: mode === 'once',
       onFailure: nameUnpayableChallenges,
     };
     return runCall(settings, { policy, mode, logger }, attempt, this.#pause);
   }
 
-  /** What JSON.stringify shows: the configuration without the key. */
   toJSON(): ClientSettings {
     const { baseUrl, mcpUrl, timeoutMs, mcpAuthHeader, retry } = this.#options;
     return {

@@ -43,16 +43,13 @@ export interface CatalogClientOptions {
   maxSseLineBytes?: number;
   /**
    * Machine payments: on a 402 with `Payment` challenges, `payment.pay` may return a
-   * credential and the request is resent once with it. Default: no payment (the 402 is
-   * a PaymentRequiredError). `@catalogkit/mppx` provides a budgeted payer.
+   * credential to resend the request with, once. `@catalogkit/mppx` provides a budgeted payer.
    */
   payment?: PaymentOptions;
   /**
-   * Where the client keeps state shared with other instances: the rate-limit pause (a 429
-   * with `Retry-After` seen by any instance makes all of them wait until the reset instead
-   * of sending into the limit). Tools built on this client keep their update memory here
-   * too. Default: a private in-memory store (this client only). Pass one Redis store of
-   * `@catalogkit/redis` to every instance to share it; see the README's "Deploying".
+   * Where state shared with other instances lives (the rate-limit pause, the tools' update
+   * guard). Default: a private in-memory store. Pass one `@catalogkit/redis` store to every
+   * instance to share it; see the README's "Deploying".
    */
   store?: CatalogStore;
 }
@@ -117,15 +114,13 @@ function resolveUrl(option: 'baseUrl' | 'mcpUrl', given: string | undefined): st
   return url.href.replace(/\/+$/, '');
 }
 
-function checkNumber(
-  name: string,
-  value: number | undefined,
-  min: number,
-  fallback: number,
-): number {
+function checkNumber(name: string, value: unknown, min: number, fallback: number, integer = false) {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < min) {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
     throw new ConfigurationError(`option ${name} must be a number of at least ${min}`);
+  }
+  if (integer && !Number.isInteger(value)) {
+    throw new ConfigurationError(`option ${name} must be an integer`);
   }
   return value;
 }
@@ -143,30 +138,18 @@ function resolveFetch(given: typeof fetch | undefined): typeof fetch {
   return (input, init) => globalThis.fetch(input, init);
 }
 
-function resolveRetry(options: CatalogClientOptions): RetryPolicy {
-  const maxRetries = checkNumber(
-    'maxRetries',
-    options.maxRetries,
-    0,
-    DEFAULT_RETRY_POLICY.maxRetries,
-  );
-  if (!Number.isInteger(maxRetries))
-    throw new ConfigurationError('option maxRetries must be an integer');
-  const maxRetryDelayMs = checkNumber(
-    'maxRetryDelayMs',
-    options.maxRetryDelayMs,
-    0,
-    DEFAULT_RETRY_POLICY.maxRetryDelayMs,
-  );
-  return { ...DEFAULT_RETRY_POLICY, maxRetries, maxRetryDelayMs };
+function resolveRetry({ maxRetries, maxRetryDelayMs }: CatalogClientOptions): RetryPolicy {
+  const defaults = DEFAULT_RETRY_POLICY;
+  return {
+    ...defaults,
+    maxRetries: checkNumber('maxRetries', maxRetries, 0, defaults.maxRetries, true),
+    maxRetryDelayMs: checkNumber('maxRetryDelayMs', maxRetryDelayMs, 0, defaults.maxRetryDelayMs),
+  };
 }
 
 function resolveLimits(options: CatalogClientOptions): BodyLimits {
-  const limit = (name: keyof BodyLimits) => {
-    const value = checkNumber(name, options[name], 1, DEFAULT_BODY_LIMITS[name]);
-    if (!Number.isInteger(value)) throw new ConfigurationError(`option ${name} must be an integer`);
-    return value;
-  };
+  const limit = (name: keyof BodyLimits) =>
+    checkNumber(name, options[name], 1, DEFAULT_BODY_LIMITS[name], true);
   return { maxResponseBytes: limit('maxResponseBytes'), maxSseLineBytes: limit('maxSseLineBytes') };
 }
 

@@ -1,24 +1,8 @@
 /*
- * The root of @catalogkit/core: what most users need, small enough to learn at once.
- *
- * - `CatalogClient`, its options, and the types its methods take and return.
- * - The agent tools' two entry points: `createCatalogToolList` (the built-ins bound to a
- *   client) and `defineCatalogTool` (your own tool), with the types that name tools and
- *   their results.
- * - The errors the client's calls throw, for `catch` and `Error.is()`.
- *
- * Everything else lives in one subpath per area, each with its full list (the root names of
- * an area are in its subpath too, so one import line per area always works):
- * - `@catalogkit/core/errors`: every error class, also those of tokens, sessions and tools.
- * - `@catalogkit/core/tools`: formatters, model error text, the strict-mode check, names.
- * - `@catalogkit/core/conversations`: token manager, chat session, minter, stores (a
- *   browser chat imports only this and the client).
- * - `@catalogkit/core/payment`: machine payments (budget, payer, price readers).
- * - `@catalogkit/core/schemas`: the zod schemas of the wire.
- *
- * Rule: a name joins the root only if most applications of core use it; a name only some
- * use (chat pages, payments, adapters, link guards) stays in its subpath. The root holds at
- * most 45 run-time names (packages/integration/test/public-surface.test.ts counts them).
+ * The root of @catalogkit/core: the client, the tools' two entry points and the errors the
+ * client throws. Everything else lives in one subpath per area (errors, tools,
+ * conversations, payment, schemas), each with its full list. A name joins the root only if
+ * most applications use it; at most 45 run-time names (public-surface.test.ts counts them).
  */
 export { CatalogClient } from './client.js';
 export type { ClientSettings } from './client-connection.js';

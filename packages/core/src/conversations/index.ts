@@ -1,10 +1,6 @@
 /*
- * `@catalogkit/core/conversations`: chats with the service's own assistant. The token
- * manager (one short-lived conversation token per chat, refreshed near expiry), the chat
- * session (create once, mint, send a turn only on shopper input), the HTTP minter and turn
- * sender, and the stores (the same ones the root exports). Importing this entry pulls in neither the tools nor the
- * buy-link guards. Their errors (TokenMintError, SessionLockTimeoutError) are at
- * `@catalogkit/core/errors`.
+ * `@catalogkit/core/conversations`: chats with the service's own assistant (token manager,
+ * chat session, HTTP minter and turn sender, stores). It pulls in no tools.
  */
 
 export {

@@ -7,40 +7,31 @@ import { type RetryContext, retryDelayFor } from './retry.js';
 export interface BodyLimits {
   /** The whole answer: JSON, event stream or error body. */
   maxResponseBytes: number;
-  /**
-   * One line of an event stream (an SSE `data:` line holds a whole JSON-RPC answer), in
-   * decoded characters.
-   */
+  /** One line of an event stream (a `data:` line holds a whole answer), in characters. */
   maxSseLineBytes: number;
 }
 
-/**
- * 10 MiB per answer; 4 MiB per event-stream line (a 100-product answer is about 0.1 MiB).
- */
+/** 10 MiB per answer; 4 MiB per event-stream line (a 100-product answer is about 0.6 MiB). */
 export const DEFAULT_BODY_LIMITS: BodyLimits = {
   maxResponseBytes: 10_485_760,
   maxSseLineBytes: 4_194_304,
 };
 
 /**
- * The lifetime of one client call: the caller's AbortSignal plus the call's timeout,
- * merged into one signal for fetch, body reads and retry waits. The timeout covers the
- * whole call (every attempt and every wait), so a call never outlives `timeoutMs`.
+ * The lifetime of one client call: the caller's signal and the timeout, merged into one
+ * signal. The timeout covers every attempt and wait, so a call never outlives `timeoutMs`.
  */
 export class CallScope {
   readonly #controller = new AbortController();
-  /** The merged signal, for fetch and body reads. */
   readonly signal = this.#controller.signal;
   readonly #timer: ReturnType<typeof setTimeout>;
   readonly #deadline: number;
   readonly #detach: (() => void) | undefined;
   #failure: CatalogError | undefined;
   /**
-   * Whether the latest attempt's request may have reached the service and been acted on:
-   * set when a request is handed to fetch, cleared by a refused connection or a 4xx
-   * refusal of that same request, never by a later hop of the call (a redirect followed
-   * after an answer that may have been acted on). It decides `outcomeUnknown` on a failed
-   * data-changing call.
+   * Whether the latest request may have been acted on: set when it is handed to fetch,
+   * cleared by a refused connection or a 4xx (never by a later redirect hop). It decides
+   * `outcomeUnknown` on a failed change.
    */
   mayHaveArrived = false;
 
@@ -49,10 +40,7 @@ export class CallScope {
     readonly timeoutMs: number,
     callerSignal?: AbortSignal,
     readonly limits: BodyLimits = DEFAULT_BODY_LIMITS,
-    /**
-     * Whether the call changes data: then no redirect is followed (following one would send
-     * the change again), and the call's errors say whether the change may have been applied.
-     */
+    /** A change: no redirect is followed, and errors say whether it may have been applied. */
     readonly mutates = false,
   ) {
     this.#deadline = monotonicMs() + timeoutMs;
@@ -60,7 +48,6 @@ export class CallScope {
     this.#detach = callerSignal ? this.#follow(callerSignal) : undefined;
   }
 
-  /** Ends the scope when the caller's signal aborts; returns what stops listening. */
   #follow(callerSignal: AbortSignal): () => void {
     const onAbort = () =>
       this.#stop(new AbortError(this.operation, { cause: callerSignal.reason }));
@@ -69,7 +56,6 @@ export class CallScope {
     return () => callerSignal.removeEventListener('abort', onAbort);
   }
 
-  /** Milliseconds left before the timeout. */
   remainingMs(): number {
     return Math.max(0, this.#deadline - monotonicMs());
   }
@@ -79,7 +65,6 @@ export class CallScope {
     return this.#failure;
   }
 
-  /** Releases the timer and the listener on the caller's signal. */
   dispose(): void {
     clearTimeout(this.#timer);
     this.#detach?.();
@@ -87,7 +72,6 @@ export class CallScope {
 
   /** Waits `ms`, ending early with the scope's TimeoutError/AbortError. */
   sleep(ms: number): Promise<void> {
-    // The merged signal is aborted with the failure as its reason, so the wait rejects with it.
     return sleep(ms, this.signal);
   }
 
@@ -98,37 +82,28 @@ export class CallScope {
   }
 }
 
-/** How one call runs: its name, time limit, the caller's signal and the body limits. */
 interface CallSettings {
   operation: string;
   timeoutMs: number;
   signal?: AbortSignal | undefined;
   limits?: BodyLimits;
-  /** A call that changes data: its errors say whether the change may have been applied. */
   mutates?: boolean;
-  /**
-   * A last look at the error that ends the call, before it is thrown (the client's
-   * connection adds what http/ cannot know, such as why a 402's challenges went unpaid).
-   */
+  /** A last look at the error that ends the call (e.g. why a 402 went unpaid). */
   onFailure?: (error: unknown) => void;
 }
 
 /** Work around each attempt of a call: the rate-limit pause shared through the store. */
 export interface AttemptHooks {
   /**
-   * Runs before each attempt; gives the milliseconds it waited (counted in the call's retry
-   * wait cap), or throws to end the attempt unsent. A plain number when nothing was awaited,
-   * so the usual call takes no extra turn of the event loop.
+   * Runs before each attempt; gives the milliseconds it waited, or throws to end the attempt
+   * unsent. A plain number when nothing was awaited: no extra turn of the event loop.
    */
   beforeAttempt(scope: CallScope, waitedMs: number): number | Promise<number>;
   /** Runs after each failed attempt, before deciding on a retry; never throws. */
   afterFailure(error: unknown, scope: CallScope): Promise<void>;
 }
 
-/**
- * Runs one call: `attempt` inside a fresh CallScope, repeated as `retry` allows, the scope
- * always released. One loop for both, since this frame wraps every call the client makes.
- */
+/** Runs one call: `attempt` in a fresh CallScope, repeated as `retry` allows. */
 export async function runCall<T>(
   settings: CallSettings,
   retry: RetryContext,

@@ -8,26 +8,22 @@ import type { AttemptHooks, CallScope } from './call-scope.js';
 import type { RetryPolicy } from './retry.js';
 
 /**
- * The longest pause shared through the store: one hour. The service's limits reset on UTC
- * days (the contract's Limits table), so no pause is believed past the next UTC midnight;
- * and since a shared pause stops every instance, one garbled or hostile `Retry-After` (from
- * the service, a CDN or a proxy) must not stop them all for the rest of the day. After an
- * hour one call is sent: if the limit still holds, its 429 pauses everyone again (one
- * request an hour per key costs nothing). The call that got the 429 still reports it whole.
+ * The longest pause shared through the store: one hour, and never past the next UTC midnight
+ * (limits reset on UTC days). A shared pause stops every instance, so one garbled or hostile
+ * `Retry-After` must not stop them all for the day; after an hour one call finds out.
  */
-const MAX_SHARED_PAUSE_MS = 3_600_000; // an hour
+const MAX_SHARED_PAUSE_MS = 3_600_000;
 
 /** Slack past UTC midnight, for a service clock slightly behind ours. */
 const MIDNIGHT_SLACK_MS = 60_000;
 
-/** Milliseconds from `now` to the next UTC midnight, plus the slack. */
 function untilUtcMidnightMs(now: number): number {
   const day = new Date(now);
   const midnight = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() + 1);
   return midnight - now + MIDNIGHT_SLACK_MS;
 }
 
-/** The pause shared for a `Retry-After` of `waitMs`: capped as said at MAX_SHARED_PAUSE_MS. */
+/** The pause shared for a `Retry-After` of `waitMs`, capped (see MAX_SHARED_PAUSE_MS). */
 export function sharedPauseMs(waitMs: number, now: number = Date.now()): number {
   return Math.ceil(Math.min(waitMs, MAX_SHARED_PAUSE_MS, untilUtcMidnightMs(now)));
 }
@@ -36,13 +32,9 @@ export function sharedPauseMs(waitMs: number, now: number = Date.now()): number 
 const MAX_PAUSE_ROUNDS = 3;
 
 /**
- * Store key of a pause: `catalogkit:rate-limit:<rest|mcp>:<id>`, where `id` is the first 32
- * hex digits of the SHA-256 of the service's origin (scheme, host, port: the same for any
- * base path or spelling of one address; `localhost` and `127.0.0.1` are different hosts,
- * so different services) and the API key (or `anonymous`), so instances with the same key
- * share it, other keys and services do not, and the key itself is never stored. Its value
- * is the wait in ms; its TTL is the pause. An operator ends a pause by deleting these keys
- * (or with `client.clearRateLimitPause()`).
+ * Store key of a pause: `catalogkit:rate-limit:<rest|mcp>:<digest of origin and API key>`, so
+ * instances with the same key and service share it and the key is never stored. Its TTL is
+ * the pause; deleting it ends the pause.
  */
 const KEY = 'catalogkit:rate-limit:';
 
@@ -56,38 +48,28 @@ function surfaceOf(operation: string): Surface {
   return operation === 'catalog.search' ? 'mcp' : 'rest';
 }
 
-/** What the pause needs from the client. */
 export interface RateLimitPauseSettings {
   store: CatalogStore;
   policy: RetryPolicy;
   logger: CatalogLogger | undefined;
-  /** The address of each surface (undefined when not configured) and the API key. */
   addresses: Record<Surface, string | undefined>;
   apiKey: string | undefined;
 }
 
 /**
- * The rate-limit pause shared through the store: a 429 with `Retry-After` seen by one call
- * makes calls wait until the reset instead of sending into the limit. A wait that fits the
- * call's time and its retry wait cap is waited out; one that does not ends the call with a
- * RateLimitError at once, nothing sent.
+ * The rate-limit pause shared through the store: after a 429 with `Retry-After`, calls wait
+ * for the reset (or fail at once with a RateLimitError, nothing sent, when the wait does not
+ * fit their time) instead of sending into the limit.
  *
- * Who reads the store: a change (collection update, conversation create, token mint, turn)
- * reads the shared pause before each attempt, so no instance sends a change into a limit
- * another met. A search reads it only while this instance knows of a pause (one it met, or
- * read for a change), to learn whether it was extended or cleared: in the common case, no
- * pause, a search costs no store operation. A search of an instance that knows of no pause
- * is sent; if the service is limiting, its 429 teaches this instance (at most one search per
- * instance reaches a limit; a search changes nothing).
- *
- * When the store fails: a change fails with its StoreUnavailableError before sending; a
- * search goes on without the pause (logged as a warning). Sharing a 429 that the store
- * cannot take is only logged: the call still reports its own 429.
+ * A change reads the pause before each attempt. A search reads it only while this instance
+ * knows of a pause, so in the common case a search costs no store operation (at worst one
+ * search per instance meets the limit, and a search changes nothing). When the store fails,
+ * a change fails before sending and a search goes on (logged).
  */
 export class RateLimitPause implements AttemptHooks {
   readonly #settings: RateLimitPauseSettings;
   readonly #keys = new Map<Surface, Promise<string>>();
-  /** When the pause this instance knows of ends (monotonic ms), per surface. */
+  /** When the pause this instance knows of ends (monotonic ms). */
   readonly #knownUntil = new Map<Surface, number>();
 
   constructor(settings: RateLimitPauseSettings) {
@@ -153,11 +135,7 @@ export class RateLimitPause implements AttemptHooks {
     }
   }
 
-  /**
-   * Ends the pause of this key and these services (both interfaces) in the store, e.g. after
-   * an operator saw it was set from a wrong `Retry-After`. Throws a StoreUnavailableError
-   * when the store fails.
-   */
+  /** Ends the pause of this key and these services; a StoreUnavailableError when the store fails. */
   async clear(): Promise<void> {
     const { store } = this.#settings;
     const surfaces: Surface[] = ['rest', 'mcp'];

@@ -13,11 +13,8 @@ export interface RequestOptions {
 }
 
 /**
- * What the calls (REST here, MCP in `mcp/`) need of the connection they are sent on:
- * addresses, credential headers, the send step and the call loop, and the redactors of
- * what comes back. Declared here so that http/ depends on nothing above it; the client's
- * `ClientConnection` (`client-connection.ts`) implements it, with the key, the options
- * and the payment step.
+ * What the calls need of their connection (addresses, headers, send, the call loop,
+ * redactors); declared here so http/ depends on nothing above it (`ClientConnection`).
  */
 export interface ServiceConnection {
   /** Whether an API key is configured (decides a 401's reason on the MCP endpoint). */

@@ -7,10 +7,7 @@ export interface StoredValue {
 
 /** Options for {@link CatalogStore.lock}. */
 export interface LockOptions {
-  /**
-   * The lock frees itself after this long even if never released, so a crashed holder
-   * cannot block the key forever.
-   */
+  /** The lock frees itself after this long, so a crashed holder cannot block the key. */
   leaseMs: number;
   /** Give up (SessionLockTimeoutError) after waiting this long for another holder. */
   waitMs: number;
@@ -22,18 +19,11 @@ export interface LockOptions {
 export type ReleaseLock = () => Promise<void>;
 
 /**
- * Where every piece of state that must hold across instances lives: chat sessions'
- * conversation ids and tokens, the collection guard (so an add of unknown outcome is not
- * sent again), the rate-limit pause, and whatever an application keeps beside them (the
- * web chat's approvals and conversations). Implementations: `MemoryCatalogStore` (one
- * process, the default) and the Redis stores of `@catalogkit/redis` (many processes,
- * serverless invocations, restarts). Entries carry a TTL rather than absolute times, so
- * instances with different clocks agree on when an entry expires; each key catalogkit
- * writes is listed in the README's "Deploying" section with what it holds, how long it
- * lives and how large it grows.
- *
- * A store that cannot answer throws (ideally a `StoreUnavailableError` naming itself):
- * catalogkit then refuses to send a change rather than decide without it.
+ * Where state that must hold across instances lives (tokens, the collection guard, the
+ * rate-limit pause): `MemoryCatalogStore` (one process, the default) or `@catalogkit/redis`.
+ * Entries carry a TTL, not absolute times, so instances with different clocks agree; the
+ * README's "Deploying" section lists every key. A store that cannot answer throws (ideally a
+ * `StoreUnavailableError`): catalogkit then refuses to send a change rather than guess.
  */
 export interface CatalogStore {
   /**
@@ -50,24 +40,14 @@ export interface CatalogStore {
   set(key: string, value: string, ttlMs?: number): Promise<void>;
   /**
    * Writes an entry only when the key holds no live entry, atomically: of several instances
-   * racing on one key exactly one gets `true`. Every decision to send a collection update
-   * (its write-ahead record) and to run an approval is one of these, so none
-   * rests on a lock's lease. `MemoryCatalogStore` never evicts an entry created this way
-   * before it expires.
+   * racing on one key exactly one gets `true` (every decision to send an update is one).
    */
   setIfAbsent(key: string, value: string, ttlMs?: number): Promise<boolean>;
   /** Removes an entry (no error when it is missing). */
   delete(key: string): Promise<void>;
-  /**
-   * Removes the entry only while it holds exactly `value`, atomically (compare-and-delete);
-   * `true` when it was removed. A writer clears its own write-ahead record this way, so a
-   * late clear never removes the record another writer has written since.
-   */
+  /** Removes the entry only while it holds exactly `value`, atomically; `true` when removed. */
   deleteIfEquals(key: string, value: string): Promise<boolean>;
-  /**
-   * Takes the exclusive lock of `key`, waiting while another holder has it. Used so only
-   * one instance mints for a session at a time (the others then read the holder's result).
-   */
+  /** Takes the exclusive lock of `key`, waiting while another holder has it. */
   lock(key: string, options: LockOptions): Promise<ReleaseLock>;
 }
 

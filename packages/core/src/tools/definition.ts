@@ -72,11 +72,9 @@ export interface CatalogToolContext {
 }
 
 /**
- * A framework-neutral catalog tool: what adapters translate into AI SDK or LangChain tools.
- * `execute` returns a {@link CatalogToolResult} for the application (what was asked, what
- * came back) and throws the client's typed errors; `toModelOutput` gives the compact text
- * the model reads. The three built-ins are definitions like any other; an application adds
- * its own with the `tools` option.
+ * A framework-neutral catalog tool, which adapters translate: `execute` returns a
+ * {@link CatalogToolResult} or throws the client's typed errors; `toModelOutput` gives the
+ * text the model reads. Add your own with the `tools` option.
  */
 export interface CatalogToolDefinition<
   Input,
@@ -85,12 +83,7 @@ export interface CatalogToolDefinition<
 > {
   /** The tool's name before any rename; must match {@link TOOL_NAME_PATTERN}. */
   name: Name;
-  /**
-   * Written for a model: when to use the tool, each field, the limits, how results feed the
-   * other tools. A function of the final tool names, since hosts may rename the tools, and
-   * of the view settings the results follow (bound tools always pass them; a direct call
-   * without them means the defaults).
-   */
+  /** Written for a model; a function of the final tool names (hosts may rename them). */
   description(names: CatalogToolNames, view?: CatalogViewSettings): string;
   /** Zod schema of the model's arguments (OpenAI strict-mode compatible). */
   inputSchema: z.ZodType<Input>;
@@ -110,11 +103,7 @@ export interface CatalogToolDefinition<
  */
 export type AnyCatalogToolDefinition = CatalogToolDefinition<unknown, CatalogToolResult, string>;
 
-/**
- * Gives a tool definition its types (built-in or custom, e.g. `compare_prices`) and checks
- * its name; throws a ConfigurationError when the name does not match
- * {@link TOOL_NAME_PATTERN}.
- */
+/** Gives a tool definition its types; a ConfigurationError when its name is unusable. */
 export function defineCatalogTool<Input, Output extends CatalogToolResult, Name extends string>(
   definition: CatalogToolDefinition<Input, Output, Name>,
 ): CatalogToolDefinition<Input, Output, Name> {

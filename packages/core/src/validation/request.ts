@@ -49,13 +49,9 @@ function toRequestIssue(issue: ZodIssue, prefix: string): RequestIssue {
 export type Checked<T> = { ok: true; data: T } | { ok: false; issues: RequestIssue[] };
 
 /**
- * Checks input strictly, without throwing: zod's verdict (zod mini and classic schemas
- * alike), plus every part JSON cannot carry unchanged (a lone surrogate in a string or a
- * field name, NaN, a Map, a hole) and input too deep, circular or too large, as issues.
- * `prefix` is prepended to paths. Zod checks one plain snapshot of the input (see
- * `snapshot.ts`), read once, and the data is zod's output of that snapshot: a copy the
- * caller may keep and send, which no getter, Proxy or `toJSON` of the caller can change
- * after the check.
+ * Checks input strictly, without throwing: zod's verdict on one plain snapshot of the input
+ * (`snapshot.ts`), plus what JSON cannot carry. The data is zod's output of the snapshot, so
+ * no getter, Proxy or `toJSON` of the caller can change it after the check.
  */
 export function checkRequest<S extends z.$ZodType>(
   schema: S,

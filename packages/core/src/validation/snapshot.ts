@@ -2,8 +2,8 @@
  * One plain JSON copy of a request, taken before anything checks it. Every getter, Proxy
  * trap and `toJSON` of the caller's value runs exactly once, here; the checks and the wire
  * then see only the copy, so nothing can answer one way to the check and another way to
- * `JSON.stringify` (a check-then-send race). The copy is iterative, bounded in depth and in
- * size, and refuses what JSON cannot carry instead of letting `JSON.stringify` change it.
+ * `JSON.stringify` (a check-then-send race). The copy is bounded in depth and in size, and
+ * refuses what JSON cannot carry instead of letting `JSON.stringify` change it.
  */
 import type { RequestIssue } from '../errors/catalog-error.js';
 import { hasLoneSurrogate, LONE_SURROGATE_MESSAGE } from './text.js';
@@ -17,45 +17,13 @@ const REQUEST_MAX_VALUES = 1_000_000;
 const TOO_DEEP = 'nested too deeply or circular (more than 256 levels)';
 const TOO_LARGE = 'too large (more than 1000000 values)';
 
-/** The way down to a value, linked to its parent so that a clean copy builds no strings. */
-interface PathLink {
-  readonly parent: PathLink | undefined;
-  readonly key: string;
-}
-
-const LONE_SURROGATES = /[\uD800-\uDFFF]/gu;
-
 /** A field name as a path shows it: a lone surrogate as `\uD800` text, so messages stay well-formed. */
 function shownKey(key: string): string {
   if (!hasLoneSurrogate(key)) return key;
   return key.replace(
-    LONE_SURROGATES,
+    /[\uD800-\uDFFF]/gu,
     (unit) => `\\u${unit.charCodeAt(0).toString(16).toUpperCase()}`,
   );
-}
-
-function pathText(link: PathLink | undefined): string {
-  const keys: string[] = [];
-  for (let at = link; at !== undefined; at = at.parent) keys.push(shownKey(at.key));
-  return keys.reverse().join('.');
-}
-
-/** Too deep a path to print whole: its first levels name the field that goes too deep. */
-const SHOWN_LEVELS = 3;
-
-function outerPathText(link: PathLink | undefined): string {
-  const keys = pathText(link).split('.');
-  return keys.length > SHOWN_LEVELS ? `${keys.slice(0, SHOWN_LEVELS).join('.')}…` : keys.join('.');
-}
-
-/** One value still to copy, and where its copy goes. */
-interface Pending {
-  readonly value: unknown;
-  readonly holder: Record<string, unknown> | unknown[];
-  readonly key: string;
-  readonly path: PathLink | undefined;
-  readonly depth: number;
-  readonly inArray: boolean;
 }
 
 /** The outcome of {@link snapshotRequest}: the copy, and why parts of it were refused. */
@@ -64,6 +32,11 @@ export interface Snapshot {
   readonly issues: RequestIssue[];
   /** True when the input was too deep or too large: the copy is partial. */
   readonly truncated: boolean;
+}
+
+/** Ends the copy: the input is too deep or too large. */
+class Truncated {
+  constructor(readonly issue: RequestIssue) {}
 }
 
 /** Stores `value` under `key`, as an own data member even when `key` is `__proto__`. */
@@ -112,45 +85,81 @@ function refusal(value: unknown, inArray: boolean): string | undefined {
   }
 }
 
-/** Work that copying one container adds: its members, each read once. */
-function members(
-  item: Pending,
-  copy: Record<string, unknown> | unknown[],
-  issues: RequestIssue[],
-): Pending[] {
-  const source = item.value as Record<string, unknown>;
-  const depth = item.depth + 1;
-  const pending: Pending[] = [];
+/** One copy in progress: the issues so far, the path of the value being copied. */
+interface Walk {
+  readonly issues: RequestIssue[];
+  /** Joined into text only for an issue. */
+  readonly path: string[];
+  readonly prefix: string;
+  values: number;
+}
+
+function pathText(walk: Walk, key?: string): string {
+  const keys = key === undefined ? walk.path : [...walk.path, key];
+  return keys.map(shownKey).join('.');
+}
+
+/** Copies `member` (read already) into `target` under `key`. */
+function copyMember(walk: Walk, target: object, key: string, member: unknown, depth: number) {
+  walk.path.push(key);
+  const copied = copy(walk, member, key, depth, Array.isArray(target));
+  walk.path.pop();
+  if (copied !== undefined) put(target as Record<string, unknown>, key, copied);
+}
+
+function copy(walk: Walk, raw: unknown, key: string, depth: number, inArray: boolean): unknown {
+  if (++walk.values > REQUEST_MAX_VALUES) {
+    throw new Truncated({ path: walk.prefix, message: TOO_LARGE });
+  }
+  const value = resolveToJson(raw, key);
+  const refused = refusal(value, inArray);
+  if (refused !== undefined) {
+    walk.issues.push({ path: pathText(walk), message: refused });
+    return undefined;
+  }
+  if (typeof value === 'string' && hasLoneSurrogate(value)) {
+    walk.issues.push({ path: pathText(walk), message: LONE_SURROGATE_MESSAGE });
+  }
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= REQUEST_MAX_DEPTH) {
+    // Too deep a path to print whole: its first levels name the field that goes too deep.
+    const keys = pathText(walk).split('.');
+    const shown = keys.length > 3 ? `${keys.slice(0, 3).join('.')}…` : keys.join('.');
+    throw new Truncated({ path: shown, message: TOO_DEEP });
+  }
+  // Every member is read once, before any is copied; holes and bad field names come first.
+  const source = value as Record<string, unknown>;
   if (Array.isArray(source)) {
     const length = source.length;
+    const items: unknown[] = new Array(length);
     for (let index = 0; index < length; index++) {
-      const path = { parent: item.path, key: String(index) };
-      if (!(index in source)) {
-        issues.push({
-          path: pathText(path),
-          message: 'must not have holes (JSON would send null)',
-        });
-        continue;
+      if (index in source) items[index] = source[index];
+      else {
+        const message = 'must not have holes (JSON would send null)';
+        walk.issues.push({ path: pathText(walk, String(index)), message });
       }
-      pending.push({
-        value: source[index],
-        holder: copy,
-        key: String(index),
-        path,
-        depth,
-        inArray: true,
-      });
     }
-    return pending;
-  }
-  for (const key of Object.keys(source)) {
-    const path = { parent: item.path, key };
-    if (hasLoneSurrogate(key)) {
-      issues.push({ path: pathText(path), message: `field name ${LONE_SURROGATE_MESSAGE}` });
+    const target: unknown[] = new Array(length);
+    for (let index = 0; index < length; index++) {
+      if (index in items) copyMember(walk, target, String(index), items[index], depth + 1);
     }
-    pending.push({ value: source[key], holder: copy, key, path, depth, inArray: false });
+    return target;
   }
-  return pending;
+  const names = Object.keys(source);
+  const members: unknown[] = new Array(names.length);
+  for (let index = 0; index < names.length; index++) {
+    const name = names[index] as string;
+    if (hasLoneSurrogate(name)) {
+      const message = `field name ${LONE_SURROGATE_MESSAGE}`;
+      walk.issues.push({ path: pathText(walk, name), message });
+    }
+    members[index] = source[name];
+  }
+  const target: Record<string, unknown> = {};
+  for (let index = 0; index < names.length; index++) {
+    copyMember(walk, target, names[index] as string, members[index], depth + 1);
+  }
+  return target;
 }
 
 /**
@@ -158,53 +167,15 @@ function members(
  * finite numbers, booleans, null), reading each member once. Each refused part is an issue
  * whose path starts with `prefix`: a lone surrogate in a string or a field name, a value
  * JSON cannot carry (NaN, a Map, a hole), too deep or circular, too large. `undefined`
- * members of objects are left out, as JSON.stringify does.
+ * members of objects are left out, as JSON.stringify does. Recursive: the depth limit keeps
+ * the stack small.
  */
 export function snapshotRequest(input: unknown, prefix = ''): Snapshot {
-  const issues: RequestIssue[] = [];
-  const root: unknown[] = [];
-  const rootPath = prefix === '' ? undefined : { parent: undefined, key: prefix };
-  const stack: Pending[] = [
-    { value: input, holder: root, key: '0', path: rootPath, depth: 0, inArray: false },
-  ];
-  let values = 0;
-  while (stack.length > 0) {
-    const item = stack.pop() as Pending;
-    if (++values > REQUEST_MAX_VALUES) {
-      return {
-        value: undefined,
-        issues: [...issues, { path: prefix, message: TOO_LARGE }],
-        truncated: true,
-      };
-    }
-    const value = resolveToJson(item.value, item.holder === root ? '' : item.key);
-    const refused = refusal(value, item.inArray);
-    if (refused !== undefined) {
-      issues.push({ path: pathText(item.path), message: refused });
-      continue;
-    }
-    if (value === undefined) continue;
-    if (typeof value === 'string' && hasLoneSurrogate(value)) {
-      issues.push({ path: pathText(item.path), message: LONE_SURROGATE_MESSAGE });
-    }
-    if (value === null || typeof value !== 'object') {
-      put(item.holder, item.key, value);
-      continue;
-    }
-    if (item.depth >= REQUEST_MAX_DEPTH) {
-      return {
-        value: undefined,
-        issues: [...issues, { path: outerPathText(item.path), message: TOO_DEEP }],
-        truncated: true,
-      };
-    }
-    const copy: Record<string, unknown> | unknown[] = Array.isArray(value)
-      ? new Array(value.length)
-      : {};
-    put(item.holder, item.key, copy);
-    const next = members({ ...item, value }, copy, issues);
-    // Pushed in reverse, so members are read in order (as JSON.stringify reads them).
-    for (let index = next.length - 1; index >= 0; index--) stack.push(next[index] as Pending);
+  const walk: Walk = { issues: [], path: prefix === '' ? [] : [prefix], prefix, values: 0 };
+  try {
+    return { value: copy(walk, input, '', 0, false), issues: walk.issues, truncated: false };
+  } catch (error) {
+    if (!(error instanceof Truncated)) throw error;
+    return { value: undefined, issues: [...walk.issues, error.issue], truncated: true };
   }
-  return { value: root[0], issues, truncated: false };
 }
