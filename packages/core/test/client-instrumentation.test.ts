@@ -4,6 +4,8 @@ import {
   CatalogClient,
   type CatalogInstrumentation,
   ConfigurationError,
+  MemoryCatalogStore,
+  RateLimitError,
   ServerError,
 } from '../src/index.js';
 import { TEST_KEY } from './support/fixtures.js';
@@ -78,6 +80,32 @@ describe('instrumentation option', () => {
     );
     expect(reports.at(0)).toBe('start collections.update mutates=true');
     expect(reports.at(-1)).toBe('end ServerError attempts=1 outcomeUnknown=true');
+  });
+
+  it('reports the rate-limit pause a 429 leaves, waited before the next call is sent', async () => {
+    let calls = 0;
+    server = await startTestServer((_request, response) => {
+      calls += 1;
+      if (calls === 1) sendJson(response, 429, { detail: 'slow down' }, { 'retry-after': '1' });
+      else sendJson(response, 200, { websites: [] });
+    });
+    const { reports, instrumentation } = recording();
+    const client = new CatalogClient({
+      apiKey: TEST_KEY,
+      baseUrl: server.origin,
+      store: new MemoryCatalogStore(),
+      maxRetries: 0,
+      instrumentation,
+    });
+    await expect(client.websites.search({ query: 'shoes' })).rejects.toBeInstanceOf(RateLimitError);
+    reports.length = 0;
+    await client.websites.search({ query: 'shoes' });
+    const [start, pause, ...rest] = reports;
+    expect(start).toBe('start websites.search mutates=false');
+    expect(pause).toMatch(/^wait rateLimitPause \d+$/);
+    expect(Number(pause?.split(' ')[2])).toBeGreaterThan(500);
+    expect(rest.at(0)).toBe('attempt 1');
+    expect(calls).toBe(2);
   });
 
   it('refuses an instrumentation without startCall, naming the option', () => {
