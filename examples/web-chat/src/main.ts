@@ -3,6 +3,7 @@
  * emulator in this process, the scripted model); the real service with CATALOG_API_KEY,
  * CATALOG_BASE_URL and CATALOG_MCP_URL, and an OpenAI model with OPENAI_API_KEY.
  * SHOW_COMMISSION=1 shows commissions on the cards (a publisher's view).
+ * WEBCHAT_TRACE_CONSOLE=1 prints the catalog client's OpenTelemetry spans to the console.
  *
  * Shared state: with REDIS_URL, used approvals, conversation owners and rate limits live in
  * Redis (set WEBCHAT_APPROVAL_SECRET and WEBCHAT_SESSION_SECRET, the same in every process).
@@ -12,6 +13,7 @@
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type ChosenCatalog, chooseCatalog, chooseModel } from './dev/choose.js';
+import { consoleTraces } from './dev/console-traces.js';
 import { startInstances } from './dev/instances.js';
 import { connectRedisStore, redisLabel } from './dev/shared-store.js';
 import { startWebChat } from './server.js';
@@ -45,7 +47,7 @@ async function startOne(catalog: ChosenCatalog): Promise<Started> {
   const shared = env.REDIS_URL ? await connectRedisStore(env.REDIS_URL, console) : undefined;
   const chosen = chooseModel();
   const chat = await startWebChat({
-    catalog: catalog.catalog,
+    catalog: { ...catalog.catalog, ...consoleTraces(env) },
     model: chosen.model,
     pageDir: PAGE_DIR,
     port: PORT,

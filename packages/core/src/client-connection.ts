@@ -53,7 +53,15 @@ export class ClientConnection implements ServiceConnection {
       addresses: { rest: rest.baseUrl, mcp: rest.mcpUrl },
       apiKey,
     });
-    const plain: Send = (request, scope) => send(rest.fetch, request, scope);
+    const fetched: Send = (request, scope) => send(rest.fetch, request, scope);
+    // Only with an instrumentation does an answer cost one more step (its status and tier).
+    const plain: Send = rest.instrumentation
+      ? (request, scope) =>
+          fetched(request, scope).then((response) => {
+            scope.observer?.response(response.status, response.headers.get('x-ucp-auth-tier'));
+            return response;
+          })
+      : fetched;
     this.send = rest.payment ? this.#paymentStep(rest.payment).wrap(plain) : plain;
   }
 
@@ -192,7 +200,7 @@ export class ClientConnection implements ServiceConnection {
         new ConfigurationError(`${operation}: timeoutMs must be a positive number of milliseconds`),
       );
     }
-    const { retry: policy, logger, limits } = this.#options;
+    const { retry: policy, logger, limits, instrumentation } = this.#options;
     const settings = {
       operation,
       timeoutMs,
@@ -200,6 +208,7 @@ export class ClientConnection implements ServiceConnection {
       limits,
       mutates: mode === 'once',
       onFailure: nameUnpayableChallenges,
+      instrumentation,
     };
     return runCall(settings, { policy, mode, logger }, attempt, this.#pause);
   }

@@ -1,6 +1,7 @@
 import { ConfigurationError } from './errors/catalog-error.js';
 import { type BodyLimits, DEFAULT_BODY_LIMITS } from './http/call-scope.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './http/retry.js';
+import type { CatalogInstrumentation } from './instrumentation.js';
 import type { CatalogLogger } from './logger.js';
 import type { PaymentOptions } from './payment/types.js';
 import { type CatalogStore, isCatalogStore } from './store/catalog-store.js';
@@ -52,6 +53,11 @@ export interface CatalogClientOptions {
    * instance to share it; see the README's "Deploying".
    */
   store?: CatalogStore;
+  /**
+   * Told of each call's attempts, answers, retry waits and rate-limit pauses, and of its
+   * end: `@catalogkit/otel` makes OpenTelemetry spans and metrics of them. Default: none.
+   */
+  instrumentation?: CatalogInstrumentation;
 }
 
 /** Options after defaults, environment fallbacks and checks. */
@@ -68,6 +74,7 @@ export interface ResolvedOptions {
   limits: BodyLimits;
   payment: PaymentOptions | undefined;
   store: CatalogStore;
+  instrumentation: CatalogInstrumentation | undefined;
 }
 
 /** Names of the environment variables the options fall back to. */
@@ -185,6 +192,15 @@ function lowerCaseNames(headers: Record<string, string>): Record<string, string>
   );
 }
 
+function resolveInstrumentation(
+  value: CatalogInstrumentation | undefined,
+): CatalogInstrumentation | undefined {
+  if (value === undefined || typeof value?.startCall === 'function') return value;
+  throw new ConfigurationError(
+    'option instrumentation must have a startCall method (see @catalogkit/otel)',
+  );
+}
+
 /** Applies defaults and environment fallbacks, and checks every option. */
 export function resolveOptions(options: CatalogClientOptions = {}): ResolvedOptions {
   return {
@@ -200,5 +216,6 @@ export function resolveOptions(options: CatalogClientOptions = {}): ResolvedOpti
     limits: resolveLimits(options),
     payment: resolvePayment(options.payment),
     store: resolveStore(options.store),
+    instrumentation: resolveInstrumentation(options.instrumentation),
   };
 }

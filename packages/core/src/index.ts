@@ -26,6 +26,7 @@ export {
 } from './errors/index.js';
 export type { RestRequest, RestResponse } from './http/rest-call.js';
 export type { RequestOptions } from './http/service-connection.js';
+export type { CallObserver, CatalogInstrumentation } from './instrumentation.js';
 export type { CatalogLogger, LogContext } from './logger.js';
 export type { CatalogSearchOptions, CatalogSearchResponse } from './mcp/catalog-search.js';
 export type {

@@ -19,14 +19,16 @@ type ImportGraph = Record<string, string[]>;
  * Core's leaves: modules that know nothing of HTTP, payments or the client. The wire
  * shapes (`schemas/`), the checks of requests and answers against them (`validation/`),
  * the error classes, the store of shared state (`store/`, issue 25: the rate-limit pause in
- * http/ reads it), and three small helpers. Anything may import them; they import only each
- * other. A folder's `index.ts` is a package entry (it may re-export from anywhere), not a
- * leaf.
+ * http/ reads it), and four small helpers (two are interfaces only: the logger's, and the
+ * instrumentation's of issue 38, which http/'s call loop reports to). Anything may import
+ * them; they import only each other. A folder's `index.ts` is a package entry (it may
+ * re-export from anywhere), not a leaf.
  */
 const LEAVES = [
   'async.ts',
   'is-record.ts',
   'logger.ts',
+  'instrumentation.ts',
   'errors/',
   'schemas/',
   'validation/',

@@ -24,6 +24,7 @@ const READMES: Array<{ readme: string; host: string }> = [
   { readme: 'packages/openai-agents/README.md', host: 'packages/openai-agents' },
   { readme: 'packages/redis/README.md', host: 'packages/redis' },
   { readme: 'packages/mppx/README.md', host: 'packages/mppx' },
+  { readme: 'packages/otel/README.md', host: 'packages/otel' },
   { readme: 'packages/testing/README.md', host: 'packages/testing' },
 ];
 

@@ -1,6 +1,7 @@
 import { monotonicMs, sleep } from '../async.js';
 import { type CatalogError, markOutcome } from '../errors/catalog-error.js';
 import { AbortError, TimeoutError } from '../errors/transport-errors.js';
+import type { CallObserver, CatalogInstrumentation } from '../instrumentation.js';
 import { type RetryContext, retryDelayFor } from './retry.js';
 
 /** Size limits on what one answer may make the client hold, in bytes after decoding. */
@@ -34,6 +35,8 @@ export class CallScope {
    * `outcomeUnknown` on a failed change.
    */
   mayHaveArrived = false;
+  /** What this call reports to the client's instrumentation; undefined without one. */
+  observer: CallObserver | undefined = undefined;
 
   constructor(
     readonly operation: string,
@@ -90,6 +93,8 @@ interface CallSettings {
   mutates?: boolean;
   /** A last look at the error that ends the call (e.g. why a 402 went unpaid). */
   onFailure?: (error: unknown) => void;
+  /** The client's `instrumentation` option: told of attempts, waits and the end. */
+  instrumentation?: CatalogInstrumentation | undefined;
 }
 
 /** Work around each attempt of a call: the rate-limit pause shared through the store. */
@@ -110,19 +115,38 @@ export async function runCall<T>(
   attempt: (scope: CallScope) => Promise<T>,
   hooks?: AttemptHooks,
 ): Promise<T> {
-  const { operation, timeoutMs, signal, limits, mutates, onFailure } = settings;
+  const { operation, timeoutMs, signal, limits, mutates, onFailure, instrumentation } = settings;
   const scope = new CallScope(operation, timeoutMs, signal, limits, mutates === true);
+  // Without an instrumentation every report below is one `undefined` check: no allocation.
+  const observer = instrumentation?.startCall(operation, mutates === true);
+  scope.observer = observer;
   let waitedMs = 0;
+  // Attempts actually sent: a pause that ends the call before sending starts none.
+  let attempts = 0;
   try {
     for (let attemptNumber = 0; ; attemptNumber++) {
       try {
         const waited = hooks?.beforeAttempt(scope, waitedMs) ?? 0;
-        waitedMs += typeof waited === 'number' ? waited : await waited;
-        return await attempt(scope);
+        if (typeof waited === 'number') waitedMs += waited;
+        else {
+          const pausedMs = await waited;
+          waitedMs += pausedMs;
+          if (pausedMs > 0) observer?.wait('rateLimitPause', pausedMs);
+        }
+        attempts = attemptNumber + 1;
+        observer?.attemptStart(attempts);
+        const result = await attempt(scope);
+        if (observer) {
+          observer.attemptEnd(attempts, undefined);
+          observer.end(undefined, attempts);
+        }
+        return result;
       } catch (error) {
+        if (attempts === attemptNumber + 1) observer?.attemptEnd(attempts, error);
         await hooks?.afterFailure(error, scope);
         const delayMs = retryDelayFor(error, attemptNumber, waitedMs, { ...retry, scope });
         if (delayMs === undefined) throw error;
+        observer?.wait('retry', delayMs);
         await scope.sleep(delayMs);
         waitedMs += delayMs;
       }
@@ -132,6 +156,7 @@ export async function runCall<T>(
     const error = scope.failure ?? caught;
     if (mutates) markOutcome(error, scope.mayHaveArrived);
     onFailure?.(error);
+    observer?.end(error, attempts);
     throw error;
   } finally {
     scope.dispose();

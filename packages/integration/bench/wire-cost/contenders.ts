@@ -1,11 +1,25 @@
-import { CatalogClient } from '@catalogkit/core';
+import { CatalogClient, type CatalogClientOptions } from '@catalogkit/core';
+import { catalogTelemetry } from '@catalogkit/otel';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { globalConfig } from 'zod/v4/core';
 import { buyLinksOf } from '../raw-catalog-search.js';
 
 /** Which way of calling a contender is. */
-export type ContenderId = 'raw' | 'raw-timeout' | 'client' | 'client-zod' | 'sdk' | 'phases';
+export type ContenderId =
+  | 'raw'
+  | 'raw-timeout'
+  | 'client'
+  | 'client-otel-idle'
+  | 'client-otel'
+  | 'client-zod'
+  | 'sdk'
+  | 'phases';
 
 /** One way of making the call of a scenario; `call()` gives what the answer's links are. */
 export interface Contender {
@@ -82,12 +96,40 @@ function rawCatalog(mcpUrl: string, sse: boolean, timeout = false): Contender {
   };
 }
 
-function clientCatalog(mcpUrl: string): Contender {
-  const client = new CatalogClient({ apiKey: KEY, mcpUrl });
+/**
+ * The client's instrumentation in the two states that matter (issue 38): `@catalogkit/otel`
+ * with no provider registered (the global one is a no-op in this process), and with the
+ * SDK's in-memory span exporter behind a simple processor (every span exported at its end;
+ * emptied after each call so memory stays flat).
+ */
+const exporter = new InMemorySpanExporter();
+const recording = catalogTelemetry({
+  tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
+});
+const idle = catalogTelemetry();
+export const OTEL_VARIANTS = [
+  {
+    id: 'client-otel-idle',
+    label: ', @catalogkit/otel, no provider',
+    options: { instrumentation: idle.instrumentation },
+  },
+  {
+    id: 'client-otel',
+    label: ', @catalogkit/otel, in-memory exporter',
+    options: { instrumentation: recording.instrumentation },
+  },
+] as const satisfies readonly { id: ContenderId; label: string; options: CatalogClientOptions }[];
+
+function clientCatalog(mcpUrl: string, variant?: (typeof OTEL_VARIANTS)[number]): Contender {
+  const client = new CatalogClient({ apiKey: KEY, mcpUrl, ...variant?.options });
   return {
-    id: 'client',
-    label: 'CatalogClient.catalog.search',
-    call: async () => buyLinksOf((await client.catalog.search(QUERY)).result),
+    id: variant?.id ?? 'client',
+    label: `CatalogClient.catalog.search${variant?.label ?? ''}`,
+    call: async () => {
+      const links = buyLinksOf((await client.catalog.search(QUERY)).result);
+      if (variant?.id === 'client-otel') exporter.reset();
+      return links;
+    },
     close: async () => {},
   };
 }
@@ -147,9 +189,13 @@ function websiteIds(body: unknown): string[] {
  * The measured website search, through `fetchImpl`: raw fetch + JSON.parse (with the
  * signal given, if any), and the client; both give the answer's websites as `id url` lines.
  */
-export function websiteCalls(origin: string, fetchImpl?: typeof fetch) {
+export function websiteCalls(
+  origin: string,
+  fetchImpl?: typeof fetch,
+  options: CatalogClientOptions = {},
+) {
   // Without fetchImpl the client keeps its default fetch, as users have it.
-  const client = new CatalogClient({ apiKey: KEY, baseUrl: origin, fetch: fetchImpl });
+  const client = new CatalogClient({ ...options, apiKey: KEY, baseUrl: origin, fetch: fetchImpl });
   const url = `${origin}/v1/websites/search?query=shop&limit=5`;
   return {
     raw: async (signal?: AbortSignal) => {
@@ -182,6 +228,19 @@ function websiteScenario(origin: string): Scenario {
         call: calls.client,
         close: async () => {},
       },
+      ...OTEL_VARIANTS.map((variant) => {
+        const traced = websiteCalls(origin, undefined, variant.options);
+        return {
+          id: variant.id,
+          label: `CatalogClient.websites.search${variant.label}`,
+          call: async () => {
+            const ids = await traced.client();
+            if (variant.id === 'client-otel') exporter.reset();
+            return ids;
+          },
+          close: async () => {},
+        };
+      }),
     ],
   };
 }
@@ -198,6 +257,7 @@ export async function createScenarios(origin: string): Promise<Scenario[]> {
           rawCatalog(mcpUrl, mode === 'sse'),
           rawCatalog(mcpUrl, mode === 'sse', true),
           clientCatalog(mcpUrl),
+          ...OTEL_VARIANTS.map((variant) => clientCatalog(mcpUrl, variant)),
           clientCatalogZodParsing(mcpUrl),
           await sdkCatalog(mcpUrl),
         ],
