@@ -35,7 +35,10 @@ describe('link corruption benchmark against the emulator', () => {
 
   it('accounts for every copy in exactly one outcome', () => {
     for (const row of [...rows.inline, ...rows.reference]) {
-      expect(row.intact + row.flagged + row.wrongOffer + row.corruptedShown, row.mangle).toBe(
+      expect(
+        row.intact + row.flagged + row.wrongOffer + row.unlinked + row.corruptedShown,
+        row.mangle,
+      ).toBe(
         row.trials,
       );
     }
@@ -46,6 +49,8 @@ describe('link corruption benchmark against the emulator', () => {
       expect(row.trials, row.mangle).toBeGreaterThan(80);
       expect(row.corruptedShown, row.mangle).toBe(0);
       if (row.mangle !== 'two links swapped') expect(row.wrongOffer, row.mangle).toBe(0);
+      // Only a URL without its scheme is text no renderer links (GFM, the links package).
+      if (row.mangle !== 'scheme dropped') expect(row.unlinked, row.mangle).toBe(0);
     }
   });
 

@@ -44,6 +44,11 @@ export interface CorruptionRow {
   flagged: number;
   /** A true buy link of another offer: the copy named the wrong offer. */
   wrongOffer: number;
+  /**
+   * No link at all: the copy is plain text to the renderer (GFM links no URL without a scheme
+   * or `www.`), so the shopper sees no buy link for that offer, and no wrong one.
+   */
+  unlinked: number;
   /** A URL that is no buy link reaches the final text unreported. */
   corruptedShown: number;
 }
@@ -131,6 +136,7 @@ function score(
     if (!caught) row.intactAsWritten++;
   } else if (urls.some((url) => url !== offer.link && links.has(url))) row.wrongOffer++;
   else if (caught) row.flagged++;
+  else if (urls.length === 0 && !/\bhttps?:/i.test(first)) row.unlinked++;
   else row.corruptedShown++;
 }
 
@@ -143,6 +149,7 @@ function measureMangle(searches: Search[], mangle: Mangle, mode: BuyLinkMode): C
     intactAsWritten: 0,
     flagged: 0,
     wrongOffer: 0,
+    unlinked: 0,
     corruptedShown: 0,
   };
   const random = seededRandom(13);
@@ -194,12 +201,12 @@ const SWAP = 'two links swapped';
 /** Both tables as Markdown, with the totals the README quotes. */
 export function linkCorruptionMarkdown(rows: Record<BuyLinkMode, CorruptionRow[]>): string {
   const table = (mode: BuyLinkMode) => [
-    `| ${mode} mode: corruption | copies | caught | true link shown | flagged, left as written | other offer's true link | corrupted link shown |`,
-    '|---|---:|---:|---:|---:|---:|---:|',
+    `| ${mode} mode: corruption | copies | caught | true link shown | flagged, left as written | other offer's true link | no link (plain text) | corrupted link shown |`,
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
     ...rows[mode].map((row) =>
       row.trials === 0
-        ? `| ${row.mangle} | - | - | - | - | - | - |`
-        : `| ${row.mangle} | ${row.trials} | ${row.caught} | ${row.intact} | ${row.flagged} | ${row.wrongOffer} | ${row.corruptedShown} |`,
+        ? `| ${row.mangle} | - | - | - | - | - | - | - |`
+        : `| ${row.mangle} | ${row.trials} | ${row.caught} | ${row.intact} | ${row.flagged} | ${row.wrongOffer} | ${row.unlinked} | ${row.corruptedShown} |`,
     ),
   ];
   const inline = rows.inline;
@@ -207,7 +214,7 @@ export function linkCorruptionMarkdown(rows: Record<BuyLinkMode, CorruptionRow[]
   return [
     ...table('inline'),
     '',
-    `Inline, every mangle but the swap (a true link in the wrong place, which no link check can see): ${sum(inline, 'trials', SWAP)} mangled copies; ${sum(inline, 'caught', SWAP)} caught by verifyBuyLinks and ${sum(inline, 'intactAsWritten', SWAP)} read as the true link as written (punctuation after the link); ${sum(inline, 'intact', SWAP)} shown as the true link after finalizeBuyLinks, ${sum(inline, 'flagged', SWAP)} flagged and left as written, ${sum(inline, 'corruptedShown', SWAP)} corrupted links shown unreported.`,
+    `Inline, every mangle but the swap (a true link in the wrong place, which no link check can see): ${sum(inline, 'trials', SWAP)} mangled copies; ${sum(inline, 'caught', SWAP)} caught by verifyBuyLinks and ${sum(inline, 'intactAsWritten', SWAP)} read as the true link as written (punctuation after the link); ${sum(inline, 'intact', SWAP)} shown as the true link after finalizeBuyLinks, ${sum(inline, 'flagged', SWAP)} flagged and left as written, ${sum(inline, 'unlinked', SWAP)} plain text with no link (a URL without its scheme), ${sum(inline, 'corruptedShown', SWAP)} corrupted links shown unreported.`,
     '',
     ...table('reference'),
     '',
