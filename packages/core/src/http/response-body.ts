@@ -55,10 +55,55 @@ export function withoutProtoKeys<T>(parsed: T): T {
 }
 
 /**
+ * Deepest nesting of objects and arrays accepted in a server's JSON. The contract's deepest
+ * path (a JSON-RPC envelope down to `placement.commission.percentage.value`) is 9 levels, so
+ * 64 leaves open fields (`metadata`) ample room; a value thousands of levels deep is only an
+ * attack, and it overflows the stack of every recursive walk downstream (zod, JSON.stringify
+ * in the MCP SDK, a host's renderer).
+ */
+export const MAX_JSON_DEPTH = 64;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+
+/**
+ * Refuses JSON nested past {@link MAX_JSON_DEPTH} with a ProtocolError: one linear pass
+ * counting brackets outside strings, before JSON.parse builds anything.
+ */
+function checkJsonDepth(text: string): void {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === BACKSLASH) index += 1;
+      else if (code === QUOTE) inString = false;
+    } else if (code === QUOTE) {
+      inString = true;
+    } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      depth += 1;
+      if (depth > MAX_JSON_DEPTH) {
+        throw new ProtocolError(
+          `the answer's JSON is nested deeper than ${MAX_JSON_DEPTH} levels (at character ${index})`,
+        );
+      }
+    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+      depth -= 1;
+    }
+  }
+}
+
+/**
  * JSON.parse for text a server sent: the same, without own `__proto__` members (see
- * {@link withoutProtoKeys}). Throws what JSON.parse throws.
+ * {@link withoutProtoKeys}), and refused with a ProtocolError when nested past
+ * {@link MAX_JSON_DEPTH}. Otherwise throws what JSON.parse throws.
  */
 export function parseServerJson(text: string): unknown {
+  checkJsonDepth(text);
   const parsed: unknown = JSON.parse(text);
   // A key can only be `__proto__` if the text spells it, plainly or with `\u` escapes:
   // without either, the walk is skipped (the usual answer).
@@ -74,7 +119,10 @@ export function parseJsonText(
 ): unknown {
   try {
     return parseServerJson(text);
-  } catch {
+  } catch (error) {
+    if (error instanceof ProtocolError) {
+      throw new ProtocolError(`${operation}: ${error.message}`, { status: response.status });
+    }
     // No cause: JSON.parse's message quotes the body, which the redactor would not see.
     throw new ProtocolError(
       `${operation}: the answer (HTTP ${response.status}, ${mediaType(response) || 'no content type'}) is not valid JSON: ${snippet(text, redact)}`,
