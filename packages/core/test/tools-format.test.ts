@@ -12,7 +12,7 @@ import {
   commissionText,
   formatCatalogResult,
 } from '../src/tools/catalog-view.js';
-import { formatMinorUnits } from '../src/tools/money.js';
+import { formatMinorUnits, minorUnitsText } from '../src/tools/money.js';
 
 /** Buy links with characters a careless formatter would re-encode or shorten. */
 const BUY_LINKS = [
@@ -119,6 +119,9 @@ describe('formatMinorUnits', () => {
     expect(formatMinorUnits({ amount: 250, currency: 'DOLLAR' })).toBe('2.50 DOLLAR');
     // Never rounded away: half a forint is shown, not 2,000.
     expect(formatMinorUnits({ amount: 199_950, currency: 'HUF' })).toBe('HUF\u00a01,999.50');
+    // What the storefront ships: the function's own source text, run on its own.
+    const shipped = new Function(`return (${minorUnitsText.toString()})`)() as typeof minorUnitsText;
+    expect(shipped({ amount: 10_000_000, currency: 'IQD' }, new Map())).toBe('IQD\u00a010,000.000');
   });
 });
 

@@ -20,7 +20,13 @@ export {
 } from './references.js';
 export { type RehypeBuyLinksOptions, rehypeBuyLinks } from './rehype.js';
 export { BUY_LINK_REL, renderAnswerHtml } from './render.js';
-export { type BuyLinkSources, type BuyLinkTrustOptions, collectBuyLinks } from './sources.js';
+export {
+  type BuyLinkSources,
+  type BuyLinkTrustOptions,
+  collectBuyLinks,
+  type ProductOffer,
+  productOffers,
+} from './sources.js';
 export { type BuyLinkStreamOptions, BuyLinkStreamResolver } from './stream.js';
 export {
   type BuyLinkIssue,

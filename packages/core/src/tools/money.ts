@@ -8,21 +8,27 @@ const formatters = /* @__PURE__ */ new Map<string, Intl.NumberFormat | null>();
  * shopper reads it: `{ amount: 12999, currency: "USD" }` is `"$129.99"`, JPY 1500 `"¥1,500"`,
  * HUF 199900 `"HUF 1,999.00"`, IQD 10000000 `"IQD 10,000.000"`; a code Intl does not know
  * prints as `"2.50 DOLLAR"`.
- *
- * The amount is divided by the ISO 4217 exponent of the currency (the contract's "minor
- * units"), never by Intl's display digits: CLDR shows HUF and IQD with 0 digits while ISO
- * gives them 2 and 3, and ICU versions differ by runtime. Intl only draws the number.
- *
- * Self-contained (it uses nothing outside its body but its parameters and Intl), so the MCP
- * storefront ships this very function as source text: the cards and the model's text cannot
- * disagree. `cache` keeps one formatter per currency.
  */
-export function formatMinorUnits(
-  price: Price,
-  cache: Map<string, Intl.NumberFormat | null> = formatters,
+export function formatMinorUnits(price: Price): string {
+  return minorUnitsText(price, formatters);
+}
+
+/**
+ * {@link formatMinorUnits} with its own formatter cache. The amount is divided by the ISO 4217
+ * exponent of the currency (the contract's "minor units"), never by Intl's display digits:
+ * CLDR shows HUF and IQD with 0 digits while ISO gives them 2 and 3, and ICU versions differ
+ * by runtime. Intl only draws the number, with exactly that many digits (nothing rounded away).
+ *
+ * Self-contained (nothing from outside its body but its parameters and Intl), so the MCP
+ * storefront ships this very function as source text: its cards and the model's text are
+ * one formatter's output and cannot disagree.
+ */
+export function minorUnitsText(
+  price: { amount: number; currency: string },
+  cache: Map<string, Intl.NumberFormat | null>,
 ): string {
   const { amount, currency } = price;
-  // ISO 4217 exponents other than 2 (the list-one table of 2024); every other code has 2.
+  // ISO 4217 exponents other than 2 (list one); every other code, known or not, has 2.
   const exponent = /^(?:BIF|CLP|DJF|GNF|ISK|JPY|KMF|KRW|PYG|RWF|UGX|UYI|VND|VUV|XAF|XOF|XPF)$/.test(
     currency,
   )
