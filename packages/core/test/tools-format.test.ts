@@ -120,7 +120,9 @@ describe('formatMinorUnits', () => {
     // Never rounded away: half a forint is shown, not 2,000.
     expect(formatMinorUnits({ amount: 199_950, currency: 'HUF' })).toBe('HUF\u00a01,999.50');
     // What the storefront ships: the function's own source text, run on its own.
-    const shipped = new Function(`return (${minorUnitsText.toString()})`)() as typeof minorUnitsText;
+    const shipped = new Function(
+      `return (${minorUnitsText.toString()})`,
+    )() as typeof minorUnitsText;
     expect(shipped({ amount: 10_000_000, currency: 'IQD' }, new Map())).toBe('IQD\u00a010,000.000');
   });
 });

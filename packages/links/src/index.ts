@@ -4,7 +4,12 @@
  * clickable); `rehypeBuyLinks` is the same rule for an application's renderer. References
  * (`[[buy:ID]]`) resolve by `resolveBuyLinks`, `BuyLinkStreamResolver` or `finalizeBuyLinks`.
  */
-export { type BuyLinkMode, buyLinkReference } from '@catalogkit/core/tools';
+export {
+  type BuyLinkMode,
+  buyLinkReference,
+  type ProductOffer,
+  productOffers,
+} from '@catalogkit/core/tools';
 export {
   type FinalizeBuyLinksOptions,
   type FinalizedBuyLinks,
@@ -20,13 +25,7 @@ export {
 } from './references.js';
 export { type RehypeBuyLinksOptions, rehypeBuyLinks } from './rehype.js';
 export { BUY_LINK_REL, renderAnswerHtml } from './render.js';
-export {
-  type BuyLinkSources,
-  type BuyLinkTrustOptions,
-  collectBuyLinks,
-  type ProductOffer,
-  productOffers,
-} from './sources.js';
+export { type BuyLinkSources, type BuyLinkTrustOptions, collectBuyLinks } from './sources.js';
 export { type BuyLinkStreamOptions, BuyLinkStreamResolver } from './stream.js';
 export {
   type BuyLinkIssue,
