@@ -138,8 +138,9 @@ export function searchCatalog(
     );
     connection.mcpEndpoint(OPERATION);
     const argsJson = JSON.stringify(args);
-    // Without a limit the service picks its page size (UCP: 10): keep up to the most we ask.
-    const limit = args.catalog.pagination?.limit ?? CATALOG_LIMIT_MAX;
+    // Keep what was asked, never more than CATALOG_LIMIT_MAX (also without a limit, when the
+    // service picks its page size; UCP's is 10).
+    const limit = Math.min(args.catalog.pagination?.limit ?? CATALOG_LIMIT_MAX, CATALOG_LIMIT_MAX);
     return connection.run(OPERATION, 'idempotent', options, (scope) =>
       attempt(connection, argsJson, limit, nextId(), scope),
     );

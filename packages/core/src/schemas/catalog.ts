@@ -14,9 +14,10 @@ export const AFFILIATE_PLACEMENT = 'affiliate';
 // ---------------------------------------------------------------------------------------
 
 /**
- * Largest `catalog.pagination.limit` the client asks for, and so the most products it keeps of
- * an answer. The contract shows no bound and UCP sets none (default 10); the tools ask for at
- * most 20, and 100 leaves a direct caller room while bounding what one answer can make us hold.
+ * Most products the client keeps of one answer, whatever `pagination.limit` asked (the
+ * request is not refused: the service clamps too, the emulator at 50). The contract shows no
+ * bound and UCP sets none (default 10); the tools ask for at most 20, and 100 leaves a direct
+ * caller room while bounding what one answer can make us hold.
  */
 export const CATALOG_LIMIT_MAX = 100;
 
@@ -31,7 +32,7 @@ export const CATALOG_VARIANTS_MAX = 20;
 export const CatalogPaginationSchema = /* @__PURE__ */ schema(() =>
   z.strictObject({
     limit: described(
-      z.number().check(z.int(), z.minimum(1), z.maximum(CATALOG_LIMIT_MAX)),
+      z.number().check(z.int(), z.minimum(1)),
       'Maximum number of products to return (servers may clamp it).',
     ),
     cursor: described(z.optional(z.string()), 'Cursor from a previous page, to get the next one.'),
