@@ -1,7 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CatalogToolError, McpError } from '../src/errors/index.js';
+import { MAX_JSON_DEPTH } from '../src/http/response-body.js';
 import { CatalogClient, ProtocolError, RateLimitError } from '../src/index.js';
+import { CATALOG_LIMIT_MAX, CATALOG_VARIANTS_MAX } from '../src/schemas/catalog.js';
 import {
   catalogPayload,
   rpcIdOf,
@@ -248,6 +250,75 @@ describe('catalog.search answers', () => {
     });
     const { result } = await clientWith().catalog.search({ query: 'x' });
     expect(result.products[0]?.variants[0]?.url).toBe(TRICKY_BUY_LINK);
+  });
+
+  // S2: a hostile catalog answers 10 000 products to `limit: 3`, or one product with 30 000
+  // variants: the client keeps what was asked for, so everything downstream is bounded.
+  it('keeps at most the requested limit of products and CATALOG_VARIANTS_MAX variants each (S2)', async () => {
+    const variants = Array.from({ length: 30_000 }, (_, index) => ({
+      id: `v${index}`,
+      title: `v${index}`,
+      url: `https://shop.example/${index}`,
+      price: { amount: 1999, currency: 'USD' },
+    }));
+    const products = Array.from({ length: 10_000 }, (_, index) => ({
+      id: `p${index}`,
+      title: `P${index}`,
+      variants: index === 0 ? variants : variants.slice(0, 2),
+    }));
+    server.handle((request, response) =>
+      sendJson(response, 200, toolsCallAnswer(rpcIdOf(request.body), { products }), tier),
+    );
+    const client = clientWith({ maxResponseBytes: 64 * 1024 * 1024 });
+    const { result } = await client.catalog.search({ query: 'x', pagination: { limit: 3 } });
+    expect(result.products.map((product) => product.id)).toEqual(['p0', 'p1', 'p2']);
+    expect(result.products[0]?.variants).toHaveLength(CATALOG_VARIANTS_MAX);
+    expect(result.products[0]?.variants[19]?.url).toBe('https://shop.example/19');
+    expect(result.products[1]?.variants).toHaveLength(2);
+    // Without a limit: the most the client ever asks for.
+    const unasked = await client.catalog.search({ query: 'x' });
+    expect(unasked.result.products).toHaveLength(CATALOG_LIMIT_MAX);
+    // Asking for more is sent as asked (the service clamps too) and kept to the bound.
+    const more = await client.catalog.search({ query: 'x', pagination: { limit: 1_000 } });
+    expect(more.result.products).toHaveLength(CATALOG_LIMIT_MAX);
+    expect(JSON.parse(server.requests.at(-1)?.body ?? '{}').params.arguments.catalog).toEqual({
+      query: 'x',
+      pagination: { limit: 1_000 },
+    });
+  });
+
+  // S3: a value nested thousands deep overflows every recursive walk downstream (the MCP
+  // SDK's JSON.stringify hung the call for the client's timeout); it is refused at the parse.
+  it('refuses JSON nested past MAX_JSON_DEPTH with a ProtocolError naming it, JSON and SSE (S3)', async () => {
+    const deep = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    const body = (id: unknown, depth: number) =>
+      `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[],"structuredContent":{"products":[{"id":"p","title":"Deep [[[[{{{{\\"[[[[","variants":[],"metadata":${deep(depth)}}]}}}`;
+    let sse = false;
+    let depth = 100_000;
+    server.handle((request, response) => {
+      const text = body(rpcIdOf(request.body), depth);
+      if (sse) sendSse(response, [`data: ${text}\n\n`]);
+      else {
+        response.writeHead(200, { 'content-type': 'application/json', ...tier });
+        response.end(text);
+      }
+    });
+    const client = clientWith();
+    const started = performance.now();
+    const refused = await client.catalog.search({ query: 'x' }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ProtocolError);
+    expect((refused as Error).message).toMatch(/nested deeper than 64 levels/);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    sse = true;
+    await expect(client.catalog.search({ query: 'x' })).rejects.toThrow(/nested deeper than 64/);
+    // Brackets inside strings do not count, and 64 levels in all still parse (the control):
+    // the envelope down to `metadata` is 5 levels.
+    depth = MAX_JSON_DEPTH - 5;
+    sse = false;
+    const { result } = await client.catalog.search({ query: 'x' });
+    expect(result.products[0]?.title).toBe('Deep [[[[{{{{"[[[[');
+    depth = MAX_JSON_DEPTH - 4;
+    await expect(client.catalog.search({ query: 'x' })).rejects.toThrow(/nested deeper/);
   });
 
   it('an HTML answer from a proxy is a ProtocolError', async () => {

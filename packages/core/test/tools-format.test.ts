@@ -12,7 +12,7 @@ import {
   commissionText,
   formatCatalogResult,
 } from '../src/tools/catalog-view.js';
-import { formatMinorUnits } from '../src/tools/money.js';
+import { formatMinorUnits, minorUnitsText } from '../src/tools/money.js';
 
 /** Buy links with characters a careless formatter would re-encode or shorten. */
 const BUY_LINKS = [
@@ -104,6 +104,26 @@ describe('formatMinorUnits', () => {
 
   it('still prints an unknown currency code, with two digits', () => {
     expect(formatMinorUnits({ amount: 250, currency: 'not a code' })).toBe('2.50 not a code');
+  });
+
+  // S6: the division is by the ISO 4217 exponent; CLDR's display digits (0 for HUF and IQD)
+  // would make HUF 199 900 (1 999,00 Ft) read 199,900 and IQD 10 000 000 read 10,000,000.
+  it('divides by the ISO 4217 minor units, not by Intl display digits (S6)', () => {
+    expect(formatMinorUnits({ amount: 199_900, currency: 'HUF' })).toBe('HUF\u00a01,999.00');
+    expect(formatMinorUnits({ amount: 10_000_000, currency: 'IQD' })).toBe('IQD\u00a010,000.000');
+    expect(formatMinorUnits({ amount: 1500, currency: 'JPY' })).toBe('¥1,500');
+    expect(formatMinorUnits({ amount: 4200, currency: 'USD' })).toBe('$42.00');
+    expect(formatMinorUnits({ amount: 12_345, currency: 'CLF' })).toBe('CLF\u00a01.2345');
+    // Well-formed but unassigned: Intl draws it, with ISO's default of two minor units.
+    expect(formatMinorUnits({ amount: 250, currency: 'XYZ' })).toBe('XYZ\u00a02.50');
+    expect(formatMinorUnits({ amount: 250, currency: 'DOLLAR' })).toBe('2.50 DOLLAR');
+    // Never rounded away: half a forint is shown, not 2,000.
+    expect(formatMinorUnits({ amount: 199_950, currency: 'HUF' })).toBe('HUF\u00a01,999.50');
+    // What the storefront ships: the function's own source text, run on its own.
+    const shipped = new Function(
+      `return (${minorUnitsText.toString()})`,
+    )() as typeof minorUnitsText;
+    expect(shipped({ amount: 10_000_000, currency: 'IQD' }, new Map())).toBe('IQD\u00a010,000.000');
   });
 });
 

@@ -4,7 +4,12 @@
  * clickable); `rehypeBuyLinks` is the same rule for an application's renderer. References
  * (`[[buy:ID]]`) resolve by `resolveBuyLinks`, `BuyLinkStreamResolver` or `finalizeBuyLinks`.
  */
-export { type BuyLinkMode, buyLinkReference } from '@catalogkit/core/tools';
+export {
+  type BuyLinkMode,
+  buyLinkReference,
+  type ProductOffer,
+  productOffers,
+} from '@catalogkit/core/tools';
 export {
   type FinalizeBuyLinksOptions,
   type FinalizedBuyLinks,

@@ -1,3 +1,4 @@
+import { productOffers } from '@catalogkit/core/tools';
 /**
  * Where buy links may come from: tool results (`{ request, response, tier }` for
  * `search_catalog`), each labelled with the name of the tool that gave it, as frameworks
@@ -47,23 +48,6 @@ function catalogResultOf(
   );
 }
 
-/**
- * A buy link only when it is a web address (`https:` or `http:`, as the URL parser reads it):
- * a hostile or broken service that puts `javascript:` or `data:` in a product's `url` gives no
- * buy link at all, so nothing downstream (verify, render, references) can trust it.
- */
-function webLink(value: unknown): string[] {
-  const protocol = typeof value === 'string' ? URL.parse(value)?.protocol : undefined;
-  return protocol === 'https:' || protocol === 'http:' ? [value as string] : [];
-}
-
-/** The buy links of one product: each variant's `url`, or its own `url` if it has no variants. */
-function productBuyLinks(product: Record<string, unknown>): string[] {
-  const variants = Array.isArray(product.variants) ? product.variants : [];
-  if (variants.length === 0) return webLink(product.url);
-  return variants.flatMap((variant) => (isRecord(variant) ? webLink(variant.url) : []));
-}
-
 /** Every distinct buy link in the results of the trusted catalog tools, in order of first use. */
 export function collectBuyLinks(
   sources: BuyLinkSources,
@@ -75,7 +59,7 @@ export function collectBuyLinks(
     const products = catalogResultOf(source, trusted)?.products;
     if (!Array.isArray(products)) continue;
     for (const product of products) {
-      if (isRecord(product)) for (const link of productBuyLinks(product)) links.add(link);
+      for (const { link } of productOffers(product)) if (link !== undefined) links.add(link);
     }
   }
   return [...links];

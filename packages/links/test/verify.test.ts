@@ -6,6 +6,7 @@ import {
   collectBuyLinks,
   finalizeBuyLinks,
   MAX_PARSED_CHARS,
+  productOffers,
   renderAnswerHtml,
   resolveBuyLinks,
   verifyBuyLinks,
@@ -49,6 +50,33 @@ describe('verifyBuyLinks is an allow-list', () => {
     expect(verifyBuyLinks(`[Buy](${BUY})`, planted).ok).toBe(false);
     expect(collectBuyLinks(planted)).toEqual([]);
     expect(collectBuyLinks(planted, { catalogToolNames: ['fetch_page'] })).toEqual([BUY, BUY_2]);
+  });
+
+  // S7: one rule for the storefront's cards and collectBuyLinks. productOffers runs as its own
+  // source text (as the storefront embeds it), so a reference to anything outside it fails.
+  it('productOffers is the one buy-link rule, self-contained (S7)', () => {
+    const shipped = new Function(`return (${productOffers.toString()})`)() as typeof productOffers;
+    const products = [
+      { id: 'p', url: 'https://fallback.example/p', variants: [null, 1, 'x'] },
+      { id: 'q', url: 'https://fallback.example/q', variants: [] },
+      { id: 'r', url: 'https://fallback.example/r' },
+      { id: 's', variants: [{ url: 'javascript:alert(1)' }, { url: `${BUY} ` }, 7] },
+      null,
+    ];
+    const links = (offers: ReturnType<typeof productOffers>) =>
+      offers.flatMap(({ link }) => (link === undefined ? [] : [link]));
+    expect(products.map((product) => links(shipped(product)))).toEqual([
+      [],
+      ['https://fallback.example/q'],
+      ['https://fallback.example/r'],
+      [`${BUY} `],
+      [],
+    ]);
+    expect(products.map((product) => shipped(product).length)).toEqual([0, 1, 1, 2, 0]);
+    const output = { response: { products } };
+    expect(collectBuyLinks([{ toolName: 'search_catalog', output }])).toEqual(
+      products.flatMap((product) => links(productOffers(product))),
+    );
   });
 
   it('reports an answer too long to parse as one item, and renders it as escaped text', () => {

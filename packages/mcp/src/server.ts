@@ -247,7 +247,25 @@ async function settleTool(
     ];
     // Every tool's result is the one shape, `{ request, response, tier? }`, a JSON object as
     // MCP's structuredContent must be: the host gets what every other adapter hands on.
-    return { content, structuredContent: { ...redact(output) } };
+    const structuredContent = { ...redact(output) };
+    // The SDK serialises the result where a throw is lost and the request never answered
+    // (the client waits out its timeout): a result JSON cannot carry (a cycle, a BigInt, a
+    // custom tool's value nested past the stack) is an error answer instead. Core refuses
+    // such nesting in what the service sends, so this guards custom tools and bugs.
+    try {
+      JSON.stringify(structuredContent);
+    } catch {
+      return {
+        content: [
+          {
+            type: 'text',
+            text: `${catalogTool.name}: the tool's result could not be serialised as JSON`,
+          },
+        ],
+        isError: true,
+      };
+    }
+    return { content, structuredContent };
   } catch (error) {
     const text = catalogTool.errorToModelOutput(error);
     // Not the model's to handle (bad configuration, cancellation, a bug): a protocol error

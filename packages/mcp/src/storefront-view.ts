@@ -1,24 +1,37 @@
+import type { minorUnitsText, productOffers } from '@catalogkit/core/tools';
+
 /** What the operator decides about the storefront, written into its HTML. */
 export interface StorefrontViewConfig {
   /** Show each offer's commission on the cards (off by default: shoppers do not see it). */
   showCommission: boolean;
   /** The package version, reported to the host as the app's. */
   version: string;
+  /** Most products drawn (core keeps no more of an answer; a host's result may hold more). */
+  maxProducts: number;
+  /** Most offers drawn per product, likewise. */
+  maxOffers: number;
 }
 
 /**
  * The storefront's script, run in the host's sandboxed iframe. It is sent as its own source
  * text (`storefrontView.toString()`), so it uses nothing from outside its body: no imports,
- * no helpers of this module. It speaks the MCP Apps protocol (JSON-RPC over `postMessage`
- * with the parent window only) by hand instead of bundling the ext-apps `App` class, which
- * brings the MCP SDK and zod (hundreds of kB) into a page that needs four messages.
+ * no helpers of this module. Core's price formatter and buy-link rule come in the same way,
+ * as arguments written as their source text, so the cards and the model's text are one
+ * definition's output. It speaks the MCP Apps protocol (JSON-RPC over `postMessage` with the
+ * parent window only) by hand instead of bundling the ext-apps `App` class, which brings the
+ * MCP SDK and zod (hundreds of kB) into a page that needs four messages.
  *
- * Every catalog text goes in with `textContent`; a buy link is a variant's `url` (or the
- * product's when it has no variants) only when the URL parser reads it as `http:` or `https:`,
- * the links package's rule, and it is handed to the host's `ui/open-link` exactly as the
- * catalog wrote it (never `a.href`, which the browser normalises).
+ * Every catalog text goes in with `textContent`, and the page draws only the result's
+ * `response` (never the model's tool input). A buy link is what `productOffers` says, handed
+ * to the host's `ui/open-link` exactly as the catalog wrote it: when the host can open links,
+ * Buy is a `<button>` with no URL in the page, so no middle click, context menu or drag opens
+ * it past the host; only a host without `openLinks` gets a plain `<a href>`.
  */
-export function storefrontView(config: StorefrontViewConfig): void {
+export function storefrontView(
+  config: StorefrontViewConfig,
+  formatPrice: typeof minorUnitsText,
+  offersOf: typeof productOffers,
+): void {
   const PROTOCOL_VERSION = '2026-01-26';
   const cards = document.getElementById('cards');
   const status = document.getElementById('status');
@@ -46,31 +59,11 @@ export function storefrontView(config: StorefrontViewConfig): void {
     return node;
   };
 
-  /** The links package's rule: a web address as the URL parser reads it, or nothing. */
-  const webLink = (value: unknown): string | undefined => {
-    if (typeof value !== 'string' || value === '') return undefined;
-    try {
-      const { protocol } = new URL(value);
-      return protocol === 'https:' || protocol === 'http:' ? value : undefined;
-    } catch {
-      return undefined;
-    }
-  };
-
-  const price = (value: unknown): string | undefined => {
-    if (!isRecord(value) || typeof value.amount !== 'number' || typeof value.currency !== 'string')
-      return undefined;
-    try {
-      const format = new Intl.NumberFormat(undefined, {
-        style: 'currency',
-        currency: value.currency,
-      });
-      const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-      return format.format(value.amount / 10 ** digits);
-    } catch {
-      return `${value.amount} ${value.currency}`;
-    }
-  };
+  const formatters = new Map<string, Intl.NumberFormat | null>();
+  const price = (value: unknown): string | undefined =>
+    isRecord(value) && typeof value.amount === 'number' && typeof value.currency === 'string'
+      ? formatPrice({ amount: value.amount, currency: value.currency }, formatters)
+      : undefined;
 
   const commission = (placement: unknown): string | undefined => {
     const rate = isRecord(placement) ? placement.commission : undefined;
@@ -82,20 +75,25 @@ export function storefrontView(config: StorefrontViewConfig): void {
   };
 
   const buyButton = (link: string, seller: string | undefined) => {
-    const anchor = element('a', 'buy', seller ? `Buy at ${seller}` : 'Buy');
-    anchor.setAttribute('href', link);
-    anchor.setAttribute('target', '_blank');
-    anchor.setAttribute('rel', 'noopener noreferrer sponsored');
-    anchor.addEventListener('click', (event) => {
-      // A host without openLinks gets the plain link, for its sandbox to allow or refuse.
-      if (!canOpenLinks) return;
-      event.preventDefault();
-      void request('ui/open-link', { url: link });
-    });
-    return anchor;
+    const label = seller ? `Buy at ${seller}` : 'Buy';
+    // A host without openLinks gets the plain link, for its sandbox to allow or refuse.
+    if (!canOpenLinks) {
+      const anchor = element('a', 'buy', label);
+      anchor.setAttribute('href', link);
+      anchor.setAttribute('target', '_blank');
+      anchor.setAttribute('rel', 'noopener noreferrer sponsored');
+      return anchor;
+    }
+    const button = element('button', 'buy', label);
+    button.addEventListener('click', () => void request('ui/open-link', { url: link }));
+    return button;
   };
 
-  const offer = (variant: Record<string, unknown>, productTitle: string) => {
+  const offer = (
+    variant: Record<string, unknown>,
+    link: string | undefined,
+    productTitle: string,
+  ) => {
     const row = element('li', 'offer');
     // What the variant's title adds to its product's ("Shoe - Red" under "Shoe" is "Red").
     const title = text(variant.title);
@@ -111,7 +109,6 @@ export function storefrontView(config: StorefrontViewConfig): void {
     if (availability?.available === false) row.append(element('span', 'stock', 'Out of stock'));
     const rate = config.showCommission ? commission(variant.placement) : undefined;
     if (rate) row.append(element('span', 'commission', rate));
-    const link = webLink(variant.url);
     row.append(link ? buyButton(link, seller) : element('span', 'no-link', 'No buy link'));
     return row;
   };
@@ -124,9 +121,9 @@ export function storefrontView(config: StorefrontViewConfig): void {
     const [min, max] = [price(range?.min), price(range?.max)];
     if (min) article.append(element('p', 'range', max && max !== min ? `${min} – ${max}` : min));
     const offers = element('ul', 'offers');
-    const variants = Array.isArray(product.variants) ? product.variants.filter(isRecord) : [];
-    const shown = variants.length > 0 ? variants : [{ url: product.url, title }];
-    for (const variant of shown) offers.append(offer(variant, title));
+    for (const { offer: record, link } of offersOf(product).slice(0, config.maxOffers)) {
+      offers.append(offer(record, link, title));
+    }
     article.append(offers);
     return article;
   };
@@ -135,14 +132,15 @@ export function storefrontView(config: StorefrontViewConfig): void {
     cards.replaceChildren();
     const output = isRecord(result.structuredContent) ? result.structuredContent : undefined;
     const response = isRecord(output?.response) ? output.response : undefined;
-    const products = Array.isArray(response?.products) ? response.products.filter(isRecord) : [];
+    const products = Array.isArray(response?.products)
+      ? response.products.slice(0, config.maxProducts).filter(isRecord)
+      : [];
     if (result.isError === true || !response) {
       status.textContent = 'The catalog search did not return products.';
       return;
     }
-    const query = isRecord(output?.request) ? text(output.request.query) : undefined;
-    const count = `${products.length} product${products.length === 1 ? '' : 's'}`;
-    status.textContent = query ? `${count} for “${query}”` : count;
+    // The count only: `request.query` is the model's tool input, not the catalog's answer.
+    status.textContent = `${products.length} product${products.length === 1 ? '' : 's'}`;
     for (const product of products) cards.append(card(product));
   };
 

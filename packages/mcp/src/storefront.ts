@@ -1,4 +1,6 @@
 import { ConfigurationError } from '@catalogkit/core';
+import { CATALOG_LIMIT_MAX, CATALOG_VARIANTS_MAX } from '@catalogkit/core/schemas';
+import { minorUnitsText, productOffers } from '@catalogkit/core/tools';
 import { storefrontView } from './storefront-view.js';
 
 /** The storefront's resource: the product cards hosts with MCP Apps show for search_catalog. */
@@ -41,7 +43,7 @@ body{margin:0;padding:8px}#status{margin:0 0 8px;color:GrayText}
 .title{font-size:15px;margin:0 0 4px}.range{margin:0 0 6px;color:GrayText}
 .offers{list-style:none;margin:0;padding:0}.offer{display:flex;flex-wrap:wrap;gap:4px 8px;align-items:center;padding:4px 0}
 .price{font-weight:600}.commission,.stock,.no-link{color:GrayText}
-.buy{margin-left:auto;padding:3px 10px;border-radius:6px;background:LinkText;color:Canvas;text-decoration:none}`;
+.buy{margin-left:auto;padding:3px 10px;border:0;border-radius:6px;background:LinkText;color:Canvas;font:inherit;text-decoration:none;cursor:pointer}`;
 
 function showCommissionOf(options: StorefrontOptions | undefined): boolean {
   if (options === undefined) return false;
@@ -63,8 +65,13 @@ function showCommissionOf(options: StorefrontOptions | undefined): boolean {
  */
 function storefrontHtml(showCommission: boolean, version: string): string {
   // `<` escaped: nothing in the JSON can close the script element.
-  const config = JSON.stringify({ showCommission, version }).replaceAll('<', '\\u003c');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Catalog results</title><style>${STYLE}</style></head><body><p id="status" role="status">Waiting for the catalog search…</p><main id="cards"></main><script>(${storefrontView.toString()})(${config});</script></body></html>`;
+  const config = JSON.stringify({
+    showCommission,
+    version,
+    maxProducts: CATALOG_LIMIT_MAX,
+    maxOffers: CATALOG_VARIANTS_MAX,
+  }).replaceAll('<', '\\u003c');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Catalog results</title><style>${STYLE}</style></head><body><p id="status" role="status">Waiting for the catalog search…</p><main id="cards"></main><script>(${storefrontView.toString()})(${config},${minorUnitsText.toString()},${productOffers.toString()});</script></body></html>`;
 }
 
 /**

@@ -115,11 +115,20 @@ async function rendered(shown: ShownApp) {
   await shown.view.locator('article.card').first().waitFor();
   return {
     titles: await shown.view.locator('.card .title').allTextContents(),
-    hrefs: await shown.view
-      .locator('a')
-      .evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute('href'))),
     commissions: await shown.view.locator('.commission').allTextContents(),
+    // With a host that opens links, no URL is in the page (S1): Buy is a button.
+    urls: await shown.view.locator('[href], [src]').count(),
   };
+}
+
+/** Clicks every Buy button in order: the links the host was asked to open, as received. */
+async function openEach(shown: ShownApp): Promise<string[]> {
+  const buttons = shown.view.locator('button.buy');
+  const count = await buttons.count();
+  const before = (await shown.opened()).length;
+  for (let index = 0; index < count; index += 1) await buttons.nth(index).click();
+  await expect.poll(async () => (await shown.opened()).length).toBe(before + count);
+  return (await shown.opened()).slice(before);
 }
 
 describe('the storefront (MCP App) of search_catalog', () => {
@@ -183,12 +192,9 @@ describe('the storefront (MCP App) of search_catalog', () => {
     const output = outputOf(result);
     const shown = await showApp(browser, html, input, result);
     try {
-      const { titles, hrefs, commissions } = await rendered(shown);
+      const { titles, commissions, urls } = await rendered(shown);
       expect(titles).toEqual(output.response.products.map((product) => product.title));
-      // The clickable links are exactly the catalog's buy links, by the links package's rule.
-      const buyLinks = collectBuyLinks([{ toolName: 'search_catalog', output }]);
-      expect(buyLinks.length).toBeGreaterThan(1);
-      expect(hrefs).toEqual(buyLinks);
+      expect(urls).toBe(0);
 
       // The commission is in the result (asked with the valid key) but not on the cards.
       const rates = output.response.products.flatMap((product) =>
@@ -198,9 +204,10 @@ describe('the storefront (MCP App) of search_catalog', () => {
       expect(commissions).toEqual([]);
       expect(await shown.view.locator('#cards').textContent()).not.toMatch(/commission/i);
 
-      const target = buyLinks[1] ?? '';
-      await shown.view.locator(`a[href="${target}"]`).first().click();
-      await expect.poll(() => shown.opened()).toEqual([target]);
+      // The Buy buttons open exactly the catalog's buy links, by the links package's rule.
+      const buyLinks = collectBuyLinks([{ toolName: 'search_catalog', output }]);
+      expect(buyLinks.length).toBeGreaterThan(1);
+      expect(await openEach(shown)).toEqual(buyLinks);
       expect(shown.navigations).toEqual([]);
       expect(shown.requests).toEqual([]);
       expect(shown.dialogs).toEqual([]);
@@ -240,20 +247,30 @@ describe('the storefront (MCP App) of search_catalog', () => {
       });
       const shown = await showApp(browser, html, input, result);
       try {
-        const { titles, hrefs } = await rendered(shown);
+        const { titles, urls } = await rendered(shown);
         expect(titles).toEqual([HOSTILE_TITLE, '<svg onload="alert(1)">']);
-        expect(hrefs).toEqual([ODD_WEB_LINK]);
+        expect(urls).toBe(0);
         expect(await shown.view.locator('.seller').allTextContents()).toEqual([HOSTILE_SELLER]);
         // Nothing the catalog wrote became an element: only the page's own.
         const tags = await shown.view
           .locator('body *')
           .evaluateAll((nodes) => [...new Set(nodes.map((node) => node.localName))].sort());
-        expect(tags).toEqual(['a', 'article', 'h2', 'li', 'main', 'p', 'script', 'span', 'ul']);
+        expect(tags).toEqual([
+          'article',
+          'button',
+          'h2',
+          'li',
+          'main',
+          'p',
+          'script',
+          'span',
+          'ul',
+        ]);
         expect(await shown.view.locator('script').count()).toBe(1);
         expect(await shown.view.locator('.no-link').count()).toBe(3);
 
-        await shown.view.locator('a').click();
-        await expect.poll(() => shown.opened()).toEqual([ODD_WEB_LINK]);
+        const opened = await openEach(shown);
+        expect(opened).toEqual([ODD_WEB_LINK]);
         expect(await shown.page.title()).toBe('host');
         expect(shown.dialogs).toEqual([]);
         expect(shown.requests).toEqual([]);
@@ -261,7 +278,7 @@ describe('the storefront (MCP App) of search_catalog', () => {
         // The links package agrees: neither the script nor the data URL is a buy link.
         const output = outputOf(result);
         expect(collectBuyLinks([{ toolName: 'search_catalog', output }])).toEqual([ODD_WEB_LINK]);
-        expect([SCRIPT_LINK, DATA_LINK]).not.toContain(hrefs[0]);
+        expect([SCRIPT_LINK, DATA_LINK]).not.toContain(opened[0]);
       } finally {
         await shown.page.close();
       }
@@ -298,7 +315,8 @@ describe('the storefront (MCP App) of search_catalog', () => {
       try {
         const { contents } = await client.readResource({ uri: STOREFRONT_URI });
         const html = contents[0] && 'text' in contents[0] ? contents[0].text : '';
-        return /\}\)\((\{[^<]*\})\);<\/script>/.exec(html)?.[1];
+        // The operator's config is the view's first argument (flat JSON, no nested braces).
+        return /\}\)\((\{[^{}<]*\}),/.exec(html)?.[1];
       } finally {
         await client.close();
       }
@@ -339,12 +357,10 @@ describe('the storefront (MCP App) of search_catalog', () => {
     expect(html.length).toBeLessThan(served.length);
     const shown = await showApp(browser, html, input, result);
     try {
-      const { hrefs } = await rendered(shown);
-      expect(hrefs).toEqual(
+      await rendered(shown);
+      expect(await openEach(shown)).toEqual(
         collectBuyLinks([{ toolName: 'search_catalog', output: outputOf(result) }]),
       );
-      await shown.view.locator('a').first().click();
-      await expect.poll(() => shown.opened()).toEqual([hrefs[0]]);
     } finally {
       await shown.page.close();
     }

@@ -28,34 +28,59 @@ export function snippet(text: string, redact: Redactor): string {
 const PROTO = '__proto__';
 
 /**
- * Deletes every own `__proto__` member of a JSON.parse result, in place. JSON.parse makes
- * such a key an ordinary member, but zod 3.25 and zod 4 before colinhacks/zod#5898 copy it
- * with `out[key] = value`, which replaces the copy's prototype with the server's object
- * (fields nobody validated), and any later `Object.assign` or deep merge in the app does the
- * same. No contract field is named `__proto__`. Iterative (no stack overflow), linear.
+ * Deepest nesting of objects and arrays accepted in a server's JSON. The contract's deepest
+ * path (a JSON-RPC envelope down to `placement.commission.percentage.value`) is 9 levels, so
+ * 64 leaves open fields (`metadata`) ample room; a value thousands of levels deep is only an
+ * attack, and it overflows the stack of every recursive walk downstream (zod, JSON.stringify
+ * in the MCP SDK, a host's renderer).
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Deletes every own `__proto__` member of a JSON.parse result, in place, and refuses a value
+ * nested past {@link MAX_JSON_DEPTH} with a ProtocolError (JSON.parse itself does not
+ * overflow; the recursive walks after it would). JSON.parse makes a `__proto__` key an
+ * ordinary member, but zod 3.25 and zod 4 before colinhacks/zod#5898 copy it with
+ * `out[key] = value`, which replaces the copy's prototype with the server's object (fields
+ * nobody validated), and any later `Object.assign` or deep merge in the app does the same. No
+ * contract field is named `__proto__`. Iterative (no stack overflow), linear.
  */
 export function withoutProtoKeys<T>(parsed: T): T {
   const pending: unknown[] = [parsed];
+  const depths: number[] = [1];
   while (pending.length > 0) {
     const value = pending.pop();
+    const depth = depths.pop() ?? 1;
     if (value === null || typeof value !== 'object') continue;
+    if (depth > MAX_JSON_DEPTH) {
+      throw new ProtocolError(`the answer's JSON is nested deeper than ${MAX_JSON_DEPTH} levels`);
+    }
     if (Array.isArray(value)) {
-      for (const item of value) if (item !== null && typeof item === 'object') pending.push(item);
+      for (const item of value) {
+        if (item !== null && typeof item === 'object') {
+          pending.push(item);
+          depths.push(depth + 1);
+        }
+      }
       continue;
     }
     if (Object.hasOwn(value, PROTO)) delete (value as Record<string, unknown>)[PROTO];
     for (const key in value) {
       if (!Object.hasOwn(value, key)) continue;
       const member = (value as Record<string, unknown>)[key];
-      if (member !== null && typeof member === 'object') pending.push(member);
+      if (member !== null && typeof member === 'object') {
+        pending.push(member);
+        depths.push(depth + 1);
+      }
     }
   }
   return parsed;
 }
 
 /**
- * JSON.parse for text a server sent: the same, without own `__proto__` members (see
- * {@link withoutProtoKeys}). Throws what JSON.parse throws. The walk runs on every answer:
+ * JSON.parse for text a server sent: the same, without own `__proto__` members and refused
+ * past {@link MAX_JSON_DEPTH} (see {@link withoutProtoKeys}); otherwise throws what JSON.parse
+ * throws. The walk runs on every answer:
  * on a 100-product answer it costs less than searching the text for `__proto__` and `\\u`.
  */
 export function parseServerJson(text: string): unknown {
@@ -71,7 +96,10 @@ export function parseJsonText(
 ): unknown {
   try {
     return parseServerJson(text);
-  } catch {
+  } catch (error) {
+    if (error instanceof ProtocolError) {
+      throw new ProtocolError(`${operation}: ${error.message}`, { status: response.status });
+    }
     // No cause: JSON.parse's message quotes the body, which the redactor would not see.
     throw new ProtocolError(
       `${operation}: the answer (HTTP ${response.status}, ${mediaType(response) || 'no content type'}) is not valid JSON: ${snippet(text, redact)}`,

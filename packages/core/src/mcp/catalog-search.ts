@@ -8,6 +8,7 @@ import type { RequestOptions, ServiceConnection } from '../http/service-connecti
 import {
   AUTH_TIERS,
   type AuthTier,
+  CATALOG_LIMIT_MAX,
   type CatalogMeta,
   type CatalogQuery,
   type CatalogSearchResult,
@@ -98,6 +99,7 @@ async function readRpcMessage(response: Response, id: RpcId, scope: CallScope, r
 async function attempt(
   connection: ServiceConnection,
   argsJson: string,
+  limit: number,
   id: RpcId,
   scope: CallScope,
 ): Promise<CatalogSearchResponse> {
@@ -111,7 +113,7 @@ async function attempt(
     throw httpFailure(response, await readBodyText(response, scope), connection, redact);
   }
   const message = await readRpcMessage(response, id, scope, redact);
-  const parsed = toCatalogResult(rpcResult(message, response, redact), redact);
+  const parsed = toCatalogResult(rpcResult(message, response, redact), redact, limit);
   // A paid answer may echo its credential: it leaves the call redacted with that credential.
   const paid = connection.paidRedactor(scope);
   const result = paid === undefined ? parsed : paid(parsed);
@@ -136,8 +138,11 @@ export function searchCatalog(
     );
     connection.mcpEndpoint(OPERATION);
     const argsJson = JSON.stringify(args);
+    // Keep what was asked, never more than CATALOG_LIMIT_MAX (also without a limit, when the
+    // service picks its page size; UCP's is 10).
+    const limit = Math.min(args.catalog.pagination?.limit ?? CATALOG_LIMIT_MAX, CATALOG_LIMIT_MAX);
     return connection.run(OPERATION, 'idempotent', options, (scope) =>
-      attempt(connection, argsJson, nextId(), scope),
+      attempt(connection, argsJson, limit, nextId(), scope),
     );
   } catch (error) {
     return Promise.reject(error);

@@ -13,7 +13,8 @@ function inspectEvent(data: string, id: RpcId): Found {
   let payload: unknown;
   try {
     payload = parseServerJson(data);
-  } catch {
+  } catch (error) {
+    if (error instanceof ProtocolError) return { error };
     // No cause: JSON.parse's message quotes the event's text, past the redactor.
     return { error: new ProtocolError('MCP event stream carried invalid JSON') };
   }

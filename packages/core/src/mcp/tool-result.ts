@@ -2,7 +2,13 @@ import { CatalogToolError } from '../errors/mcp-errors.js';
 import { ProtocolError } from '../errors/transport-errors.js';
 import type { Redactor } from '../http/redact.js';
 import { parseResponse, parseServerJson } from '../http/response-body.js';
-import { type CatalogSearchResult, CatalogSearchResultSchema } from '../schemas/catalog.js';
+import { isRecord } from '../is-record.js';
+import {
+  CATALOG_LIMIT_MAX,
+  CATALOG_VARIANTS_MAX,
+  type CatalogSearchResult,
+  CatalogSearchResultSchema,
+} from '../schemas/catalog.js';
 import { type ToolCallResult, ToolCallResultSchema } from '../schemas/mcp.js';
 import { answerCheck } from '../validation/schema-check.js';
 
@@ -30,7 +36,8 @@ function structuredPayload(tool: ToolCallResult): unknown {
   if (typeof text === 'string') {
     try {
       return parseServerJson(text);
-    } catch {
+    } catch (error) {
+      if (error instanceof ProtocolError) throw error;
       // Plain prose, not a JSON copy: reported below as a missing structuredContent.
     }
   }
@@ -38,17 +45,42 @@ function structuredPayload(tool: ToolCallResult): unknown {
 }
 
 /**
+ * The answer cut to what was asked for: at most `limit` products and
+ * {@link CATALOG_VARIANTS_MAX} variants each, the rest dropped (trimmed, not refused). Done
+ * before anything reads the products, so the model's text, `structuredContent` and the
+ * storefront's cards are all bounded by construction. Never mutates the parsed value.
+ */
+function bounded(payload: unknown, limit: number): unknown {
+  if (!isRecord(payload) || !Array.isArray(payload.products)) return payload;
+  const { products } = payload;
+  const kept = products.length > limit ? products.slice(0, limit) : products;
+  let changed = kept !== products;
+  const trimmed = kept.map((product: unknown) => {
+    if (!isRecord(product) || !Array.isArray(product.variants)) return product;
+    if (product.variants.length <= CATALOG_VARIANTS_MAX) return product;
+    changed = true;
+    return { ...product, variants: product.variants.slice(0, CATALOG_VARIANTS_MAX) };
+  });
+  return changed ? { ...payload, products: trimmed } : payload;
+}
+
+/**
  * The catalog result of a `tools/call` result: a CatalogToolError for `isError`, else
- * `structuredContent` parsed leniently (unknown fields kept, buy links untouched). A result
+ * `structuredContent` parsed leniently (unknown fields kept, buy links untouched), at most
+ * `limit` products (see {@link bounded}). A result
  * that already is what zod would return (the usual answer) is used as JSON.parse made it:
  * the answer check (validation/schema-check.ts) spares zod's copy of every product.
  */
-export function toCatalogResult(result: unknown, redact: Redactor): CatalogSearchResult {
+export function toCatalogResult(
+  result: unknown,
+  redact: Redactor,
+  limit: number = CATALOG_LIMIT_MAX,
+): CatalogSearchResult {
   const tool = parseResponse(ToolCallResultSchema, result, OPERATION);
   if (tool.isError) {
     throw new CatalogToolError(redact(toolMessages(tool)), redact(tool.content ?? []));
   }
-  const payload = structuredPayload(tool);
+  const payload = bounded(structuredPayload(tool), limit);
   if (answerCheck(CatalogSearchResultSchema)?.(payload)) return payload as CatalogSearchResult;
   return parseResponse(CatalogSearchResultSchema, payload, OPERATION);
 }

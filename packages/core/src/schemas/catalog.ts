@@ -13,6 +13,21 @@ export const AFFILIATE_PLACEMENT = 'affiliate';
 // Request: `tools/call` arguments `{ meta, catalog }`, validated strictly.
 // ---------------------------------------------------------------------------------------
 
+/**
+ * Most products the client keeps of one answer, whatever `pagination.limit` asked (the
+ * request is not refused: the service clamps too, the emulator at 50). The contract shows no
+ * bound and UCP sets none (default 10); the tools ask for at most 20, and 100 leaves a direct
+ * caller room while bounding what one answer can make us hold.
+ */
+export const CATALOG_LIMIT_MAX = 100;
+
+/**
+ * Most variants (offers) kept per product of an answer. A product is one item across its
+ * retailers and options; 20 offers already fill a card and 20 lines of the model's text, and
+ * with at most {@link CATALOG_LIMIT_MAX} products it bounds an answer's offers at 2 000.
+ */
+export const CATALOG_VARIANTS_MAX = 20;
+
 /** `catalog.pagination`. The contract does not show bounds; UCP sets none (default 10). */
 export const CatalogPaginationSchema = /* @__PURE__ */ schema(() =>
   z.strictObject({

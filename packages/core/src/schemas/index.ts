@@ -7,6 +7,8 @@ export {
   AFFILIATE_PLACEMENT,
   type AuthTier,
   AuthTierSchema,
+  CATALOG_LIMIT_MAX,
+  CATALOG_VARIANTS_MAX,
   type CatalogMessage,
   type CatalogMeta,
   type CatalogQuery,

@@ -44,7 +44,8 @@ export {
   TOOL_NAME_PATTERN,
 } from './definition.js';
 export { errorTextForModel, type FieldNamer } from './error-text.js';
-export { formatMinorUnits } from './money.js';
+export { formatMinorUnits, minorUnitsText } from './money.js';
 export type { CatalogToolsOptions } from './options.js';
+export { type ProductOffer, productOffers } from './product-offers.js';
 export type { CatalogToolResult } from './result.js';
 export { findStrictModeViolations } from './strict-mode.js';

@@ -3,28 +3,56 @@ import type { Price } from '../schemas/index.js';
 /** One formatter per currency: building an Intl.NumberFormat is not free. */
 const formatters = /* @__PURE__ */ new Map<string, Intl.NumberFormat | null>();
 
-function formatterFor(currency: string): Intl.NumberFormat | null {
-  if (!formatters.has(currency)) {
-    let formatter: Intl.NumberFormat | null = null;
-    try {
-      formatter = new Intl.NumberFormat('en-US', { style: 'currency', currency });
-    } catch {
-      // Not an ISO 4217 code: printed by hand below.
-    }
-    formatters.set(currency, formatter);
-  }
-  return formatters.get(currency) ?? null;
+/**
+ * Formats a price given in minor units with its currency, the way an English-speaking
+ * shopper reads it: `{ amount: 12999, currency: "USD" }` is `"$129.99"`, JPY 1500 `"¥1,500"`,
+ * HUF 199900 `"HUF 1,999.00"`, IQD 10000000 `"IQD 10,000.000"`; a code Intl does not know
+ * prints as `"2.50 DOLLAR"`.
+ */
+export function formatMinorUnits(price: Price): string {
+  return minorUnitsText(price, formatters);
 }
 
 /**
- * Formats a price given in minor units with its currency, the way an English-speaking
- * shopper reads it: `{ amount: 12999, currency: "USD" }` is `"$129.99"`, EUR `"€129.99"`,
- * CAD `"CA$129.99"`, JPY (no minor unit) `"¥1,500"`. An unknown code prints as
- * `"2.50 XYZ"`.
+ * {@link formatMinorUnits} with its own formatter cache. The amount is divided by the ISO 4217
+ * exponent of the currency (the contract's "minor units"), never by Intl's display digits:
+ * CLDR shows HUF and IQD with 0 digits while ISO gives them 2 and 3, and ICU versions differ
+ * by runtime. Intl only draws the number, with exactly that many digits (nothing rounded away).
+ *
+ * Self-contained (nothing from outside its body but its parameters and Intl), so the MCP
+ * storefront ships this very function as source text: its cards and the model's text are
+ * one formatter's output and cannot disagree.
  */
-export function formatMinorUnits(price: Price): string {
-  const formatter = formatterFor(price.currency);
-  if (!formatter) return `${(price.amount / 100).toFixed(2)} ${price.currency}`;
-  const digits = formatter.resolvedOptions().maximumFractionDigits ?? 2;
-  return formatter.format(price.amount / 10 ** digits);
+export function minorUnitsText(
+  price: { amount: number; currency: string },
+  cache: Map<string, Intl.NumberFormat | null>,
+): string {
+  const { amount, currency } = price;
+  // ISO 4217 exponents other than 2 (list one); every other code, known or not, has 2.
+  const exponent = /^(?:BIF|CLP|DJF|GNF|ISK|JPY|KMF|KRW|PYG|RWF|UGX|UYI|VND|VUV|XAF|XOF|XPF)$/.test(
+    currency,
+  )
+    ? 0
+    : /^(?:BHD|IQD|JOD|KWD|LYD|OMR|TND)$/.test(currency)
+      ? 3
+      : /^(?:CLF|UYW)$/.test(currency)
+        ? 4
+        : 2;
+  if (!cache.has(currency)) {
+    let formatter: Intl.NumberFormat | null = null;
+    try {
+      formatter = new Intl.NumberFormat('en-US', {
+        style: 'currency',
+        currency,
+        minimumFractionDigits: exponent,
+        maximumFractionDigits: exponent,
+      });
+    } catch {
+      // Not a well-formed currency code: printed by hand below.
+    }
+    cache.set(currency, formatter);
+  }
+  const value = amount / 10 ** exponent;
+  const formatter = cache.get(currency);
+  return formatter ? formatter.format(value) : `${value.toFixed(exponent)} ${currency}`;
 }
