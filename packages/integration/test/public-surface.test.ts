@@ -86,9 +86,15 @@ describe('the entries of @catalogkit/core', () => {
     expect(rootOnly).toEqual(['CatalogClient']);
   });
 
-  it('the errors entry has every error class of core, each a CatalogError, and the two redaction functions', async () => {
-    const { redactSecrets, findSecretEchoes, ...errors } = await import('@catalogkit/core/errors');
-    expect([typeof redactSecrets, typeof findSecretEchoes]).toEqual(['function', 'function']);
+  it('the errors entry has every error class of core, each a CatalogError, and the three redaction functions', async () => {
+    const { redactSecrets, findSecretEchoes, secretEchoesIn, ...errors } = await import(
+      '@catalogkit/core/errors'
+    );
+    expect([typeof redactSecrets, typeof findSecretEchoes, typeof secretEchoesIn]).toEqual([
+      'function',
+      'function',
+      'function',
+    ]);
     for (const [name, value] of Object.entries(errors)) {
       const isCatalogError =
         value === errors.CatalogError || value.prototype instanceof errors.CatalogError;
@@ -116,9 +122,11 @@ describe('the adapters re-export the errors entry', () => {
   it.each(adapters)(
     '@catalogkit/%s: every class of @catalogkit/core/errors, the same declarations',
     (adapter) => {
-      // The error classes (the entry's two redaction functions are not re-exported).
+      // The error classes (the entry's redaction functions are not re-exported).
       const errors = namesOf('./errors').filter(
-        (name) => name.runtime && !['redactSecrets', 'findSecretEchoes'].includes(name.name),
+        (name) =>
+          name.runtime &&
+          !['redactSecrets', 'findSecretEchoes', 'secretEchoesIn'].includes(name.name),
       );
       const exported = adapterNames.get(adapterFile(adapter)) ?? [];
       const missing = errors.filter(

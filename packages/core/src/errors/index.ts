@@ -6,7 +6,7 @@
  */
 
 /** The redaction the client applies, for checks outside core (the testing kit's secret checks). */
-export { findSecretEchoes, redactSecrets } from '../http/redact.js';
+export { findSecretEchoes, redactSecrets, secretEchoesIn } from '../http/redact.js';
 export {
   ApiError,
   type ApiErrorInit,

@@ -164,11 +164,16 @@ class Matcher {
   readonly #fail: number[] = [0];
   /** The longest form ending at each node, itself or through its fail links (0: none). */
   readonly #longest: number[] = [0];
+  /** The index of the secret whose form ends exactly at each node (-1: none). */
+  readonly #secretAt: number[] = [-1];
+  /** The nearest node on each node's fail chain where a form ends (0: none). */
+  readonly #output: number[] = [0];
   readonly shortest: number;
 
   constructor(secrets: readonly string[]) {
     const forms: Uint16Array[] = [];
-    for (const secret of secrets) {
+    const owners: number[] = [];
+    for (const [index, secret] of secrets.entries()) {
       // Also its UTF-8 bytes (percent-decoding reads one unit per byte), and its base64
       // and base64url, unpadded so that padded text matches too.
       let bytes = '';
@@ -176,14 +181,16 @@ class Matcher {
       const base64 = btoa(bytes).replace(/=+$/, '');
       for (const form of [secret, bytes, base64, base64.replace(/\+/g, '-').replace(/\//g, '_')]) {
         const { units, length } = normalize(form);
-        if (length >= MIN_SECRET_LENGTH) forms.push(units.slice(0, length));
+        if (length < MIN_SECRET_LENGTH) continue;
+        forms.push(units.slice(0, length));
+        owners.push(index);
       }
     }
     this.shortest = Math.min(...forms.map((form) => form.length));
     const parent = [0];
     const via = [0];
     const byDepth: number[][] = [];
-    for (const form of forms) {
+    for (const [f, form] of forms.entries()) {
       let node = 0;
       form.forEach((unit, depth) => {
         let next = this.#child(node, unit);
@@ -197,12 +204,14 @@ class Matcher {
         node = next;
       });
       this.#longest[node] = Math.max(this.#longest[node] ?? 0, form.length);
+      this.#secretAt[node] = owners[f] ?? -1;
     }
     // Fail links, shallowest nodes first: the parent's fail link, advanced by the same unit.
     for (const node of byDepth.flat()) {
       const up = parent[node] ?? 0;
       const fail = up === 0 ? 0 : this.#step(this.#fail[up] ?? 0, via[node] ?? 0);
       this.#fail[node] = fail;
+      this.#output[node] = (this.#secretAt[fail] ?? -1) >= 0 ? fail : (this.#output[fail] ?? 0);
       this.#longest[node] = Math.max(this.#longest[node] ?? 0, this.#longest[fail] ?? 0);
     }
   }
@@ -210,6 +219,8 @@ class Matcher {
   #add(node: number, unit: number): number {
     const added = this.#fail.push(0) - 1;
     this.#longest.push(0);
+    this.#secretAt.push(-1);
+    this.#output.push(0);
     this.#firstUnit.push(-1);
     this.#firstChild.push(0);
     if (node === 0 && unit < 256) this.#root[unit] = added;
@@ -250,6 +261,27 @@ class Matcher {
       spans.push([from, i + 1]);
     }
     return spans;
+  }
+
+  /**
+   * The indexes of the secrets some form of which occurs in `units[0, length)`, each once.
+   * Every form ending at a unit is on that node's output chain; a chain node already
+   * walked had its whole chain walked, so the walk stops there: linear in the text plus
+   * the automaton.
+   */
+  secretsIn(units: Uint16Array, length: number): Set<number> {
+    const found = new Set<number>();
+    const walked = new Set<number>();
+    for (let i = 0, node = 0; i < length; i++) {
+      node = this.#step(node, units[i] ?? 0);
+      if ((this.#longest[node] ?? 0) === 0) continue;
+      let at = (this.#secretAt[node] ?? -1) >= 0 ? node : (this.#output[node] ?? 0);
+      for (; at !== 0 && !walked.has(at); at = this.#output[at] ?? 0) {
+        walked.add(at);
+        found.add(this.#secretAt[at] ?? -1);
+      }
+    }
+    return found;
   }
 }
 
@@ -353,9 +385,28 @@ export function redactSecrets(text: string, secrets: readonly (string | undefine
   return redactText(text, matchersOf(secrets));
 }
 
+/**
+ * The secrets `text` echoes in a form {@link redactSecrets} removes, in the order given,
+ * each once: one pass of the text, however many secrets.
+ */
+export function secretEchoesIn(text: string, secrets: readonly (string | undefined)[]): string[] {
+  const real = [
+    ...new Set(
+      secrets.filter((secret): secret is string => (secret?.length ?? 0) >= MIN_SECRET_LENGTH),
+    ),
+  ];
+  if (real.length === 0) return [];
+  const matcher = new Matcher(real);
+  // Decoding only shortens a text: one shorter than every form holds none.
+  if (text.length < matcher.shortest) return [];
+  const { units, length } = normalize(text);
+  const found = matcher.secretsIn(units, length);
+  return real.filter((_, index) => found.has(index));
+}
+
 /** Whether `text` echoes any of `secrets` in a form {@link redactSecrets} removes. */
 export function findSecretEchoes(text: string, secrets: readonly (string | undefined)[]): boolean {
-  return redactSecrets(text, secrets) !== text;
+  return secretEchoesIn(text, secrets).length > 0;
 }
 
 /**
@@ -376,13 +427,24 @@ const MAX_CREDENTIALS = 256;
  * from the moment it is handed to fetch, for 30 minutes (an answer read later may echo
  * it), at most 256 (oldest dropped first). A call's own credential stays one for that call
  * through {@link SentSecrets.with}, however many other calls paid meanwhile.
+ *
+ * Two matchers, so a paid call does not rebuild the automaton of every live credential
+ * (red team R2: 116 ms per paid call at 256): a stable one of the key and the credentials
+ * live at its build, and a small one of the credentials added since, rebuilt at each add.
+ * When the small one holds more than √N credentials (N live), both merge into a new
+ * stable one: an add costs O(√N) credentials' build, amortised. A credential that expires
+ * or is dropped keeps matching until the next merge: redacting a dead credential costs
+ * nothing, and dropping it would mean a rebuild.
  */
 export class SentSecrets {
   readonly #apiKey: string | undefined;
   /** Credential tokens by the time they were sent (insertion order: oldest first). */
   readonly #recent = new Map<string, number>();
-  /** The matcher of the key and the live credentials, rebuilt only when they change. */
-  #matchers: Matcher[] | undefined;
+  /** The key and the credentials live at the last merge; rebuilt at the next use if unset. */
+  #stable: Matcher[] | undefined;
+  /** Credentials added since the last merge, and their matcher (built at the next use). */
+  #added: string[] = [];
+  #fresh: Matcher[] | undefined;
 
   constructor(apiKey: string | undefined) {
     this.#apiKey = apiKey;
@@ -399,7 +461,9 @@ export class SentSecrets {
     this.#recent.set(token, Date.now());
     if (this.#recent.size > MAX_CREDENTIALS)
       this.#recent.delete(this.#recent.keys().next().value ?? '');
-    this.#matchers = undefined;
+    this.#added.push(token);
+    if (this.#added.length ** 2 > this.#recent.size) this.#stable = undefined;
+    else this.#fresh = undefined;
   }
 
   /** A redactor that also removes `extra` secrets (a bearer token, a call's credential). */
@@ -413,17 +477,21 @@ export class SentSecrets {
 
   #current(): Matcher[] {
     this.#expire();
-    this.#matchers ??= matchersOf([this.#apiKey, ...this.#recent.keys()]);
-    return this.#matchers;
+    if (this.#stable === undefined) {
+      this.#stable = matchersOf([this.#apiKey, ...this.#recent.keys()]);
+      this.#added = [];
+      this.#fresh = [];
+    }
+    this.#fresh ??= matchersOf(this.#added);
+    return this.#fresh.length === 0 ? this.#stable : [...this.#stable, ...this.#fresh];
   }
 
-  /** Forgets credentials sent longer ago than the window. */
+  /** Forgets credentials sent longer ago than the window (they match until the next merge). */
   #expire(): void {
     const oldest = Date.now() - CREDENTIAL_WINDOW_MS;
     for (const [token, sentAt] of this.#recent) {
       if (sentAt > oldest) break;
       this.#recent.delete(token);
-      this.#matchers = undefined;
     }
   }
 }

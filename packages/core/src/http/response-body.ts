@@ -14,6 +14,14 @@ export function mediaType(response: Response): string {
   return header.split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
+/**
+ * The media type as an error message may show it: the server chose it (a proxy may copy
+ * the key into it), so it is redacted and cut like a body.
+ */
+export function typeShown(response: Response, redact: Redactor): string {
+  return snippet(mediaType(response), redact) || 'no content type';
+}
+
 /** True for `application/json` and `application/*+json`. */
 export function isJsonMediaType(type: string): boolean {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
@@ -102,7 +110,7 @@ export function parseJsonText(
     }
     // No cause: JSON.parse's message quotes the body, which the redactor would not see.
     throw new ProtocolError(
-      `${operation}: the answer (HTTP ${response.status}, ${mediaType(response) || 'no content type'}) is not valid JSON: ${snippet(text, redact)}`,
+      `${operation}: the answer (HTTP ${response.status}, ${typeShown(response, redact)}) is not valid JSON: ${snippet(text, redact)}`,
       { status: response.status },
     );
   }

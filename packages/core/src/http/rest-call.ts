@@ -2,7 +2,7 @@ import { ProtocolError } from '../errors/transport-errors.js';
 import { readBodyText } from './body-reader.js';
 import type { CallScope } from './call-scope.js';
 import { errorFromResponse } from './error-from-response.js';
-import { isJsonMediaType, mediaType, parseJsonText, snippet } from './response-body.js';
+import { isJsonMediaType, mediaType, parseJsonText, snippet, typeShown } from './response-body.js';
 import type { RetryMode } from './retry.js';
 import type { RequestOptions, ServiceConnection } from './service-connection.js';
 
@@ -77,7 +77,7 @@ async function attempt(
   const type = mediaType(response);
   if (!isJsonMediaType(type)) {
     throw new ProtocolError(
-      `${operation}: expected JSON, got ${type || 'no content type'} (HTTP ${status}): ${snippet(text, redact)}`,
+      `${operation}: expected JSON, got ${typeShown(response, redact)} (HTTP ${status}): ${snippet(text, redact)}`,
       { status },
     );
   }

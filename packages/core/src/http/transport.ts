@@ -42,16 +42,21 @@ function provablyNotSent(error: unknown): boolean {
   return causes.every((item) => NOT_SENT_CODES.has(errorCode(item) ?? ''));
 }
 
-/** The path of a request's URL, for messages (the query holds the caller's input). */
-function pathOf(request: OutgoingRequest): string {
-  return new URL(request.url).pathname;
+/**
+ * The path a message names: always the first hop's, which the client built. After a
+ * redirect the current path is the server's `Location`, which may echo a secret (a proxy
+ * redirecting to `/keys/<key>/…`); this one rule keeps every message of this file free of
+ * server-chosen text. The query is left out (it holds the caller's input).
+ */
+function pathOf(first: OutgoingRequest): string {
+  return new URL(first.url).pathname;
 }
 
-function toConnectionError(error: unknown, request: OutgoingRequest): ConnectionError {
+function toConnectionError(error: unknown, first: OutgoingRequest): ConnectionError {
   const code = errorCode((error as { cause?: unknown } | null)?.cause);
   const reason = code ?? (error instanceof Error ? error.message : 'unknown error');
-  const { origin, pathname } = new URL(request.url);
-  return new ConnectionError(`${request.method} ${origin}${pathname} failed: ${reason}`, {
+  const { origin, pathname } = new URL(first.url);
+  return new ConnectionError(`${first.method} ${origin}${pathname} failed: ${reason}`, {
     cause: error,
     requestSent: !provablyNotSent(error),
   });
@@ -73,12 +78,12 @@ function redirected(request: OutgoingRequest, status: number, target: URL): Outg
  */
 function fetchFailure(
   error: unknown,
-  request: OutgoingRequest,
+  first: OutgoingRequest,
   scope: CallScope,
   earlier: boolean,
 ): Error {
   if (scope.failure) return scope.failure;
-  const failure = toConnectionError(error, request);
+  const failure = toConnectionError(error, first);
   scope.mayHaveArrived = earlier || failure.requestSent;
   return failure;
 }
@@ -95,33 +100,43 @@ function refusedChangeRedirect(request: OutgoingRequest, status: number): Protoc
   );
 }
 
-function resolveLocation(location: string, request: OutgoingRequest, status: number): URL {
+function resolveLocation(
+  location: string,
+  current: OutgoingRequest,
+  first: OutgoingRequest,
+  status: number,
+): URL {
   try {
-    return new URL(location, request.url);
+    return new URL(location, current.url);
   } catch {
     // The header is not echoed: it is the server's text, and any URL is worth nothing here.
     throw new ProtocolError(
-      `${pathOf(request)} answered HTTP ${status} with a Location header that is not a valid URL`,
+      `${pathOf(first)} answered HTTP ${status} with a Location header that is not a valid URL`,
       { status },
     );
   }
 }
 
-function redirectTarget(response: Response, request: OutgoingRequest): URL | undefined {
+function redirectTarget(
+  response: Response,
+  current: OutgoingRequest,
+  first: OutgoingRequest,
+): URL | undefined {
   if (response.type === 'opaqueredirect') {
     throw new ProtocolError(
-      `${pathOf(request)} answered with a redirect this runtime cannot inspect; set the final URL in the client options`,
+      `${pathOf(first)} answered with a redirect this runtime cannot inspect; set the final URL in the client options`,
     );
   }
   const location = response.headers.get('location');
   if (location === null) return undefined;
-  const target = resolveLocation(location, request, response.status);
-  const { origin, pathname } = new URL(request.url);
+  const target = resolveLocation(location, current, first, response.status);
+  // Every hop shares the first one's origin (no other is followed): the client chose it.
+  const { origin } = new URL(first.url);
   if (target.origin !== origin) {
     // Following would hand the credential headers to another origin. The target is not
     // named: it is the server's text, and may echo a secret (even in its host name).
     throw new ProtocolError(
-      `${pathname} redirected to another origin; not followed so the API key stays with ${origin}`,
+      `${pathOf(first)} redirected to another origin; not followed so the API key stays with ${origin}`,
       { status: response.status },
     );
   }
@@ -131,11 +146,12 @@ function redirectTarget(response: Response, request: OutgoingRequest): URL | und
 /** The redirect target, if any; a redirect's body is dropped, also when refused. */
 async function redirectTargetOrDrain(
   response: Response,
-  request: OutgoingRequest,
+  current: OutgoingRequest,
+  first: OutgoingRequest,
 ): Promise<URL | undefined> {
   let target: URL | undefined;
   try {
-    target = redirectTarget(response, request);
+    target = redirectTarget(response, current, first);
   } catch (error) {
     await response.body?.cancel().catch(() => undefined);
     throw error;
@@ -172,7 +188,7 @@ export async function send(
         signal: scope.signal,
       });
     } catch (error) {
-      throw fetchFailure(error, current, scope, earlier);
+      throw fetchFailure(error, request, scope, earlier);
     }
     const { status } = response;
     // A 4xx is a refusal: the service did not act on the request. Anything else (a 2xx, a
@@ -183,9 +199,9 @@ export async function send(
     if (status !== 0 && !REDIRECT_STATUSES.has(status)) return response;
     if (scope.mutates && status !== 0) {
       await response.body?.cancel().catch(() => undefined);
-      throw refusedChangeRedirect(current, status);
+      throw refusedChangeRedirect(request, status);
     }
-    const target = await redirectTargetOrDrain(response, current);
+    const target = await redirectTargetOrDrain(response, current, request);
     if (target === undefined) return response;
     current = redirected(current, status, target);
   }

@@ -3,7 +3,13 @@ import { readBodyText } from '../http/body-reader.js';
 import type { CallScope } from '../http/call-scope.js';
 import { errorFromResponse } from '../http/error-from-response.js';
 import type { Redactor } from '../http/redact.js';
-import { mediaType, parseJsonText, parseServerJson, snippet } from '../http/response-body.js';
+import {
+  mediaType,
+  parseJsonText,
+  parseServerJson,
+  snippet,
+  typeShown,
+} from '../http/response-body.js';
 import type { RequestOptions, ServiceConnection } from '../http/service-connection.js';
 import {
   AUTH_TIERS,
@@ -86,7 +92,7 @@ async function readRpcMessage(response: Response, id: RpcId, scope: CallScope, r
   const text = await readBodyText(response, scope);
   if (type !== 'application/json') {
     throw new ProtocolError(
-      `${OPERATION}: expected application/json or text/event-stream, got ${type || 'no content type'} (HTTP ${response.status}): ${snippet(text, redact)}`,
+      `${OPERATION}: expected application/json or text/event-stream, got ${typeShown(response, redact)} (HTTP ${response.status}): ${snippet(text, redact)}`,
       { status: response.status },
     );
   }

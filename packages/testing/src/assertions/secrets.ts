@@ -2,6 +2,7 @@ import type { CatalogService } from '../service/catalog-service.js';
 import type { RecordedRequest, RunningStandIn } from '../stand-ins/server.js';
 import { secretsShown } from './echoes.js';
 import { throwIfAny } from './error.js';
+import { streamedText } from './stream-text.js';
 import { type WalkedText, walkText } from './walk.js';
 
 /** What the model and the shopper saw, for {@link assertKeyNotShown}. */
@@ -38,53 +39,19 @@ function surfaces(seen: SeenByModelAndShopper): { surfaces: Surface[]; problems:
     return { where, text: walked.strings.join('\n') };
   };
   const browser = 'what the browser received';
+  const streamed = (where: string, ui: unknown): Surface => {
+    const read = streamedText(ui);
+    problems.push(...read.problems);
+    return { where, text: read.text };
+  };
   const found = [
     ...requestsOf(seen).map((request, i) =>
       read(`model request ${i + 1}`, [request.path, request.headers, request.body]),
     ),
     ...(seen.answer === undefined ? [] : [{ where: 'the final answer', text: seen.answer }]),
-    ...(seen.ui === undefined
-      ? []
-      : [read(browser, seen.ui), { where: browser, text: streamedText(seen.ui) }]),
+    ...(seen.ui === undefined ? [] : [read(browser, seen.ui), streamed(browser, seen.ui)]),
   ];
   return { surfaces: found, problems };
-}
-
-/** Most values {@link streamedText} visits (the walk's budget). */
-const MAX_PARTS = 200_000;
-
-/**
- * The text a UI stream shows: the deltas of each streamed part (`text-delta`,
- * `reasoning-delta`; `delta`, or AI SDK 4's `textDelta`) joined by part id, as the page joins
- * them. A key streamed in pieces is whole here. Plain arrays and objects only, bounded.
- */
-function streamedText(ui: unknown): string {
-  const texts = new Map<string, string>();
-  const stack: unknown[] = [ui];
-  const seen = new Set<object>();
-  for (let visited = 0; stack.length > 0 && visited < MAX_PARTS; visited++) {
-    const value = stack.pop();
-    if (typeof value !== 'object' || value === null || seen.has(value)) continue;
-    seen.add(value);
-    try {
-      const part = value as { type?: unknown; id?: unknown; delta?: unknown; textDelta?: unknown };
-      const delta = part.delta ?? part.textDelta;
-      if (
-        typeof part.type === 'string' &&
-        part.type.endsWith('-delta') &&
-        typeof delta === 'string'
-      ) {
-        const id = `${part.type} ${String(part.id ?? '')}`;
-        texts.set(id, (texts.get(id) ?? '') + delta);
-        continue;
-      }
-      const children = Array.isArray(value) ? value : Object.values(value);
-      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
-    } catch {
-      // A value that throws when read is reported by the walk (walkText).
-    }
-  }
-  return [...texts.values()].join('\n');
 }
 
 /** The text of what the browser received, errors' stacks left out (for its links). */

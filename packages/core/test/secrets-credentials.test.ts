@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { SentSecrets } from '../src/http/redact.js';
+
+// Red team R2: every paid call rebuilt the one matcher of all live credentials (116 ms per
+// paid call at 256). Now an add rebuilds a small matcher of the credentials added since
+// the last merge, and the two merge every √N adds.
+
+const KEY = `ck_live_${randomBytes(12).toString('hex')}`;
+const credential = () => randomBytes(450).toString('base64url');
+const cpu = () => {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1e3;
+};
+
+describe('SentSecrets', () => {
+  it('redacts each credential from its add on, and the earlier ones, across merges', () => {
+    const sent = new SentSecrets(KEY);
+    const all: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const token = credential();
+      all.push(token);
+      sent.add(`Payment ${token}`);
+      const echoed = `key ${KEY} now ${token} first ${all[0]} half ${all[i >> 1]}`;
+      expect(sent.redact(echoed)).toBe(
+        'key [redacted] now [redacted] first [redacted] half [redacted]',
+      );
+    }
+  });
+
+  it('a paid call at 256 live credentials costs far less than rebuilding them all', () => {
+    const sent = new SentSecrets(KEY);
+    for (let i = 0; i < 256; i++) sent.add(`Payment ${credential()}`);
+    // The cost of one full rebuild, on this machine now: the first redaction builds it.
+    let start = cpu();
+    sent.redact('warm');
+    const rebuild = cpu() - start;
+    // 32 paid calls: the old SentSecrets rebuilt at each (32 rebuilds); now about two merges.
+    start = cpu();
+    for (let i = 0; i < 32; i++) {
+      sent.add(`Payment ${credential()}`);
+      sent.redact('{"products":[]}');
+    }
+    expect(cpu() - start).toBeLessThan(rebuild * 8);
+  });
+});

@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { findSecretEchoes, secretEchoesIn } from '../src/errors/index.js';
+
+// Red team R4: the kit told secrets apart by re-running the matcher per secret (text ×
+// secrets). The matcher now says which secrets it found, in one pass.
+
+const KEY = 'ck_live_9fA2b7Kq0XyZ3mN8pQ4r';
+const TOKEN = `tok_${randomBytes(24).toString('base64url')}`;
+const OTHERS = Array.from({ length: 30 }, () => `tok_${randomBytes(24).toString('base64url')}`);
+
+describe('secretEchoesIn', () => {
+  it('names each secret echoed, in any form, in the order given, each once', () => {
+    const secrets = [...OTHERS.slice(0, 10), TOKEN, ...OTHERS.slice(10), KEY];
+    const text = `a ${encodeURIComponent(KEY)} b ${btoa(TOKEN)} c ${KEY.toUpperCase()} d`;
+    expect(secretEchoesIn(text, secrets)).toEqual([TOKEN, KEY]);
+    expect(secretEchoesIn('nothing here', secrets)).toEqual([]);
+    expect(findSecretEchoes(text, secrets)).toBe(true);
+    expect(findSecretEchoes('nothing here', secrets)).toBe(false);
+  });
+
+  it('names a secret held inside another one’s echo, and ignores short ones', () => {
+    const inner = KEY.slice(8);
+    expect(secretEchoesIn(`x${KEY}x`, [KEY, inner, 'ck_'])).toEqual([KEY, inner]);
+    expect(secretEchoesIn(`x${inner}x`, [KEY, inner])).toEqual([inner]);
+  });
+
+  it('agrees with findSecretEchoes secret by secret', () => {
+    const text = `detail: ${JSON.stringify(`&#x${KEY.charCodeAt(0).toString(16)};${KEY.slice(1)}`)} ${OTHERS[3]}`;
+    const all = [KEY, TOKEN, ...OTHERS];
+    expect(secretEchoesIn(text, all)).toEqual(all.filter((s) => findSecretEchoes(text, [s])));
+  });
+});
