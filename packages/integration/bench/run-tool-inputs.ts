@@ -16,9 +16,9 @@ function lines(framework: string, counts: InputCounts): string[] {
 
 const { inputs, aiSdk, langChain } = await countToolInputs();
 process.stdout.write(
-  [
+  `${[
     `${inputs} tool calls a reasonable model sends (left-out or null optionals, "5", country case and UK, lone strings, enum case, padding):`,
     ...lines('AI SDK 7 generateText', aiSdk),
     ...lines('LangChain 1 tool.invoke', langChain),
-  ].join('\n') + '\n',
+  ].join('\n')}\n`,
 );

@@ -38,9 +38,7 @@ describe('link corruption benchmark against the emulator', () => {
       expect(
         row.intact + row.flagged + row.wrongOffer + row.unlinked + row.corruptedShown,
         row.mangle,
-      ).toBe(
-        row.trials,
-      );
+      ).toBe(row.trials);
     }
   });
 
