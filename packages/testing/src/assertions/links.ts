@@ -58,7 +58,7 @@ function under(url: URL, entry: URL): boolean {
 /**
  * One predicate for every link allowed besides buy links: the entries of `allowedLinks`, and
  * the URLs the catalog gave (exactly, as a browser opens them). Raw HTML is never allowed:
- * the links package's parse (the renderer's) lists it as an issue of its own kind.
+ * both readings list it as an issue of its own kind.
  */
 function allowance(options: BuyLinkAssertionOptions): (issue: BuyLinkIssue) => boolean {
   const entries = allowedEntries(options.allowedLinks ?? []);
@@ -183,8 +183,9 @@ export function buyLinkProblems(
 }
 
 /**
- * Throws unless every link in the final answer, read by the shopper's renderer's parse
- * (`@catalogkit/links`), is a verified buy link (byte for byte a link of a catalog result) or
+ * Throws unless every link in the final answer, read twice (as `renderAnswerHtml` reads it,
+ * markdown-it, and as GFM renderers without `rehypeBuyLinks` do, remark-gfm: the check fails
+ * where they disagree), is a verified buy link (byte for byte a link of a catalog result) or
  * allowed (`allowedLinks`, or a URL the catalog's results hold: `catalogUrls`), the answer
  * has no raw HTML, and no `[[buy:…]]` reference the application could have resolved is shown
  * in place of its link. Given a {@link CatalogService}, the sources are the results the
