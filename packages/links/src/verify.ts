@@ -77,7 +77,9 @@ function visit(
  * An allow-list: a link is `verified` only when it is a Markdown link, an autolink or a GFM
  * literal link whose destination is byte for byte a buy link. Everything else a browser
  * could follow or run is an issue: any raw HTML (inline or block, whatever it holds), any
- * other link of any scheme, any image. `ok` is true only when there is no issue. Linear in
+ * other link of any scheme, any image. `ok` is true only when there is no issue, as
+ * markdown-it reads the answer: a GFM renderer (react-markdown, Streamdown) reads some answers
+ * otherwise (README, L1–L7) and is covered by `rehypeBuyLinks`, not by this. Linear in
  * the length of the text (answers over {@link MAX_PARSED_CHARS} are one `too-long` issue).
  *
  * @example

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyBuyLinks } from '../src/index.js';
-import { ATTACKS } from './support/attacks.js';
+import { ATTACKS, GFM_DISAGREEMENTS } from './support/attacks.js';
 import { BUY, BUY_2, toolResults } from './support/fixtures.js';
 import {
   BUY_LINKS,
@@ -41,7 +41,7 @@ function expectSafe(outcome: Outcome): void {
 }
 
 describe.each(Object.entries(RENDERERS))('in Chromium, %s', (_name, render) => {
-  it.each(Object.entries(ATTACKS))(
+  it.each(Object.entries({ ...ATTACKS, ...GFM_DISAGREEMENTS }))(
     '%s: only buy links are clickable, no script runs',
     async (_attack, answer) => {
       expectSafe(await show(browser, render(answer), true));

@@ -1,12 +1,24 @@
 import fc from 'fast-check';
 import type { Link, LinkReference, Nodes } from 'mdast';
+import rehypeRaw from 'rehype-raw';
+import rehypeStringify from 'rehype-stringify';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
+import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
 import { describe, expect, it } from 'vitest';
-import { renderAnswerHtml, verifyBuyLinks } from '../src/index.js';
+import {
+  type BuyLinkSources,
+  buyLinkReference,
+  finalizeBuyLinks,
+  rehypeBuyLinks,
+  renderAnswerHtml,
+  verifyBuyLinks,
+} from '../src/index.js';
 import { parseAnswer } from '../src/parse.js';
+import { GFM_DISAGREEMENTS } from './support/attacks.js';
 import { BUY, BUY_2, toolResults } from './support/fixtures.js';
+import { RENDERERS } from './support/render-both.js';
 
 /** Generated answers per property: many here (each is a parse), more under `pnpm fuzz`. */
 const RUNS = Number(process.env.CATALOGKIT_FUZZ_RUNS ?? 1000);
@@ -121,4 +133,64 @@ describe('red team (wave 4b, links)', () => {
       expect(verifyBuyLinks(answer, toolResults)).toMatchObject({ ok: true, issues: [] });
     }
   });
+});
+
+/**
+ * What a rendered answer can do: its elements' attributes, by name. Only Markdown's own
+ * attributes may be there (`rel`, `align`, `start`), and `href` only on a buy link.
+ */
+function expectOnlyBuyLinks(html: string, buyLinks: readonly string[]): void {
+  expect(html).not.toMatch(/<(?:img|script|iframe|svg|math|object|embed|form|meta|base|style)\b/i);
+  let anchors = 0;
+  for (const [, tag, attributes = ''] of html.matchAll(/<([a-z][a-z0-9]*)([^>]*)>/gi)) {
+    for (const [, name, value = ''] of attributes.matchAll(/([^\s=]+)(?:="([^"]*)")?/g)) {
+      expect(['href', 'rel', 'align', 'start']).toContain(name);
+      if (name !== 'href') continue;
+      expect(tag).toBe('a');
+      expect(buyLinks).toContain(value.replaceAll('&#x26;', '&').replaceAll('&amp;', '&'));
+      anchors += 1;
+    }
+  }
+  expect(html.match(/<a\b/g)?.length ?? 0).toBe(anchors);
+}
+
+describe('links red team (L1–L7): GFM renderers read these otherwise; ours stay safe', () => {
+  // verify is `ok` on each (as markdown-it, renderAnswerHtml's parse, reads it): the guarantee
+  // for a renderer that is not ours comes from rehypeBuyLinks cleaning the tree it built.
+  it.each(Object.entries(GFM_DISAGREEMENTS))(
+    '%s: ok as markdown-it reads it; both renderers link only the buy link',
+    (_name, answer) => {
+      expect(verifyBuyLinks(answer, toolResults).ok).toBe(true);
+      expect(gfmLinks(answer).some((link) => link !== BUY) || /<img|\[\^/.test(answer)).toBe(true);
+      for (const render of Object.values(RENDERERS)) expectOnlyBuyLinks(render(answer), [BUY]);
+    },
+  );
+
+  // L5: a single `~` ends GFM strikethrough inside a buy link that holds `~`.
+  const TILDE_BUY = 'https://go.example/r/1?u=https%3A%2F%2Fshop.example%2F~store%2Fp&sig=a1b2';
+  const tildeResults: BuyLinkSources = [
+    { toolName: 'search_catalog', output: { products: [{ url: TILDE_BUY }] } },
+  ];
+  const streamdown = unified()
+    .use(remarkParse)
+    .use(remarkGfm)
+    .use(remarkRehype, { allowDangerousHtml: true })
+    .use(rehypeRaw)
+    .use(rehypeBuyLinks, { toolResults: tildeResults })
+    .use(rehypeStringify);
+  it.each([
+    ['after an unclosed [', `See [ ~x ${TILDE_BUY}`],
+    [
+      'through a reference, finalized',
+      finalizeBuyLinks(`See [ ~x ${buyLinkReference(TILDE_BUY)}`, tildeResults).text,
+    ],
+  ])(
+    'L5 a single ~ %s: GFM links a prefix, which neither renderer makes clickable',
+    (_, answer) => {
+      expect(verifyBuyLinks(answer, tildeResults).ok).toBe(true);
+      expect(gfmLinks(answer)).not.toContain(TILDE_BUY);
+      expectOnlyBuyLinks(renderAnswerHtml(answer, tildeResults), [TILDE_BUY]);
+      expectOnlyBuyLinks(String(streamdown.processSync(answer)), [TILDE_BUY]);
+    },
+  );
 });

@@ -59,3 +59,29 @@ export const ATTACKS: Readonly<Record<string, string>> = {
   'html block across lines': `<div\nonmouseover="document.title='pwned'">\n\n[Buy](${BUY})\n\n</div>`,
   'buy link with trailing junk': `[Buy](${BUY}x)`,
 };
+
+const EVIL = 'https://evil.example/phish';
+
+/**
+ * The links red team's L1–L7 (all but L5, which needs a buy link holding `~`: see
+ * gfm.test.ts): answers markdown-it (verifyBuyLinks, renderAnswerHtml) and remark-gfm
+ * (react-markdown, Streamdown) read differently. verifyBuyLinks says `ok` for each, as markdown-it
+ * reads it; a GFM renderer without rehypeBuyLinks links or runs what is in them. Both renderers
+ * of the package must still make nothing clickable but the buy link, and run nothing.
+ */
+export const GFM_DISAGREEMENTS: Readonly<Record<string, string>> = {
+  'L1 footnote continuation, a link': `Buy: ${BUY} [^1]\n\n[^1]: A note\n\n    [Buy now](${EVIL})`,
+  'L1 footnote continuation, raw HTML': `Buy: ${BUY} [^1]\n\n[^1]: A note\n\n    <img src=x onerror="document.title='pwned'">`,
+  'L1 footnote call and back-reference': `Buy: ${BUY} [^1]\n\n[^1]: A note`,
+  'L2 footnote label read as a definition': `Buy: ${BUY}\n\n[^x]:\n${EVIL}`,
+  'L2 multi-line title swallows Markdown and HTML': `Buy: ${BUY}\n\n[^x]:\n${BUY}\n"\n[Buy now](${EVIL})\n<img src=x onerror=document.title&#61;&#39;pwned&#39;>\n"`,
+  'L2 e-mail': `Buy: ${BUY}\n\n[^1]:\n evil@evil.example`,
+  'L3 indented line after a definition': `Buy: ${BUY}\n\n[a]: /x\n    [Buy now](${EVIL})`,
+  'L3 tab after a definition with title': `[a]: ${BUY} "t"\n\t<${EVIL}>\n\nBuy: ${BUY}`,
+  'L4 definition as a table header': `[a]: ${EVIL}\n| - |\n\nBuy: ${BUY}`,
+  'L4 autolink javascript: as a table header': `[a]: <javascript:document.title='pwned'>\n| - |\n\nBuy: ${BUY}`,
+  'L6 one-column table, letter before the scheme': `Buy: ${BUY}\n\n[Deals\n:-\n\u00e9https://evil.example/phish`,
+  'L6 one-column table, dotless host': `Buy: ${BUY}\n\n[Deals\n-|\nhttps://3627734734/phish`,
+  'L7 NBSP in a reference label': `[Buy][deal offer]\n\n[deal\u00a0offer]: ${BUY}\n[deal offer]: ${EVIL}`,
+  'L7 ideographic space trimmed': `[Buy][deal]\n\n[deal\u3000]: ${BUY}\n[deal]: ${EVIL}`,
+};

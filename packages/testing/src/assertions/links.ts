@@ -2,9 +2,14 @@ import {
   type BuyLinkTrustOptions as BuyLinkCheckOptions,
   type BuyLinkIssue,
   type BuyLinkSources,
+  MAX_PARSED_CHARS,
   resolveBuyLinks,
   verifyBuyLinks,
 } from '@catalogkit/links';
+import type { Nodes } from 'mdast';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
 import type { CatalogService } from '../service/catalog-service.js';
 import { throwIfAny } from './error.js';
 
@@ -53,7 +58,7 @@ function under(url: URL, entry: URL): boolean {
 /**
  * One predicate for every link allowed besides buy links: the entries of `allowedLinks`, and
  * the URLs the catalog gave (exactly, as a browser opens them). Raw HTML is never allowed:
- * the links package's parse (the renderer's) lists it as an issue of its own kind.
+ * both readings list it as an issue of its own kind.
  */
 function allowance(options: BuyLinkAssertionOptions): (issue: BuyLinkIssue) => boolean {
   const entries = allowedEntries(options.allowedLinks ?? []);
@@ -107,6 +112,47 @@ function unverifiedProblems(issues: readonly BuyLinkIssue[]): string[] {
     : named;
 }
 
+/** The parse of GFM renderers (react-markdown, Streamdown): remark-parse + remark-gfm. */
+const gfm = unified().use(remarkParse).use(remarkGfm);
+
+/** The words naming the disagreement, at the start of each problem it causes. */
+const DISAGREE =
+  'GFM renderers (remark-gfm: react-markdown, Streamdown) read this answer differently from the check (markdown-it, as renderAnswerHtml renders it):';
+
+/**
+ * The second reading, so the kit fails closed where the two parsers disagree (footnotes,
+ * indented lines after definitions, a definition above `| - |`, one-column tables, a single
+ * `~`, Unicode whitespace in labels): the answer as remark-gfm reads it has no raw HTML and no
+ * image, and no link or definition whose URL is not byte for byte a verified buy link or
+ * allowed (a linkReference takes its URL from a definition, checked here). A footnote call and its back-reference are the renderer's own links within the page
+ * (`#user-content-fn…`, not in the tree): allowed, while the footnote's content is walked as
+ * any other. Only answers verify parses (up to MAX_PARSED_CHARS) are read, so the cost is
+ * bounded as verify's is.
+ */
+function gfmProblems(
+  answer: string,
+  verified: ReadonlySet<string>,
+  allowed: (issue: BuyLinkIssue) => boolean,
+): string[] {
+  if (answer.length > MAX_PARSED_CHARS) return [];
+  const issues: BuyLinkIssue[] = [];
+  const stack: Nodes[] = [gfm.parse(answer)];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    const line = node.position?.start.line ?? 1;
+    if (node.type === 'html') issues.push({ kind: 'html', url: node.value, line });
+    // An image loads with no click: an issue whatever its URL, as in verify.
+    if (node.type === 'image') issues.push({ kind: 'image', url: node.url, line });
+    if (node.type === 'imageReference') issues.push({ kind: 'image', url: node.label ?? '', line });
+    if (node.type === 'link' || node.type === 'definition') {
+      const issue: BuyLinkIssue = { kind: 'link', url: node.url, line };
+      if (!verified.has(node.url) && !allowed(issue)) issues.push(issue);
+    }
+    // Children pushed last first, so issues come in the order of the answer.
+    if ('children' in node) stack.push(...[...node.children].reverse());
+  }
+  return unverifiedProblems(issues).map((problem) => `${DISAGREE} ${problem}`);
+}
+
 /** Links in the answer that are not verified buy links, and references left unresolved. */
 export function buyLinkProblems(
   answer: string,
@@ -117,6 +163,11 @@ export function buyLinkProblems(
   const allowed = allowance(options);
   const verification = verifyBuyLinks(answer, sources, checkOptions);
   const problems = unverifiedProblems(verification.issues.filter((issue) => !allowed(issue)));
+  // Fails closed: a GFM renderer without rehypeBuyLinks must read the same answer as safe too.
+  if (problems.length === 0) {
+    const verified = new Set(verification.verified.map((link) => link.url));
+    problems.push(...gfmProblems(answer, verified, allowed));
+  }
   // A reference that resolves to a true link was left for the shopper to read as code.
   for (const { reference } of resolveBuyLinks(answer, sources, checkOptions).resolved) {
     problems.push(
@@ -132,8 +183,9 @@ export function buyLinkProblems(
 }
 
 /**
- * Throws unless every link in the final answer, read by the shopper's renderer's parse
- * (`@catalogkit/links`), is a verified buy link (byte for byte a link of a catalog result) or
+ * Throws unless every link in the final answer, read twice (as `renderAnswerHtml` reads it,
+ * markdown-it, and as GFM renderers without `rehypeBuyLinks` do, remark-gfm: the check fails
+ * where they disagree), is a verified buy link (byte for byte a link of a catalog result) or
  * allowed (`allowedLinks`, or a URL the catalog's results hold: `catalogUrls`), the answer
  * has no raw HTML, and no `[[buy:…]]` reference the application could have resolved is shown
  * in place of its link. Given a {@link CatalogService}, the sources are the results the
