@@ -39,3 +39,69 @@ export interface CallObserver {
    */
   end(error: unknown, attempts: number): void;
 }
+
+/**
+ * Telemetry must never change a call's outcome: every report goes through this guard. The
+ * first report that throws (a full exporter queue, a buggy span processor) ends the observing
+ * of that call, is told once to `onThrow`, and the call goes on as if unobserved. Made only
+ * when the client has an instrumentation.
+ */
+class GuardedObserver implements CallObserver {
+  #inner: CallObserver | undefined;
+  readonly #onThrow: (error: unknown) => void;
+
+  constructor(inner: CallObserver, onThrow: (error: unknown) => void) {
+    this.#inner = inner;
+    this.#onThrow = onThrow;
+  }
+
+  #report(report: (observer: CallObserver) => void): void {
+    const inner = this.#inner;
+    if (inner === undefined) return;
+    try {
+      report(inner);
+    } catch (error) {
+      this.#inner = undefined;
+      this.#onThrow(error);
+    }
+  }
+
+  attemptStart(attempt: number): void {
+    this.#report((observer) => observer.attemptStart(attempt));
+  }
+
+  response(status: number, tier: string | null): void {
+    this.#report((observer) => observer.response(status, tier));
+  }
+
+  attemptEnd(attempt: number, error: unknown): void {
+    this.#report((observer) => observer.attemptEnd(attempt, error));
+  }
+
+  wait(kind: 'retry' | 'rateLimitPause', ms: number): void {
+    this.#report((observer) => observer.wait(kind, ms));
+  }
+
+  end(error: unknown, attempts: number): void {
+    this.#report((observer) => observer.end(error, attempts));
+  }
+}
+
+/**
+ * Starts observing one call through `instrumentation`, guarded (see GuardedObserver): a
+ * `startCall` that throws leaves the call unobserved, never failed.
+ */
+export function observeCall(
+  instrumentation: CatalogInstrumentation,
+  operation: string,
+  mutates: boolean,
+  onThrow: (error: unknown) => void,
+): CallObserver | undefined {
+  try {
+    const inner = instrumentation.startCall(operation, mutates);
+    return inner === undefined ? undefined : new GuardedObserver(inner, onThrow);
+  } catch (error) {
+    onThrow(error);
+    return undefined;
+  }
+}

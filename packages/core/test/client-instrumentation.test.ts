@@ -116,4 +116,56 @@ describe('instrumentation option', () => {
       () => new CatalogClient({ instrumentation: {} as unknown as CatalogInstrumentation }),
     ).toThrow(/option instrumentation/);
   });
+  // Red team T1: telemetry never changes a call's outcome.
+  it('an instrumentation that throws at any report leaves the call as it was, once warned', async () => {
+    let patches = 0;
+    server = await startTestServer((request, response) => {
+      if (request.method === 'PATCH') patches += 1;
+      if (request.method === 'PATCH') {
+        sendJson(response, 200, {
+          collection_id: 'col_1',
+          name: 'n',
+          description: '',
+          clauses: [],
+          created_at: '2025-05-01T09:30:00.000Z',
+          updated_at: '2025-05-01T09:30:00.000Z',
+        });
+      } else sendJson(response, 200, { websites: [] });
+    });
+    const thrower = (at: string): CatalogInstrumentation => ({
+      startCall() {
+        if (at === 'startCall') throw new Error('exporter down');
+        const fail = (name: string) => () => {
+          if (name === at) throw new Error('exporter down');
+        };
+        return {
+          attemptStart: fail('attemptStart'),
+          response: fail('response'),
+          attemptEnd: fail('attemptEnd'),
+          wait: fail('wait'),
+          end: fail('end'),
+        };
+      },
+    });
+    for (const at of ['startCall', 'attemptStart', 'response', 'attemptEnd', 'end']) {
+      const warnings: string[] = [];
+      const client = new CatalogClient({
+        apiKey: TEST_KEY,
+        baseUrl: server.origin,
+        instrumentation: thrower(at),
+        logger: { warn: (message) => warnings.push(message) },
+      });
+      await expect(client.websites.search({ query: 'shoes' }), at).resolves.toEqual({
+        websites: [],
+      });
+      const updated = await client.collections.update('col_1', { name: 'n' });
+      expect(updated, at).toBeDefined();
+      expect(warnings, at).toEqual([
+        'websites.search: the instrumentation threw; this call is not observed',
+        'collections.update: the instrumentation threw; this call is not observed',
+      ]);
+    }
+    // Each change was sent once, whatever threw.
+    expect(patches).toBe(5);
+  });
 });

@@ -200,20 +200,30 @@ class CallTelemetry implements CallObserver {
   }
 }
 
-/** Server text kept only when it is short and plain: a method, intent or currency code. */
-const WORD = /^[a-z0-9_-]{1,16}$/i;
-const CURRENCY = /^[a-z]{3}$/i;
+/**
+ * Server text becomes an attribute only from a closed list, else `_OTHER`: it can then carry
+ * no secret and make no unbounded number of metric series (red team T3, T5). Methods and
+ * intents are the Machine Payments Protocol's; currencies are the runtime's ISO 4217 list.
+ */
+const METHODS = new Set(['tempo', 'stripe', 'lightning', 'card']);
+const INTENTS = new Set(['charge', 'session']);
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency').map((code) => code.toLowerCase()));
 const AMOUNT = /^[0-9]{1,15}$/;
+
+function known(values: ReadonlySet<string>, value: string | undefined): string {
+  const folded = value?.toLowerCase();
+  return folded !== undefined && values.has(folded) ? folded : '_OTHER';
+}
 
 /** What a payment span says of the challenges offered: the single one's terms, else their count. */
 function paymentAttributes(challenges: readonly PaymentChallenge[]): Attributes {
   const attributes: Attributes = { 'catalogkit.payment.challenges': challenges.length };
   const [only] = challenges;
   if (challenges.length !== 1 || only === undefined) return attributes;
-  if (WORD.test(only.method)) attributes['catalogkit.payment.method'] = only.method;
-  if (WORD.test(only.intent)) attributes['catalogkit.payment.intent'] = only.intent;
-  if (only.currency !== undefined && CURRENCY.test(only.currency)) {
-    attributes['catalogkit.payment.currency'] = only.currency.toLowerCase();
+  attributes['catalogkit.payment.method'] = known(METHODS, only.method);
+  attributes['catalogkit.payment.intent'] = known(INTENTS, only.intent);
+  if (only.currency !== undefined) {
+    attributes['catalogkit.payment.currency'] = known(CURRENCIES, only.currency);
   }
   if (only.amount !== undefined && AMOUNT.test(only.amount)) {
     attributes['catalogkit.payment.amount'] = Number(only.amount);
@@ -229,15 +239,35 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
-/** Runs `run` in `span`'s context and ends the span when it settles; errors pass through. */
-function within<T>(span: Span, run: () => T, onError?: (error: unknown) => void): T {
-  const settle = (error?: unknown) => {
-    if (error !== undefined) {
-      fail(span, error);
-      onError?.(error);
-    }
-    span.end();
-  };
+/** Runs telemetry work; a throw there (a full exporter queue) is dropped (red team T1). */
+function quietly(work: () => void): void {
+  try {
+    work();
+  } catch {
+    // Telemetry must never change what the application's call returns.
+  }
+}
+
+/**
+ * Runs `run` in the context of the span `start` makes, and ends the span when it settles;
+ * `run`'s result and errors pass through unchanged. A `start` or span that throws leaves
+ * `run` unobserved, never failed.
+ */
+function within<T>(start: () => Span, run: () => T, onError?: (error: unknown) => void): T {
+  let span: Span;
+  try {
+    span = start();
+  } catch {
+    return run();
+  }
+  const settle = (error?: unknown) =>
+    quietly(() => {
+      if (error !== undefined) {
+        fail(span, error);
+        onError?.(error);
+      }
+      span.end();
+    });
   let result: T;
   try {
     result = context.with(trace.setSpan(context.active(), span), run);
@@ -295,13 +325,16 @@ export function catalogTelemetry(options: CatalogTelemetryOptions = {}): Catalog
 
   const instrumentation: CatalogInstrumentation = {
     startCall(operation, mutates) {
-      const span = tracer.startSpan(operation, {
+      // An operation outside core's table (`client.request`) is the app's own text: recorded as
+      // `custom`, so it carries nothing the app put in it and makes one series (red team T6).
+      const named = Object.hasOwn(ROUTES, operation) ? operation : 'custom';
+      const span = tracer.startSpan(named, {
         kind: SpanKind.INTERNAL,
-        attributes: { 'catalogkit.operation': operation },
+        attributes: { 'catalogkit.operation': named },
       });
-      // No provider registered: nothing is recorded, so the call reports nothing either.
-      if (!span.isRecording()) return undefined;
-      return new CallTelemetry(instruments, operation, mutates, span);
+      // Observed even when the span is not recording (no provider, or sampled out): the
+      // metrics count every call, whatever the trace sampling (red team T2).
+      return new CallTelemetry(instruments, named, mutates, span);
     },
   };
 
@@ -312,8 +345,10 @@ export function catalogTelemetry(options: CatalogTelemetryOptions = {}): Catalog
       'gen_ai.tool.type': 'function',
     };
     if (callId !== undefined) attributes['gen_ai.tool.call.id'] = callId;
-    const span = tracer.startSpan(`execute_tool ${name}`, { kind: SpanKind.INTERNAL, attributes });
-    return within(span, run);
+    return within(
+      () => tracer.startSpan(`execute_tool ${name}`, { kind: SpanKind.INTERNAL, attributes }),
+      run,
+    );
   };
 
   return {
@@ -345,10 +380,11 @@ export function catalogTelemetry(options: CatalogTelemetryOptions = {}): Catalog
         const original = store[method] as (...args: unknown[]) => unknown;
         traced[method] = (...args: unknown[]) =>
           within(
-            tracer.startSpan(`catalogkit.store ${method}`, {
-              kind: SpanKind.CLIENT,
-              attributes: { 'catalogkit.store.operation': method },
-            }),
+            () =>
+              tracer.startSpan(`catalogkit.store ${method}`, {
+                kind: SpanKind.CLIENT,
+                attributes: { 'catalogkit.store.operation': method },
+              }),
             () => original.apply(store, args),
             (error) =>
               instruments.storeErrors.add(1, {
@@ -365,24 +401,30 @@ export function catalogTelemetry(options: CatalogTelemetryOptions = {}): Catalog
         ...payment,
         pay: (challenges, payContext) => {
           const attributes = paymentAttributes(challenges);
-          attributes['catalogkit.operation'] = payContext.operation;
-          const span = tracer.startSpan('catalogkit.payment', {
-            kind: SpanKind.INTERNAL,
-            attributes,
-          });
-          const record = (outcome: 'paid' | 'declined' | 'failed') => {
-            span.setAttribute('catalogkit.payment.outcome', outcome);
-            const metric: Attributes = { 'catalogkit.payment.outcome': outcome };
-            const currency = attributes['catalogkit.payment.currency'];
-            if (currency !== undefined) metric['catalogkit.payment.currency'] = currency;
-            instruments.payments.add(1, metric);
-            const amount = attributes['catalogkit.payment.amount'];
-            if (outcome === 'paid' && typeof amount === 'number') {
-              instruments.paymentAmount.add(amount, metric);
-            }
-          };
+          attributes['catalogkit.operation'] = Object.hasOwn(ROUTES, payContext.operation)
+            ? payContext.operation
+            : 'custom';
+          let span: Span | undefined;
+          const record = (outcome: 'paid' | 'declined' | 'failed') =>
+            quietly(() => {
+              span?.setAttribute('catalogkit.payment.outcome', outcome);
+              const metric: Attributes = { 'catalogkit.payment.outcome': outcome };
+              const currency = attributes['catalogkit.payment.currency'];
+              if (currency !== undefined) metric['catalogkit.payment.currency'] = currency;
+              instruments.payments.add(1, metric);
+              const amount = attributes['catalogkit.payment.amount'];
+              if (outcome === 'paid' && typeof amount === 'number') {
+                instruments.paymentAmount.add(amount, metric);
+              }
+            });
           return within(
-            span,
+            () => {
+              span = tracer.startSpan('catalogkit.payment', {
+                kind: SpanKind.INTERNAL,
+                attributes,
+              });
+              return span;
+            },
             async () => {
               const credential = await payment.pay(challenges, payContext);
               // Only whether a credential came back is recorded, never the credential.
@@ -397,8 +439,9 @@ export function catalogTelemetry(options: CatalogTelemetryOptions = {}): Catalog
 
     mint(mint: TokenMinter): TokenMinter {
       return (mintContext) =>
-        within(tracer.startSpan('catalogkit.token.mint', { kind: SpanKind.INTERNAL }), () =>
-          mint(mintContext),
+        within(
+          () => tracer.startSpan('catalogkit.token.mint', { kind: SpanKind.INTERNAL }),
+          () => mint(mintContext),
         );
     },
   };

@@ -132,7 +132,6 @@ describe('one agent turn against the emulator', () => {
     const emulator = await start();
     // The global providers: none registered in this test process.
     const telemetry = catalogTelemetry();
-    expect(telemetry.instrumentation.startCall('catalog.search', false)).toBeUndefined();
     const client = new CatalogClient({
       apiKey: emulator.keys.valid,
       mcpUrl: emulator.mcpUrl,
@@ -141,5 +140,41 @@ describe('one agent turn against the emulator', () => {
     const answer = await client.catalog.search({ query: 'shoes' });
     expect(answer.tier).toBe('token');
     expect(trace.getActiveSpan()).toBeUndefined();
+  });
+  // Red team T2, T3, T5, T6: metrics whatever the sampling; server text and the app's own
+  // operation names only from closed lists.
+  it('counts calls with metrics alone; odd operations, currencies and methods are bounded', async () => {
+    const emulator = await start();
+    const metricsOnly = catalogTelemetry({ meterProvider: otel.meterProvider });
+    const client = new CatalogClient({
+      apiKey: emulator.keys.valid,
+      mcpUrl: emulator.mcpUrl,
+      instrumentation: metricsOnly.instrumentation,
+    });
+    await client.catalog.search({ query: 'shoes' });
+    const duration = (await otel.metrics()).get('catalogkit.client.call.duration') ?? [];
+    expect(duration.map((point) => point.attributes)).toEqual([
+      expect.objectContaining({ 'catalogkit.operation': 'catalog.search' }),
+    ]);
+    const telemetry = catalogTelemetry(otel);
+    telemetry.instrumentation.startCall(`${emulator.keys.valid}.op`, false)?.end(undefined, 1);
+    const pay = telemetry.payment({
+      pay: async () => undefined,
+    } as never);
+    await pay.pay(
+      [{ method: 'sk_live_a1b2c3d4', intent: 'charge', currency: 'QQQ', amount: '5' }] as never,
+      { operation: 'websites.search' } as never,
+    );
+    const spans = otel.finished();
+    expect(spans.map((span) => span.name)).toContain('custom');
+    const text = JSON.stringify(spans.map((span) => [span.name, span.attributes]));
+    expect(text).not.toContain(emulator.keys.valid);
+    expect(text).not.toContain('sk_live_a1b2c3d4');
+    const payment = spans.find((span) => span.name === 'catalogkit.payment');
+    expect(payment?.attributes).toMatchObject({
+      'catalogkit.payment.method': '_OTHER',
+      'catalogkit.payment.intent': 'charge',
+      'catalogkit.payment.currency': '_OTHER',
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { monotonicMs, sleep } from '../async.js';
 import { type CatalogError, markOutcome } from '../errors/catalog-error.js';
 import { AbortError, TimeoutError } from '../errors/transport-errors.js';
-import type { CallObserver, CatalogInstrumentation } from '../instrumentation.js';
+import { type CallObserver, type CatalogInstrumentation, observeCall } from '../instrumentation.js';
 import { type RetryContext, retryDelayFor } from './retry.js';
 
 /** Size limits on what one answer may make the client hold, in bytes after decoding. */
@@ -118,7 +118,13 @@ export async function runCall<T>(
   const { operation, timeoutMs, signal, limits, mutates, onFailure, instrumentation } = settings;
   const scope = new CallScope(operation, timeoutMs, signal, limits, mutates === true);
   // Without an instrumentation every report below is one `undefined` check: no allocation.
-  const observer = instrumentation?.startCall(operation, mutates === true);
+  const observer =
+    instrumentation &&
+    observeCall(instrumentation, operation, mutates === true, (error) =>
+      retry.logger?.warn?.(`${operation}: the instrumentation threw; this call is not observed`, {
+        error: error instanceof Error ? error.name : typeof error,
+      }),
+    );
   scope.observer = observer;
   let waitedMs = 0;
   // Attempts actually sent: a pause that ends the call before sending starts none.
