@@ -3,6 +3,7 @@
 // where the page matters, rendered in Chromium. docs/SECURITY.md cites these tests.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CATALOG_VARIANTS_MAX } from '@catalogkit/core/schemas';
 import { defineCatalogTool } from '@catalogkit/core/tools';
 import { collectBuyLinks } from '@catalogkit/links';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -155,7 +156,7 @@ describe('storefront red team (S1–S7)', () => {
 
   // S2: 10 000 products to a `limit: 3` search (and 30 000 variants on one) were served as-is
   // (1 MB of model text) and drawn as 130 000 elements, freezing the host page for seconds.
-  it('S2: the answer is bounded where core parses it: limit products, 20 variants each', async () => {
+  it('S2: the answer is bounded where core parses it: limit products, CATALOG_VARIANTS_MAX variants each', async () => {
     const variants = Array.from({ length: 30_000 }, (_, index) =>
       variant(`v${index}`, `https://shop.example/${index}`),
     );
@@ -166,14 +167,16 @@ describe('storefront red team (S1–S7)', () => {
     expect(result.isError).toBeFalsy();
     const response = (result.structuredContent as { response: { products: unknown[] } }).response;
     expect(response.products).toHaveLength(3);
-    expect((response.products[0] as { variants: unknown[] }).variants).toHaveLength(20);
-    expect(JSON.stringify(result).length).toBeLessThan(20_000);
-    expect(textOf(result).length).toBeLessThan(6_000);
+    expect((response.products[0] as { variants: unknown[] }).variants).toHaveLength(
+      CATALOG_VARIANTS_MAX,
+    );
+    expect(JSON.stringify(result).length).toBeLessThan(60_000);
+    expect(textOf(result).length).toBeLessThan(20_000);
     const shown = await showApp(browser, html, input, result);
     try {
       await shown.view.locator('article.card').first().waitFor();
       expect(await shown.view.locator('article.card').count()).toBe(3);
-      expect(await shown.view.locator('.offer').count()).toBe(24);
+      expect(await shown.view.locator('.offer').count()).toBe(CATALOG_VARIANTS_MAX + 4);
     } finally {
       await shown.page.close();
     }

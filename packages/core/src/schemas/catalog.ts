@@ -23,10 +23,11 @@ export const CATALOG_LIMIT_MAX = 100;
 
 /**
  * Most variants (offers) kept per product of an answer. A product is one item across its
- * retailers and options; 20 offers already fill a card and 20 lines of the model's text, and
- * with at most {@link CATALOG_LIMIT_MAX} products it bounds an answer's offers at 2 000.
+ * retailers and options (sizes × colours × sellers): a real shoe has dozens, so the cap sits
+ * well above them (a dropped variant is a lost buy link) and only bounds a hostile answer:
+ * with the tools' 20 products, at most 2 000 offers.
  */
-export const CATALOG_VARIANTS_MAX = 20;
+export const CATALOG_VARIANTS_MAX = 100;
 
 /** `catalog.pagination`. The contract does not show bounds; UCP sets none (default 10). */
 export const CatalogPaginationSchema = /* @__PURE__ */ schema(() =>
