@@ -128,9 +128,11 @@ export class RedisStore implements CatalogStore {
     if (pttl === undefined || pttl < -2 || typeof marked !== 'string' || !marked.startsWith('=')) {
       throw wrongAnswer(this.name, 'GET', 'null or [remaining life, value]', reply);
     }
-    // PTTL: -1 means no expiry; 0 or -2 means the key has just gone.
-    if (pttl === 0 || pttl === -2) return undefined;
-    return { value: marked.slice(1), ttlMs: pttl === -1 ? undefined : pttl };
+    // PTTL: -1 means no expiry, -2 that the key has gone. 0 is under a millisecond left: the key
+    // is still there (a SET NX now fails), so it reads as present, its life rounded up to 1 ms;
+    // "absent" always means a claim can win.
+    if (pttl === -2) return undefined;
+    return { value: marked.slice(1), ttlMs: pttl === -1 ? undefined : Math.max(pttl, 1) };
   }
 
   async set(key: string, value: string, ttlMs?: number): Promise<void> {
