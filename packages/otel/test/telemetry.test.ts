@@ -162,14 +162,14 @@ describe('one agent turn against the emulator', () => {
       pay: async () => undefined,
     } as never);
     await pay.pay(
-      [{ method: 'sk_live_a1b2c3d4', intent: 'charge', currency: 'QQQ', amount: '5' }] as never,
+      [{ method: 'cred_q1w2e3r4t5y6', intent: 'charge', currency: 'QQQ', amount: '5' }] as never,
       { operation: 'websites.search' } as never,
     );
     const spans = otel.finished();
     expect(spans.map((span) => span.name)).toContain('custom');
     const text = JSON.stringify(spans.map((span) => [span.name, span.attributes]));
     expect(text).not.toContain(emulator.keys.valid);
-    expect(text).not.toContain('sk_live_a1b2c3d4');
+    expect(text).not.toContain('cred_q1w2e3r4t5y6');
     const payment = spans.find((span) => span.name === 'catalogkit.payment');
     expect(payment?.attributes).toMatchObject({
       'catalogkit.payment.method': '_OTHER',
