@@ -11,23 +11,11 @@ export {
   type ReleaseLock,
   type StoredValue,
 } from '../store/index.js';
-export type { BackoffOptions } from './backoff.js';
-export {
-  createHttpTokenMinter,
-  createTurnSender,
-  type HttpTokenMinterOptions,
-  type RestCaller,
-  type TurnInput,
-  type TurnSender,
-  type TurnSenderOptions,
-} from './service-calls.js';
+export { createHttpTokenMinter, createTurnSender, type TurnSender } from './service-calls.js';
 export { ChatSession, type ChatSessionOptions } from './session.js';
-export { type ConversationTokenInfo, ConversationTokenManager } from './token-manager.js';
-export type {
-  CallOptions,
-  ConversationTokenManagerOptions,
-  InstantInput,
-  MintContext,
-  MintedToken,
-  TokenMinter,
-} from './token-manager-options.js';
+export {
+  type CallOptions,
+  ConversationTokenManager,
+  type ConversationTokenManagerOptions,
+} from './token-manager.js';
+export type { MintedToken, TokenMinter } from './token-source.js';

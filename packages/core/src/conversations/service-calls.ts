@@ -12,7 +12,7 @@ import {
 } from '../schemas/conversations.js';
 import { validateRequest } from '../validation/request.js';
 import { requireToken } from '../validation/text.js';
-import type { MintedToken, TokenMinter } from './token-manager-options.js';
+import type { MintedToken, TokenMinter } from './token-source.js';
 
 /** What the HTTP helpers need of a `CatalogClient`: its low-level REST call. */
 export interface RestCaller {
@@ -20,9 +20,8 @@ export interface RestCaller {
 }
 
 /**
- * The life asked for when the options give none (the comparable service's default). It is
- * always sent: a service whose own default is shorter would otherwise grant less than the
- * client counts on, which a local clock behind the service's would hide.
+ * The life asked for when none is given, always sent: a service whose own default is shorter
+ * would grant less than the client counts on, which a local clock behind would hide.
  */
 const DEFAULT_TTL_SECONDS = 1800;
 
@@ -37,14 +36,10 @@ export interface HttpTokenMinterOptions {
 }
 
 /**
- * A {@link TokenMinter} for SERVER-SIDE use: calls
- * `POST {baseUrl}/v1/conversations/{conversationId}/tokens` with the API key and returns
- * the token, its `expires_at` and the answer's `Date` header (for clock skew).
- *
- * Assumption: the contract does not show how tokens are minted; this endpoint follows the
- * comparable service of docs/service-contract.md and is what the emulator implements.
- * Never ship the API key to a browser: expose your own endpoint that mints, and mint in the
- * browser by calling it.
+ * A {@link TokenMinter} for SERVER-SIDE use: `POST /v1/conversations/{id}/tokens` with the
+ * API key (an assumed endpoint, see docs/service-contract.md); returns the token, its expiry
+ * and the answer's `Date` (for clock skew). Never ship the API key to a browser: mint there
+ * through your own endpoint.
  */
 export function createHttpTokenMinter(options: HttpTokenMinterOptions): TokenMinter {
   const { client, conversationId, ttlSeconds } = options;
@@ -71,7 +66,6 @@ export function createHttpTokenMinter(options: HttpTokenMinterOptions): TokenMin
     // A 2xx to a mint created a token, even when its answer cannot be read.
     const minted = parseChangeAnswer(ConversationTokenSchema, response, operation);
     const serverDate = response.headers.get('date') ?? undefined;
-    // The life asked for bounds the token on the local clock when `Date` is hidden (CORS).
     return { token: minted.token, expiresAt: minted.expires_at, serverDate, ttlSeconds: ttl };
   };
 }
@@ -89,21 +83,15 @@ export interface TurnInput {
 /** Sends one turn; rejects with AuthenticationError (401) when the token is refused. */
 export type TurnSender = (turn: TurnInput) => Promise<Turn>;
 
-/** Options of {@link createTurnSender}. */
+/** Options of {@link createTurnSender}: a `CatalogClient` (in a browser, without an API key). */
 export interface TurnSenderOptions {
-  /**
-   * A `CatalogClient` with the base URL. In a browser, create it without an API key: turns
-   * authenticate with the conversation token alone.
-   */
   client: RestCaller;
 }
 
 /**
- * A {@link TurnSender} for `POST {baseUrl}/v1/conversations/{conversationId}/turns` with
- * `Authorization: Bearer <token>` (never `x-api-key`). An empty or
- * whitespace-only message is refused (RequestValidationError naming `message`) before
- * anything is sent. Turns are not idempotent, so they are repeated only when the request
- * provably never arrived.
+ * A {@link TurnSender} for `POST /v1/conversations/{id}/turns` with `Authorization: Bearer
+ * <token>` (never `x-api-key`). An empty message is refused (RequestValidationError naming
+ * `message`) before sending; a turn is repeated only when it provably never arrived.
  */
 export function createTurnSender(options: TurnSenderOptions): TurnSender {
   const operation = 'conversations.sendTurn';

@@ -6,27 +6,26 @@ import { MemoryCatalogStore } from '../store/memory-store.js';
 import { readThroughLocked } from '../store/read-through.js';
 import { requireId, requireMessage, requireToken } from '../validation/text.js';
 import type { TurnInput } from './service-calls.js';
-import { ConversationTokenManager } from './token-manager.js';
-import type {
-  CallOptions,
-  ConversationTokenManagerOptions,
-  MintedToken,
-} from './token-manager-options.js';
+import {
+  type CallOptions,
+  ConversationTokenManager,
+  type ConversationTokenManagerOptions,
+} from './token-manager.js';
+import type { MintedToken } from './token-source.js';
 
 /** Options of {@link ChatSession}. */
 export interface ChatSessionOptions<TTurn = Turn> {
   /** Your id for this chat session; names its entries in the store. */
   sessionId: string;
   /**
-   * Creates the conversation, e.g. `() => client.conversations.create({})` on a server or a
-   * call to your backend in a browser. Must answer an object with `conversation_id`.
-   * Called at most once per session (unless it fails). Aborted (`signal`) after 25 s, so
-   * it cannot outlive the cross-instance lock and let another instance create a second one.
+   * Creates the conversation (e.g. `() => client.conversations.create({})`, or a call to your
+   * backend); answers an object with `conversation_id`. Called at most once per session
+   * unless it fails; aborted after 25 s, so it cannot outlive the cross-instance lock.
    */
   createConversation: (context: { signal: AbortSignal }) => Promise<object>;
   /** Mints a token for the conversation (see `createHttpTokenMinter`). */
   mintToken: (context: { conversationId: string; signal: AbortSignal }) => Promise<MintedToken>;
-  /** Sends one turn (see `createTurnSender`); a 401 is answered with one refresh and one retry. */
+  /** Sends one turn (see `createTurnSender`); a 401 gets one refresh and one retry. */
   sendTurn: (turn: TurnInput) => Promise<TTurn>;
   /** Shared by all instances serving the session; default a private in-memory store. */
   store?: CatalogStore;
@@ -36,21 +35,18 @@ export interface ChatSessionOptions<TTurn = Turn> {
   tokenOptions?: Omit<ConversationTokenManagerOptions, 'mint' | 'key' | 'store'>;
 }
 
-const DAY_MS = 86_400_000;
-/** A create that takes longer is aborted, so it never outlives the lock's lease below. */
+/** A create that takes longer is aborted, so it never outlives the lock's lease (+5 s). */
 const CREATE_TIMEOUT_MS = 25_000;
-/** How much longer than the create the lock's lease lasts. */
 const LEASE_MARGIN_MS = 5_000;
 
 /**
  * One shopper's chat: creates the conversation once (also across instances sharing the
- * store), keeps one token refreshed near expiry, and sends a turn only when `send` is
- * called with the shopper's message. Nothing runs on a timer (the token's optional
- * `refreshAhead` aside, which mints but never sends a turn).
+ * store), keeps one token refreshed, and sends a turn only when `send` is called. Nothing
+ * runs on a timer (the token's optional `refreshAhead` aside, which never sends a turn).
  */
 export class ChatSession<TTurn = Turn> {
   readonly #options: ChatSessionOptions<TTurn>;
-  /** `sessionId` as checked (trimmed), read once: the store keys use this, never the option. */
+  /** `sessionId` as checked (trimmed): the store keys use this, never the option. */
   readonly #sessionId: string;
   readonly #store: CatalogStore;
   readonly #lifecycle = new AbortController();
@@ -67,41 +63,32 @@ export class ChatSession<TTurn = Turn> {
 
   /** The conversation's id, creating the conversation on first use only. */
   async conversationId(options: CallOptions = {}): Promise<string> {
-    if (this.#conversationId !== undefined) return this.#conversationId;
-    const id = await abortable(
+    this.#conversationId ??= await abortable(
       this.#creating.run(() => this.#findOrCreate()),
       options.signal,
     );
-    this.#conversationId = id;
-    return id;
+    return this.#conversationId;
   }
 
-  /**
-   * Sends the shopper's message as one turn. An empty or whitespace-only message is
-   * refused with RequestValidationError naming `message`, before anything is sent.
-   */
+  /** Sends the shopper's message as one turn; an empty one is a RequestValidationError naming `message`. */
   async send(message: string, options: CallOptions = {}): Promise<TTurn> {
     requireMessage(message, 'ChatSession.send');
     const conversationId = await this.conversationId(options);
-    const tokens = this.#tokenManager(conversationId);
-    return tokens.withToken(
-      (token) =>
-        this.#options.sendTurn({
-          conversationId,
-          // Checked here, before any header is built: a CR/LF or space would otherwise end
-          // as a ConnectionError (or `Bearer  tok`) whose text may quote the token.
-          token: requireToken(token, 'ChatSession.send'),
-          message,
-          signal: options.signal,
-        }),
-      options,
-    );
+    return this.#tokenManager(conversationId).withToken((token) => {
+      // Checked before any header is built: a CR/LF would end as an error quoting the token.
+      const checked = requireToken(token, 'ChatSession.send');
+      return this.#options.sendTurn({
+        conversationId,
+        token: checked,
+        message,
+        signal: options.signal,
+      });
+    }, options);
   }
 
   /** The session's current token (e.g. to hand to a browser from your backend). */
   async getToken(options: CallOptions = {}): Promise<string> {
-    const conversationId = await this.conversationId(options);
-    return this.#tokenManager(conversationId).getToken(options);
+    return this.#tokenManager(await this.conversationId(options)).getToken(options);
   }
 
   /** Stops the token's refresh timer and aborts work in progress. */
@@ -111,31 +98,30 @@ export class ChatSession<TTurn = Turn> {
   }
 
   #findOrCreate(): Promise<string> {
+    const closeSignal = this.#lifecycle.signal;
     return readThroughLocked({
       store: this.#store,
       key: `${this.#sessionId}:conversation`,
-      accept: (stored) => (stored.value === '' ? undefined : stored.value),
+      accept: (stored) => stored.value || undefined,
       create: async () => {
-        const id = await this.#createConversation();
-        return { value: id, encoded: id, ttlMs: this.#options.conversationTtlMs ?? DAY_MS };
+        const created = await runWithinTime(
+          (signal) => this.#options.createConversation({ signal }),
+          {
+            timeoutMs: CREATE_TIMEOUT_MS,
+            closeSignal,
+            what: 'Creating the conversation',
+          },
+        );
+        const id = (created as { conversation_id?: unknown } | null)?.conversation_id;
+        if (typeof id !== 'string' || id === '') {
+          throw new ProtocolError('createConversation: the answer has no conversation_id string');
+        }
+        return { value: id, encoded: id, ttlMs: this.#options.conversationTtlMs ?? 86_400_000 };
       },
       leaseMs: CREATE_TIMEOUT_MS + LEASE_MARGIN_MS,
       lockWaitMs: CREATE_TIMEOUT_MS + 2 * LEASE_MARGIN_MS,
-      signal: this.#lifecycle.signal,
+      signal: closeSignal,
     });
-  }
-
-  async #createConversation(): Promise<string> {
-    const created = await runWithinTime((signal) => this.#options.createConversation({ signal }), {
-      timeoutMs: CREATE_TIMEOUT_MS,
-      closeSignal: this.#lifecycle.signal,
-      what: 'Creating the conversation',
-    });
-    const id = (created as { conversation_id?: unknown } | null)?.conversation_id;
-    if (typeof id !== 'string' || id === '') {
-      throw new ProtocolError('createConversation: the answer has no conversation_id string');
-    }
-    return id;
   }
 
   #tokenManager(conversationId: string): ConversationTokenManager {
