@@ -10,7 +10,7 @@ import {
   type PaymentChallenge,
   type PaymentContext,
 } from '../src/payment/index.js';
-import { decodePaymentReceipt } from '../src/payment/receipt.js';
+import { decodePaymentReceipt } from '../src/payment/paid-request.js';
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 

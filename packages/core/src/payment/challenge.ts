@@ -1,161 +1,130 @@
 import type { AuthChallenge } from '../errors/api-errors.js';
 import { repeatedChallengeParams } from '../http/www-authenticate.js';
-import { decodeBase64UrlJson } from './base64url.js';
 import { baseUnits, currencyKey, isDecimals, MAX_DECIMALS } from './units.js';
 
 /**
- * One `Payment` challenge of a 402 answer (Machine Payments Protocol), decoded: the
- * `request` parameter (base64url JSON) is parsed, and its `amount` and `currency` are
- * lifted out so the application can show the shopper what a call costs.
+ * One `Payment` challenge of a 402 answer (Machine Payments Protocol), decoded: `request`
+ * (base64url JSON) parsed, its `amount` and `currency` lifted out to show the shopper.
  */
 export interface PaymentChallenge {
   /** Challenge id; the server binds it to the other parameters (HMAC). */
   id: string;
-  /** Protection space, e.g. the service's name. */
   realm: string;
-  /** Payment method, e.g. `tempo`, `stripe` (lower case per the protocol). */
+  /** Payment method, e.g. `tempo`, `stripe`. */
   method: string;
   /** Payment intent, e.g. `charge`. */
   intent: string;
   /** The decoded `request` parameter, unknown fields kept. */
   request: Record<string, unknown>;
-  /** `request.amount` as sent: an integer in the currency's smallest unit (e.g. cents). */
+  /** `request.amount` as sent: an integer in the currency's smallest unit. */
   amount: string | undefined;
-  /** `request.currency` as sent: an ISO 4217 code (`usd`) or a token address (ASCII). */
+  /** `request.currency` as sent: an ISO 4217 code (`usd`) or a token address. */
   currency: string | undefined;
-  /** `description`, when the server gave one. */
   description: string | undefined;
-  /** When the challenge stops being payable (`expires`, RFC 3339), if given. */
+  /** When the challenge stops being payable (`expires`), if given. */
   expiresAt: Date | undefined;
   /** Every parameter as received (names lower-cased), e.g. `digest` and `opaque`. */
   params: Record<string, string>;
 }
 
-// Strings only: a JSON number amount (12345678901234567891) has already been rounded by
-// JSON.parse, so it is refused rather than paid at a price nobody asked.
-const text = (value: unknown): string | undefined =>
-  typeof value === 'string' ? value : undefined;
+// Strings only: a JSON number amount has already been rounded by JSON.parse.
+const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
-// RFC 3339 `date-time`: full date, `T`, full time with seconds, optional fraction, offset.
-const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
-
-/** `Date.UTC` for any year: it reads years 0–99 as 1900–1999 (`0099` would become 1999). */
-function utcDate(year: number, month: number, ...rest: number[]): Date {
-  const date = new Date(Date.UTC(2000, month, ...rest));
-  date.setUTCFullYear(year, month, rest[0] ?? 1);
-  return date;
+/** Base64url (padding optional) JSON object; undefined for anything else. Web-standard only. */
+export function decodeBase64UrlJson(value: string): Record<string, unknown> | undefined {
+  if (!/^[A-Za-z0-9_-]*={0,2}$/.test(value)) return undefined;
+  try {
+    const binary = atob(value.replace(/=+$/, '').replace(/-/g, '+').replace(/_/g, '/'));
+    const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
+    const parsed: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
+
+const RFC3339 =
+  /^(\d{4}-\d{2}-\d{2})[Tt]([01]\d|2[0-3]):([0-5]\d):([0-5]\d|60)(?:\.(\d{1,9}))?([Zz]|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
 
 /**
  * An RFC 3339 date-time as a Date; undefined for anything else. Stricter than `new Date`,
- * which reads `"1"` as the year 2001 and rolls February 30 over into March.
+ * which reads `"1"` as 2001 and rolls February 30 over into March.
  */
 export function parseRfc3339(value: string): Date | undefined {
   const match = RFC3339.exec(value);
   if (match === null) return undefined;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as number[];
-  const fraction = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3));
-  const offsetSign = match[9] === '-' ? -1 : 1;
-  const offsetHours = Number(match[10] ?? 0);
-  const offsetMinutes = Number(match[11] ?? 0);
-  const daysInMonth = utcDate(year!, month!, 0).getUTCDate();
-  const valid =
-    month! >= 1 &&
-    month! <= 12 &&
-    day! >= 1 &&
-    day! <= daysInMonth &&
-    hour! <= 23 &&
-    minute! <= 59 &&
-    second! <= 60 && // a leap second
-    offsetHours <= 23 &&
-    offsetMinutes <= 59;
-  if (!valid) return undefined;
-  const local = utcDate(year!, month! - 1, day!, hour!, minute!, second!, fraction).getTime();
-  return new Date(local - offsetSign * (offsetHours * 60 + offsetMinutes) * 60_000);
-}
-
-/** A challenge read: decoded, or why it cannot be paid (naming the parameter). */
-type ReadChallenge = { challenge: PaymentChallenge } | { problem: string };
-
-/** Why the amount fields of `request` make a challenge unpayable, if they do. */
-function requestProblem(request: Record<string, unknown>): string | undefined {
-  if (request.amount !== undefined && typeof request.amount !== 'string')
-    return 'request.amount must be a string (a JSON number may have been rounded)';
-  const currency = text(request.currency);
-  if (request.currency !== undefined && currencyKey(currency) === undefined)
-    return 'request.currency must be printable ASCII (an ISO 4217 code or a token address)';
-  if (request.amount !== undefined && baseUnits(text(request.amount)) === undefined)
-    return 'request.amount must be a non-negative integer in the smallest unit';
-  if (request.decimals !== undefined && !isDecimals(request.decimals))
-    return `request.decimals must be an integer from 0 to ${MAX_DECIMALS}`;
-  return undefined;
+  const [, date, hour, minute, second, fraction = '', zone = ''] = match;
+  const day = Date.parse(`${date}T00:00:00Z`);
+  if (Number.isNaN(day) || new Date(day).toISOString().slice(0, 10) !== date) return undefined;
+  const leap = second === '60'; // a leap second: the next minute's first second
+  const ms = fraction.padEnd(3, '0').slice(0, 3);
+  const time = Date.parse(
+    `${date}T${hour}:${minute}:${leap ? 59 : second}.${ms}${zone.toUpperCase()}`,
+  );
+  return new Date(time + (leap ? 1000 : 0));
 }
 
 /**
- * Reads one `Payment` challenge; undefined for other schemes. A malformed one is not
- * guessed at: an `expires` that is not an RFC 3339 date-time is refused (never read as
- * "does not expire"), as are a non-ASCII currency, an amount that is not an integer and
- * `decimals` out of range.
+ * Reads one `Payment` challenge (undefined for other schemes) or says why it cannot be paid,
+ * naming the parameter. Nothing is guessed: a repeated parameter, an `expires` that is not
+ * RFC 3339 (never "does not expire"), a non-ASCII currency, an amount that is not an integer
+ * string and `decimals` out of range are all refused.
  */
-function readPaymentChallenge(challenge: AuthChallenge): ReadChallenge | undefined {
+function readChallenge(challenge: AuthChallenge): PaymentChallenge | string | undefined {
   if (challenge.scheme.toLowerCase() !== 'payment') return undefined;
   const { params } = challenge;
   const repeated = repeatedChallengeParams(challenge);
-  if (repeated.length > 0) return { problem: `${repeated.join(', ')} given more than once` };
+  if (repeated.length > 0) return `${repeated.join(', ')} given more than once`;
   const { id, method, intent } = params;
-  if (!id || !method || !intent) return { problem: 'id, method and intent are required' };
+  if (!id || !method || !intent) return 'id, method and intent are required';
   const request = params.request === undefined ? undefined : decodeBase64UrlJson(params.request);
-  if (request === undefined) return { problem: 'request must be base64url-encoded JSON' };
+  if (request === undefined) return 'request must be base64url-encoded JSON';
   const expiresAt = params.expires === undefined ? undefined : parseRfc3339(params.expires);
   if (params.expires !== undefined && expiresAt === undefined)
-    return { problem: 'expires must be an RFC 3339 date-time' };
-  const problem = requestProblem(request);
-  if (problem !== undefined) return { problem };
+    return 'expires must be an RFC 3339 date-time';
+  const { amount, currency, decimals } = request;
+  if (amount !== undefined && typeof amount !== 'string')
+    return 'request.amount must be a string (a JSON number may have been rounded)';
+  if (currency !== undefined && currencyKey(text(currency)) === undefined)
+    return 'request.currency must be printable ASCII (an ISO 4217 code or a token address)';
+  if (amount !== undefined && baseUnits(amount) === undefined)
+    return 'request.amount must be a non-negative integer in the smallest unit';
+  if (decimals !== undefined && !isDecimals(decimals))
+    return `request.decimals must be an integer from 0 to ${MAX_DECIMALS}`;
+  const realm = params.realm ?? '';
+  const { description } = params;
+  const lifted = { amount: text(amount), currency: text(currency) };
   return {
-    challenge: {
-      id,
-      realm: params.realm ?? '',
-      method,
-      intent,
-      request,
-      amount: text(request.amount),
-      currency: text(request.currency),
-      description: params.description,
-      expiresAt,
-      params: { ...params },
-    },
+    id,
+    realm,
+    method,
+    intent,
+    request,
+    ...lifted,
+    description,
+    expiresAt,
+    params: { ...params },
   };
-}
-
-/**
- * Decodes a parsed `WWW-Authenticate` challenge. Returns undefined when it is not a
- * `Payment` challenge, or is one that cannot be paid safely: no `id`, `method`, `intent`
- * or readable `request`, an `expires` that is not an RFC 3339 date-time, a non-ASCII
- * currency, a non-integer amount or `decimals` out of range. Such a challenge is left out
- * (see {@link paymentChallengeProblems} for why).
- */
-export function decodePaymentChallenge(challenge: AuthChallenge): PaymentChallenge | undefined {
-  const read = readPaymentChallenge(challenge);
-  return read !== undefined && 'challenge' in read ? read.challenge : undefined;
 }
 
 /** The payable `Payment` challenges among `challenges`, in the server's order. */
 export function decodePaymentChallenges(challenges: readonly AuthChallenge[]): PaymentChallenge[] {
-  return challenges.flatMap((challenge) => decodePaymentChallenge(challenge) ?? []);
+  return challenges.flatMap((challenge) => {
+    const read = readChallenge(challenge);
+    return typeof read === 'object' ? [read] : [];
+  });
 }
 
 /**
- * Why each `Payment` challenge that cannot be paid was left out, naming the parameter:
- * `Payment challenge 2: expires must be an RFC 3339 date-time`. Challenges are counted
- * among the `Payment` ones, in the server's order; the server's values are not quoted.
+ * Why each unpayable `Payment` challenge was left out: `Payment challenge 2: expires must
+ * be an RFC 3339 date-time` (counted among the `Payment` ones; the server's values unquoted).
  */
 export function paymentChallengeProblems(challenges: readonly AuthChallenge[]): string[] {
   const payment = challenges.filter((challenge) => challenge.scheme.toLowerCase() === 'payment');
   return payment.flatMap((challenge, index) => {
-    const read = readPaymentChallenge(challenge);
-    return read !== undefined && 'problem' in read
-      ? [`Payment challenge ${index + 1}: ${read.problem}`]
-      : [];
+    const read = readChallenge(challenge);
+    return typeof read === 'string' ? [`Payment challenge ${index + 1}: ${read}`] : [];
   });
 }

@@ -4,17 +4,11 @@
  * (what `@catalogkit/mppx` builds on), and the readers of a challenge's price.
  */
 export { describePaymentPrice, formatPaymentAmount } from './amount.js';
-export {
-  type BudgetRefusal,
-  PaymentBudget,
-  type PaymentLimit,
-  type PaymentReservation,
-} from './budget.js';
+export { type BudgetRefusal, PaymentBudget, type PaymentLimit } from './budget.js';
 export {
   type BudgetedPayerOptions,
   createBudgetedPayer,
   type PaymentDeclineReason,
 } from './budgeted-payer.js';
 export { decodePaymentChallenges, type PaymentChallenge } from './challenge.js';
-export type { PaymentReceipt } from './receipt.js';
-export type { PayFunction, PaymentContext, PaymentOptions } from './types.js';
+export type { PayFunction, PaymentContext, PaymentOptions, PaymentReceipt } from './types.js';

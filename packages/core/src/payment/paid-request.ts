@@ -1,25 +1,21 @@
 import { abortable } from '../async.js';
-import { type AuthChallenge, PaymentRequiredError } from '../errors/api-errors.js';
+import { PaymentRequiredError } from '../errors/api-errors.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import { parseWwwAuthenticate } from '../http/www-authenticate.js';
 import type { CatalogLogger } from '../logger.js';
 import {
+  decodeBase64UrlJson,
   decodePaymentChallenges,
   type PaymentChallenge,
   paymentChallengeProblems,
 } from './challenge.js';
-import { decodePaymentReceipt } from './receipt.js';
-import type { PaymentContext, PaymentOptions } from './types.js';
+import { notify, type PaymentContext, type PaymentOptions, type PaymentReceipt } from './types.js';
 
 // Operations that change nothing although they POST (the MCP search is a JSON-RPC POST).
 const READ_ONLY_OPERATIONS = new Set(['websites.search', 'catalog.search']);
 
-/**
- * What the payment step reads of a call (http/'s CallScope fits): declared here, so that
- * payment/ needs nothing of http/ but the header parser.
- */
+/** What the payment step reads of a call (http/'s CallScope fits). */
 export interface PaymentCall {
-  /** Operation name, e.g. `websites.search`. */
   readonly operation: string;
   /** Aborts with the call (its deadline or the caller's signal). */
   readonly signal: AbortSignal;
@@ -35,13 +31,10 @@ export interface PayableRequest {
 }
 
 /** One HTTP exchange: the step the payment step wraps. */
-type SendStep<R extends PayableRequest, C extends PaymentCall> = (
-  request: R,
-  call: C,
-) => Promise<Response>;
+type SendStep<R, C> = (request: R, call: C) => Promise<Response>;
 
 /** What the payment step needs from the connection, beyond the options. */
-interface PaymentDeps<C extends PaymentCall> {
+interface PaymentDeps<C> {
   /** Whether an `authorization` value is the client's own API key sent as a bearer token. */
   isApiKeyBearer(value: string): boolean;
   logger: CatalogLogger | undefined;
@@ -55,9 +48,8 @@ interface PaymentDeps<C extends PaymentCall> {
 const endedWhilePaying = new WeakSet<object>();
 
 /**
- * Whether `error` ended its call while the application's `pay` hook (its consent step or
- * its credential) had not answered: the call's TimeoutError or AbortError, saying so in
- * its message. Nothing was sent for it, and a budgeted payer released its reservation.
+ * Whether `error` (the call's TimeoutError or AbortError) ended its call while the `pay`
+ * hook had not answered: nothing was sent for it, and a budgeted payer released its money.
  */
 export function endedInPaymentStep(error: unknown): boolean {
   return error !== null && typeof error === 'object' && endedWhilePaying.has(error);
@@ -65,10 +57,8 @@ export function endedInPaymentStep(error: unknown): boolean {
 
 /**
  * Adds to a PaymentRequiredError's message why each `Payment` challenge that could not be
- * paid was left out (an `expires` that is no date, a repeated parameter), so the refusal
- * is not mistaken for a declined payment; leaves any other error alone. The connection
- * applies it to the error that ends each call: the 402 is mapped in http/, which knows
- * nothing of payments.
+ * paid was left out, so the refusal is not mistaken for a declined payment. The connection
+ * applies it to the error ending each call (http/, which maps the 402, knows no payments).
  */
 export function nameUnpayableChallenges(error: unknown): void {
   if (!(error instanceof PaymentRequiredError)) return;
@@ -76,12 +66,28 @@ export function nameUnpayableChallenges(error: unknown): void {
   if (problems.length > 0) error.message = `${error.message} (${problems.join('; ')})`;
 }
 
+/** Decodes a `Payment-Receipt` value; an undecodable one keeps only `raw`. */
+export function decodePaymentReceipt(header: string): PaymentReceipt {
+  const fields = decodeBase64UrlJson(header.trim()) ?? {};
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const { method, reference, status, timestamp } = fields;
+  return {
+    method: text(method),
+    reference: text(reference),
+    status: text(status),
+    timestamp: text(timestamp),
+    challengeId: text(fields.challengeId ?? fields.challenge_id),
+    fields,
+    raw: header,
+  };
+}
+
 /**
- * The call's own TimeoutError or AbortError, its message extended to say the call ended in
- * the payment step: the deadline and the caller's signal bound the hook like any wait.
+ * The call's own TimeoutError or AbortError, saying it ended in the payment step: the
+ * deadline and the caller's signal bound the hook like any wait.
  */
-function paymentStepFailure(scope: PaymentCall): Error {
-  const failure: Error = scope.failure ?? new Error(`${scope.operation} was aborted`);
+function paymentStepFailure(call: PaymentCall): Error {
+  const failure: Error = call.failure ?? new Error(`${call.operation} was aborted`);
   if (!endedWhilePaying.has(failure)) {
     endedWhilePaying.add(failure);
     failure.message = `${failure.message} while waiting for the payment hook (payment.pay) to answer; the request was not resent and nothing was paid`;
@@ -89,56 +95,30 @@ function paymentStepFailure(scope: PaymentCall): Error {
   return failure;
 }
 
-function contextOf(request: PayableRequest, scope: PaymentCall): PaymentContext {
-  const { origin, pathname, search } = new URL(request.url);
-  const url = `${origin}${pathname}${search}`;
-  const mutates = request.method !== 'GET' && !READ_ONLY_OPERATIONS.has(scope.operation);
-  return { operation: scope.operation, method: request.method, url, mutates, signal: scope.signal };
-}
-
 /**
- * The request again with the payment credential in `Authorization`. The API key stays:
- * sent as a bearer token (MCP), it moves to `x-api-key`, which the service also accepts.
+ * The hook's answer, if fetch can send it: printable ASCII, spaces and tabs, one line. fetch
+ * would refuse others only once called, which cannot be told from a request that left; so
+ * the call ends here with nothing sent. Never echoes the value: it is a secret.
  */
-function withCredential<R extends PayableRequest>(
-  request: R,
-  credential: string,
-  deps: Pick<PaymentDeps<PaymentCall>, 'isApiKeyBearer'>,
-): R {
-  const { authorization, ...rest } = request.headers;
-  const headers: Record<string, string> = { ...rest };
-  if (authorization !== undefined && deps.isApiKeyBearer(authorization)) {
-    headers['x-api-key'] = authorization.replace(/^bearer\s+/i, '');
-  }
-  return { ...request, headers: { ...headers, authorization: credential } };
-}
-
-/**
- * Throws unless `value` is undefined or a header value fetch can send: printable ASCII,
- * spaces and tabs, on one line. fetch refuses other characters only once called, and such
- * a refusal cannot be told from a request that may have left; refused here, the call ends
- * with nothing sent (`outcomeUnknown: false`). Never echoes the value: it is a secret.
- */
-function checkCredential(value: unknown, operation: string): asserts value is string | undefined {
-  if (value === undefined) return;
+function checkCredential(value: unknown, operation: string): string | undefined {
+  if (value === undefined) return undefined;
   if (typeof value !== 'string' || value.trim() === '') {
     throw new ConfigurationError(
       `${operation}: payment.pay must return the Authorization header value ("Payment <credential>") or undefined`,
     );
   }
-  if (!/^[\x20-\x7e\t]+$/.test(value)) {
-    throw new ConfigurationError(
-      `${operation}: payment.pay returned an Authorization value with a character outside printable ASCII (a line break, a control or non-ASCII character), which cannot be sent in a header; nothing was sent`,
-    );
-  }
+  if (/^[\x20-\x7e\t]+$/.test(value)) return value;
+  throw new ConfigurationError(
+    `${operation}: payment.pay returned an Authorization value with a character outside printable ASCII (a line break, a control or non-ASCII character), which cannot be sent in a header; nothing was sent`,
+  );
 }
 
 /**
  * The client's side of machine payments: on a 402 with `Payment` challenges it asks the
- * application's `pay` hook, once per call (retries included), and resends the same request
- * once with the credential. A 402 is a refusal before processing, so the paid resend of a
- * data-changing call is its first and only application. Declined, or refused again: the
- * 402 stands and becomes the usual PaymentRequiredError.
+ * `pay` hook once per call (retries included), under the call's deadline and signal, and
+ * resends the same request once with the credential. A 402 is a refusal before processing,
+ * so the paid resend of a change is its first and only application. Declined, or refused
+ * again: the 402 stands and becomes the usual PaymentRequiredError.
  */
 export class PaymentStep<C extends PaymentCall> {
   readonly #options: PaymentOptions;
@@ -150,115 +130,86 @@ export class PaymentStep<C extends PaymentCall> {
     this.#deps = deps;
   }
 
-  /**
-   * `send` with this step around it: a 402 it can pay is resent once through `send` itself
-   * (so a paid resend is never paid again); any other answer is handed on as it came.
-   */
+  /** `send` with this step around it: a paid resend goes through `send` itself, never paid again. */
   wrap<R extends PayableRequest>(send: SendStep<R, C>): SendStep<R, C> {
-    return (request, call) =>
-      send(request, call).then((response) =>
-        response.status === 402 ? this.#settle(response, request, call, send) : response,
-      );
+    return async (request, call) => {
+      const response = await send(request, call);
+      if (response.status !== 402 || this.#askedCalls.has(call)) return response;
+      const offered = parseWwwAuthenticate(response.headers.get('www-authenticate'));
+      const { logger, isApiKeyBearer } = this.#deps;
+      const { operation } = call;
+      const problems = paymentChallengeProblems(offered);
+      if (problems.length > 0) {
+        logger?.warn?.(`${operation}: payment challenges left unpaid`, { operation, problems });
+      }
+      const challenges = decodePaymentChallenges(offered);
+      if (challenges.length === 0) return response;
+      // A credential can replace the API key sent as a bearer, never another bearer token.
+      const { authorization, ...headers } = request.headers;
+      if (authorization !== undefined && !isApiKeyBearer(authorization)) {
+        logger?.warn?.(
+          `${operation}: a payment credential cannot share Authorization with a bearer token`,
+          { operation },
+        );
+        return response;
+      }
+      this.#askedCalls.add(call);
+      const { origin, pathname, search } = new URL(request.url);
+      const context: PaymentContext = {
+        operation,
+        method: request.method,
+        url: `${origin}${pathname}${search}`,
+        mutates: request.method !== 'GET' && !READ_ONLY_OPERATIONS.has(operation),
+        signal: call.signal,
+      };
+      const credential = await this.#ask(challenges, context, response, call);
+      if (credential === undefined) return response;
+      // The 402's body is not needed once the request is resent.
+      await response.body?.cancel().catch(() => undefined);
+      // A credential that arrives after the deadline is not sent: the call has ended.
+      if (call.signal.aborted) throw paymentStepFailure(call);
+      this.#deps.credentialSent(call, credential);
+      // The API key sent as a bearer (MCP) moves to `x-api-key`, which the service also accepts.
+      const key = authorization?.replace(/^bearer\s+/i, '');
+      const paidHeaders = {
+        ...headers,
+        ...(key && { 'x-api-key': key }),
+        authorization: credential,
+      };
+      const answer = await send({ ...request, headers: paidHeaders }, call);
+      this.#receipt(answer, context);
+      return answer;
+    };
   }
 
-  /** The answer to hand on: the 402 itself, or the answer to the paid resend. */
-  async #settle<R extends PayableRequest>(
-    response: Response,
-    request: R,
-    scope: C,
-    send: SendStep<R, C>,
-  ): Promise<Response> {
-    if (this.#askedCalls.has(scope)) return response;
-    const offered = parseWwwAuthenticate(response.headers.get('www-authenticate'));
-    const challenges = decodePaymentChallenges(offered);
-    this.#reportRefused(offered, scope);
-    if (challenges.length === 0 || !this.#canCarry(request, scope)) return response;
-    this.#askedCalls.add(scope);
-    const context = contextOf(request, scope);
-    const credential = await this.#ask(challenges, context, response, scope);
-    if (credential === undefined) return response;
-    // The 402's body is not needed once the request is resent.
-    await response.body?.cancel().catch(() => undefined);
-    // A credential that arrives after the deadline is not sent: the call has ended.
-    if (scope.signal.aborted) throw paymentStepFailure(scope);
-    this.#deps.credentialSent(scope, credential);
-    const paid = withCredential(request, credential, this.#deps);
-    const answer = await send(paid, scope);
-    this.#reportReceipt(answer, context);
-    return answer;
-  }
-
-  /** Logs the malformed challenges left out (the 402 error names them when none is left). */
-  #reportRefused(offered: readonly AuthChallenge[], scope: PaymentCall): void {
-    const problems = paymentChallengeProblems(offered);
-    if (problems.length === 0) return;
-    this.#deps.logger?.warn?.(`${scope.operation}: payment challenges left unpaid`, {
-      operation: scope.operation,
-      problems,
-    });
-  }
-
-  /** Whether a credential can be sent beside the request's own `Authorization`, if any. */
-  #canCarry(request: PayableRequest, scope: PaymentCall): boolean {
-    const { authorization } = request.headers;
-    if (authorization === undefined || this.#deps.isApiKeyBearer(authorization)) return true;
-    this.#deps.logger?.warn?.(
-      `${scope.operation}: a payment credential cannot share Authorization with a bearer token`,
-      { operation: scope.operation },
-    );
-    return false;
-  }
-
-  /**
-   * The application's answer: a credential, or undefined to decline. The hook runs under
-   * the call's deadline and signal: one that never answers ends the call at `timeoutMs`
-   * (or on abort) with the call's TimeoutError or AbortError, which says so.
-   */
+  /** The hook's credential or undefined; a hook that never answers ends with the call. */
   async #ask(
     challenges: PaymentChallenge[],
     context: PaymentContext,
     response: Response,
-    scope: PaymentCall,
+    call: PaymentCall,
   ): Promise<string | undefined> {
     try {
-      const asked = new Promise<string | undefined>((resolve) =>
-        resolve(this.#options.pay(challenges, context)),
-      );
-      const credential: unknown = await abortable(asked, scope.signal);
-      checkCredential(credential, context.operation);
-      return credential;
+      const asked = new Promise((resolve) => resolve(this.#options.pay(challenges, context)));
+      return checkCredential(await abortable(asked, call.signal), context.operation);
     } catch (error) {
-      // The call ends here: free the connection the 402 holds.
-      await response.body?.cancel().catch(() => undefined);
-      throw scope.signal.aborted ? paymentStepFailure(scope) : error;
+      await response.body?.cancel().catch(() => undefined); // frees the connection
+      throw call.signal.aborted ? paymentStepFailure(call) : error;
     }
   }
 
-  #reportReceipt(answer: Response, context: PaymentContext): void {
+  #receipt(answer: Response, context: PaymentContext): void {
     const header = answer.headers.get('payment-receipt');
-    if (header === null || !answer.ok || this.#options.onReceipt === undefined) return;
-    const failed = (error: unknown) => {
-      // The call succeeded and was paid: a failing callback must not turn it into an error.
-      this.#deps.logger?.error?.(`${context.operation}: payment.onReceipt threw`, {
-        operation: context.operation,
-        error: this.#deps.redact(error instanceof Error ? error.message : String(error)),
-      });
-    };
-    try {
-      const result: unknown = this.#options.onReceipt(decodePaymentReceipt(header), context);
-      // An async callback that rejects would otherwise be an unhandled rejection.
-      if (isThenable(result)) Promise.resolve(result).catch(failed);
-    } catch (error) {
-      failed(error);
-    }
+    const { onReceipt } = this.#options;
+    if (header === null || !answer.ok || onReceipt === undefined) return;
+    // The call succeeded and was paid: a failing callback must not turn it into an error.
+    notify(
+      () => onReceipt(decodePaymentReceipt(header), context),
+      (error) =>
+        this.#deps.logger?.error?.(`${context.operation}: payment.onReceipt threw`, {
+          operation: context.operation,
+          error: this.#deps.redact(error instanceof Error ? error.message : String(error)),
+        }),
+    );
   }
-}
-
-/** Whether a hook's result is a promise (or another thenable) that may still reject. */
-export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    value !== null &&
-    (typeof value === 'object' || typeof value === 'function') &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
 }

@@ -1,11 +1,9 @@
 import type { PaymentChallenge } from './challenge.js';
-import type { PaymentReceipt } from './receipt.js';
 
 /** What the client tells the pay hook about the call that met a 402 challenge. */
 export interface PaymentContext {
   /** Operation name, e.g. `websites.search`, `collections.update`, `catalog.search`. */
   operation: string;
-  /** HTTP method of the request to pay for. */
   method: 'GET' | 'POST' | 'PATCH';
   /** Address of the request (never carries the key). */
   url: string;
@@ -16,22 +14,53 @@ export interface PaymentContext {
 }
 
 /**
- * Pays one of a 402's `Payment` challenges: returns the `Authorization` header value to
- * resend the request with (`Payment <credential>`), or `undefined` to decline. Called at
- * most once per client call.
+ * Pays one of a 402's `Payment` challenges: returns the `Authorization` value to resend the
+ * request with (`Payment <credential>`), or `undefined` to decline. At most once per call.
  */
 export type PayFunction = (
   challenges: readonly PaymentChallenge[],
   context: PaymentContext,
 ) => string | undefined | Promise<string | undefined>;
 
+/** A `Payment-Receipt` header, decoded (base64url JSON); an undecodable one keeps only `raw`. */
+export interface PaymentReceipt {
+  /** Payment method that settled, e.g. `tempo`. */
+  method: string | undefined;
+  /** The payment's reference (a transaction hash, a payment id). */
+  reference: string | undefined;
+  /** `success` for a settled payment. */
+  status: string | undefined;
+  /** When it settled (RFC 3339), as sent. */
+  timestamp: string | undefined;
+  /** The challenge it paid, when the service says so. */
+  challengeId: string | undefined;
+  /** Every field of the decoded receipt. */
+  fields: Record<string, unknown>;
+  /** The header value as received, for the application's records. */
+  raw: string;
+}
+
 /** The `payment` option of `new CatalogClient({ payment })`. */
 export interface PaymentOptions {
-  /** Pays a challenge or declines; see {@link PayFunction}. */
   pay: PayFunction;
   /**
-   * Receives the `Payment-Receipt` of each paid call that the service accepted. A throw or
-   * a rejected promise is logged (redacted) and never fails the paid call.
+   * Receives the `Payment-Receipt` of each paid call the service accepted. A throw or a
+   * rejected promise is logged (redacted) and never fails the paid call.
    */
   onReceipt?: (receipt: PaymentReceipt, context: PaymentContext) => void;
+}
+
+/**
+ * Runs an application's notification hook (`onReceipt`, `onDecline`): its throw or rejected
+ * promise goes to `failed` and never ends the call, nor becomes an unhandled rejection.
+ */
+export function notify(hook: () => unknown, failed: (error: unknown) => void): void {
+  try {
+    const result = hook();
+    if (typeof (result as { then?: unknown } | null)?.then === 'function') {
+      Promise.resolve(result).catch(failed);
+    }
+  } catch (error) {
+    failed(error);
+  }
 }
