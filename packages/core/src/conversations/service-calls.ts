@@ -12,7 +12,7 @@ import {
 } from '../schemas/conversations.js';
 import { validateRequest } from '../validation/request.js';
 import { requireToken } from '../validation/text.js';
-import type { MintedToken, TokenMinter } from './token-source.js';
+import type { MintedToken, TokenMinter } from './token-manager.js';
 
 /** What the HTTP helpers need of a `CatalogClient`: its low-level REST call. */
 export interface RestCaller {
@@ -25,57 +25,61 @@ export interface RestCaller {
  */
 const DEFAULT_TTL_SECONDS = 1800;
 
-/** Options of {@link createHttpTokenMinter}. */
-export interface HttpTokenMinterOptions {
+/**
+ * One POST to `/v1/conversations/{id}/{what}`. Mints and turns are not idempotent: repeated
+ * only when the request provably never arrived.
+ */
+function postToConversation(
+  client: RestCaller,
+  operation: string,
+  conversationId: string,
+  what: 'tokens' | 'turns',
+  request: Pick<RestRequest, 'body' | 'auth'>,
+  signal: AbortSignal | undefined,
+): Promise<RestResponse> {
+  const id = validateRequest(ConversationIdSchema, conversationId, operation, 'conversationId');
+  const path = `/v1/conversations/${encodeURIComponent(id)}/${what}`;
+  return client.request({ operation, method: 'POST', path, retry: 'once', ...request }, { signal });
+}
+
+/**
+ * A {@link TokenMinter} for SERVER-SIDE use, with the API key (an assumed endpoint, see
+ * docs/service-contract.md); returns the token, its expiry and the answer's `Date` (for clock
+ * skew). Never ship the API key to a browser: mint there through your own endpoint.
+ */
+export function createHttpTokenMinter(options: {
   /** A `CatalogClient` configured with the API key and base URL. */
   client: RestCaller;
   /** The conversation the tokens are for (from `client.conversations.create`). */
   conversationId: string;
   /** Token lifetime in seconds, 60 to 7200; default 1800 (always sent to the service). */
   ttlSeconds?: number;
-}
-
-/**
- * A {@link TokenMinter} for SERVER-SIDE use: `POST /v1/conversations/{id}/tokens` with the
- * API key (an assumed endpoint, see docs/service-contract.md); returns the token, its expiry
- * and the answer's `Date` (for clock skew). Never ship the API key to a browser: mint there
- * through your own endpoint.
- */
-export function createHttpTokenMinter(options: HttpTokenMinterOptions): TokenMinter {
-  const { client, conversationId, ttlSeconds } = options;
+}): TokenMinter {
   const operation = 'conversations.mintToken';
-  const id = validateRequest(ConversationIdSchema, conversationId, operation, 'conversationId');
-  const body = validateRequest(
-    TokenMintRequestSchema,
-    { ttl_seconds: ttlSeconds ?? DEFAULT_TTL_SECONDS },
-    operation,
-  );
-  const ttl = body.ttl_seconds ?? DEFAULT_TTL_SECONDS;
+  const { client, conversationId } = options;
+  validateRequest(ConversationIdSchema, conversationId, operation, 'conversationId');
+  const ttlSeconds = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
+  const body = validateRequest(TokenMintRequestSchema, { ttl_seconds: ttlSeconds }, operation);
   return async ({ signal }): Promise<MintedToken> => {
-    const response = await client.request(
-      {
-        operation,
-        method: 'POST',
-        path: `/v1/conversations/${encodeURIComponent(id)}/tokens`,
-        body,
-        // Each mint creates a token: repeat only when the request provably never arrived.
-        retry: 'once',
-      },
-      { signal },
+    const response = await postToConversation(
+      client,
+      operation,
+      conversationId,
+      'tokens',
+      { body },
+      signal,
     );
     // A 2xx to a mint created a token, even when its answer cannot be read.
     const minted = parseChangeAnswer(ConversationTokenSchema, response, operation);
     const serverDate = response.headers.get('date') ?? undefined;
-    return { token: minted.token, expiresAt: minted.expires_at, serverDate, ttlSeconds: ttl };
+    return { token: minted.token, expiresAt: minted.expires_at, serverDate, ttlSeconds };
   };
 }
 
-/** One turn to send with {@link TurnSender}. */
+/** One turn to send: `token` is the conversation token (never the API key), `message` as typed. */
 export interface TurnInput {
   conversationId: string;
-  /** The conversation token (never the API key). */
   token: string;
-  /** The shopper's message, exactly as typed. */
   message: string;
   signal?: AbortSignal;
 }
@@ -83,34 +87,24 @@ export interface TurnInput {
 /** Sends one turn; rejects with AuthenticationError (401) when the token is refused. */
 export type TurnSender = (turn: TurnInput) => Promise<Turn>;
 
-/** Options of {@link createTurnSender}: a `CatalogClient` (in a browser, without an API key). */
-export interface TurnSenderOptions {
-  client: RestCaller;
-}
-
 /**
- * A {@link TurnSender} for `POST /v1/conversations/{id}/turns` with `Authorization: Bearer
- * <token>` (never `x-api-key`). An empty message is refused (RequestValidationError naming
- * `message`) before sending; a turn is repeated only when it provably never arrived.
+ * A {@link TurnSender} with `Authorization: Bearer <token>` (never `x-api-key`; in a browser,
+ * give it a `CatalogClient` without one). An empty message is refused (RequestValidationError
+ * naming `message`) before sending.
  */
-export function createTurnSender(options: TurnSenderOptions): TurnSender {
+export function createTurnSender(options: { client: RestCaller }): TurnSender {
   const operation = 'conversations.sendTurn';
-  const { client } = options;
   return async ({ conversationId, token, message, signal }) => {
-    const id = validateRequest(ConversationIdSchema, conversationId, operation, 'conversationId');
     const body = validateRequest(TurnRequestSchema, { message }, operation);
     // Checked and trimmed like ChatSession's (visible ASCII only; the token is never quoted).
-    const bearer = requireToken(token, operation);
-    const response = await client.request(
-      {
-        operation,
-        method: 'POST',
-        path: `/v1/conversations/${encodeURIComponent(id)}/turns`,
-        body,
-        retry: 'once',
-        auth: { type: 'bearer', token: bearer },
-      },
-      { signal },
+    const auth = { type: 'bearer' as const, token: requireToken(token, operation) };
+    const response = await postToConversation(
+      options.client,
+      operation,
+      conversationId,
+      'turns',
+      { body, auth },
+      signal,
     );
     return parseResponse(TurnSchema, response.data, operation);
   };

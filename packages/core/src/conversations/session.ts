@@ -10,8 +10,8 @@ import {
   type CallOptions,
   ConversationTokenManager,
   type ConversationTokenManagerOptions,
+  type MintedToken,
 } from './token-manager.js';
-import type { MintedToken } from './token-source.js';
 
 /** Options of {@link ChatSession}. */
 export interface ChatSessionOptions<TTurn = Turn> {

@@ -1,16 +1,60 @@
-import { abortable, monotonicMs, SingleFlight, sleep, unrefTimeout } from '../async.js';
+import {
+  abortable,
+  monotonicMs,
+  runWithinTime,
+  SingleFlight,
+  sleep,
+  unrefTimeout,
+} from '../async.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import { StoreUnavailableError, TokenMintError } from '../errors/conversation-errors.js';
 import { AbortError } from '../errors/transport-errors.js';
+import { isRecord } from '../is-record.js';
 import type { CatalogLogger } from '../logger.js';
-import type { CatalogStore } from '../store/catalog-store.js';
+import type { CatalogStore, StoredValue } from '../store/catalog-store.js';
 import { MemoryCatalogStore } from '../store/memory-store.js';
-import {
-  type HeldToken,
-  readOrMintToken,
-  type TokenMinter,
-  type TokenSource,
-} from './token-source.js';
+import { readThroughLocked } from '../store/read-through.js';
+
+/** A moment as an application may give it: a `Date`, an ISO 8601 / HTTP-date string, or epoch ms. */
+type InstantInput = Date | string | number;
+
+/** What a mint function returns: one freshly minted conversation token. */
+export interface MintedToken {
+  /** The bearer token for the conversation's turns. */
+  token: string;
+  /** When the token stops working, on the server's clock. */
+  expiresAt: InstantInput;
+  /**
+   * The server's time when it answered (usually the `Date` header): the token's life is then
+   * read on the server's clock, so a local clock minutes off still refreshes in time.
+   */
+  serverDate?: InstantInput;
+  /**
+   * The life asked for, in seconds. The token is never held longer than this from the start
+   * of the mint, whatever the clocks say (browsers hide `Date` from cross-origin reads).
+   */
+  ttlSeconds?: number;
+}
+
+/**
+ * Mints one conversation token; supplied by the application (the contract does not show
+ * how tokens are minted): on a server see `createHttpTokenMinter`, in a browser call your
+ * backend. `signal` aborts when the mint times out or the manager is closed.
+ */
+export type TokenMinter = (context: { signal: AbortSignal }) => Promise<MintedToken>;
+
+/**
+ * A token as the manager holds it, its instants on the monotonic clock, so a wall clock
+ * that steps after the mint changes nothing.
+ */
+interface HeldToken {
+  token: string;
+  expiresAt: number;
+  /** From this moment on, the token is refreshed instead of handed out. */
+  refreshAt: number;
+  /** Full life when minted; lets other instances use the same margin. */
+  lifetimeMs: number;
+}
 
 /** Options of {@link ConversationTokenManager}. */
 export interface ConversationTokenManagerOptions {
@@ -58,12 +102,16 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/** A token and its expiry, as {@link ConversationTokenManager.getTokenInfo} returns it. */
-export interface ConversationTokenInfo {
-  token: string;
-  /** When the token stops working, on the local wall clock as it reads now. */
-  expiresAt: Date;
-}
+/** The options the manager reads, with their defaults applied. */
+type Settings = Required<
+  Pick<ConversationTokenManagerOptions, 'mint' | 'store' | 'key' | 'now' | 'monotonicNow'>
+> & { refreshMarginMs: number; mintTimeoutMs: number; lockWaitMs: number };
+
+/**
+ * The store lock's lease outlives the longest mint by this much (the store read before and
+ * the write after), so no second instance mints for the session while the holder does.
+ */
+const LEASE_SLACK_MS = 1_000;
 
 /** When a refresh fails, the current token is still handed out if it has this much life left. */
 const MIN_FALLBACK_LIFE_MS = 5_000;
@@ -78,7 +126,7 @@ const optionError = (problem: string) =>
  * {@link CatalogStore}, instances share the token and a lock keeps them from minting together.
  */
 export class ConversationTokenManager {
-  readonly #source: TokenSource;
+  readonly #source: Settings;
   readonly #options: ConversationTokenManagerOptions;
   readonly #lifecycle = new AbortController();
   readonly #flight = new SingleFlight<HeldToken>();
@@ -124,7 +172,7 @@ export class ConversationTokenManager {
    * The token and its expiry on this machine's clock, e.g. for a backend handing it to a
    * browser: send `serverDate: new Date()` along so the browser corrects its own clock.
    */
-  async getTokenInfo(options: CallOptions = {}): Promise<ConversationTokenInfo> {
+  async getTokenInfo(options: CallOptions = {}): Promise<{ token: string; expiresAt: Date }> {
     const held = await this.#usableToken(options);
     const leftMs = held.expiresAt - this.#source.monotonicNow();
     return { token: held.token, expiresAt: new Date(this.#source.now() + leftMs) };
@@ -213,7 +261,7 @@ export class ConversationTokenManager {
     };
     return this.#flight.run(async () => {
       try {
-        const held = await readOrMintToken(this.#source, refused, waitOut, signal);
+        const held = await this.#readOrMint(refused, waitOut);
         this.#failures = 0;
         this.#hold(held);
         return held;
@@ -247,6 +295,45 @@ export class ConversationTokenManager {
     );
   }
 
+  /**
+   * The stored token while fresh (and not `refused` by a 401), else one minted under the
+   * store's lock (read again once held, so a waiter uses the holder's token) and written back
+   * with a TTL of its remaining life.
+   */
+  #readOrMint(refused: string | undefined, beforeLock: () => Promise<void>): Promise<HeldToken> {
+    const { store, key, mintTimeoutMs, lockWaitMs, monotonicNow, refreshMarginMs } = this.#source;
+    const accept = (stored: StoredValue) => {
+      const now = monotonicNow();
+      const held = decodeStored(stored.value, stored.ttlMs, now, refreshMarginMs);
+      return held && held.token !== refused && now < held.refreshAt ? held : undefined;
+    };
+    const create = async () => {
+      const wallSentAt = this.#source.now();
+      const sentAt = monotonicNow();
+      const minted = await runWithinTime((signal) => this.#source.mint({ signal }), {
+        timeoutMs: mintTimeoutMs,
+        closeSignal: this.#lifecycle.signal,
+        what: 'Minting a conversation token',
+      });
+      const held = heldFromMint(minted, sentAt, wallSentAt, monotonicNow(), refreshMarginMs);
+      const encoded = JSON.stringify({ token: held.token, lifetimeMs: held.lifetimeMs });
+      // Whole ms, rounded down: a store that rounds fractions up would keep it past its life.
+      return { value: held, encoded, ttlMs: Math.floor(held.expiresAt - monotonicNow()) };
+    };
+    const leaseMs = mintTimeoutMs + LEASE_SLACK_MS;
+    const signal = this.#lifecycle.signal;
+    return readThroughLocked({
+      store,
+      key,
+      accept,
+      create,
+      beforeLock,
+      leaseMs,
+      lockWaitMs,
+      signal,
+    });
+  }
+
   #hold(held: HeldToken): void {
     this.#held = held;
     this.#usedSinceMint = false;
@@ -269,4 +356,112 @@ export class ConversationTokenManager {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
   }
+}
+
+const unusable = (problem: string) =>
+  new Error(`the mint function returned an unusable result: ${problem}`);
+
+/** The margin is capped at half the life: a longer one would mint per message. */
+const held = (token: string, expiresAt: number, lifetimeMs: number, marginMs: number) => ({
+  token,
+  expiresAt,
+  lifetimeMs,
+  refreshAt: expiresAt - Math.min(marginMs, lifetimeMs / 2),
+});
+
+/**
+ * A mint's result on the monotonic clock. The life counts from the start of the mint
+ * (`sentAt`: the server created the token later, so it errs early):
+ * - with a usable `serverDate`, `expiresAt - serverDate`, both on the server's clock (one
+ *   that cannot be parsed, or is not before `expiresAt`, is a proxy's: ignored);
+ * - else `expiresAt` on the local wall clock, unless that leaves under half the ttl (the
+ *   clock runs far ahead: it would refuse a fresh token or mint per message), then the ttl;
+ * - `ttlSeconds` always caps it. An unusable result throws, naming the field.
+ */
+function heldFromMint(
+  minted: MintedToken,
+  sentAt: number,
+  wallSentAt: number,
+  receivedAt: number,
+  marginMs: number,
+): HeldToken {
+  if (typeof minted?.token !== 'string' || minted.token.trim() === '') {
+    throw unusable('token must be a non-empty string');
+  }
+  const expiresMs = instantMs(minted.expiresAt, 'expiresAt');
+  const { ttlSeconds, serverDate } = minted;
+  if (ttlSeconds !== undefined && !(Number.isFinite(ttlSeconds) && ttlSeconds > 0)) {
+    throw unusable('ttlSeconds must be a positive number of seconds');
+  }
+  const ttlMs = ttlSeconds === undefined ? Number.POSITIVE_INFINITY : ttlSeconds * 1000;
+  const wallLife = expiresMs - wallSentAt;
+  const byWall = ttlSeconds !== undefined && wallLife < ttlMs / 2 ? ttlMs : wallLife;
+  const expiresAt = sentAt + Math.min(lifeByServerDate(serverDate, expiresMs) ?? byWall, ttlMs);
+  const lifetimeMs = expiresAt - receivedAt;
+  if (lifetimeMs <= 0) {
+    // Without serverDate or ttlSeconds, a local clock that runs ahead cannot be told apart.
+    const hint =
+      serverDate === undefined && ttlSeconds === undefined
+        ? '; return serverDate or ttlSeconds from the mint function so a wrong local clock is corrected'
+        : '';
+    throw unusable(
+      `expiresAt is not in the future (the token expired ${-lifetimeMs} ms ago)${hint}`,
+    );
+  }
+  return held(minted.token, expiresAt, lifetimeMs, marginMs);
+}
+
+function lifeByServerDate(serverDate: InstantInput | undefined, expiresMs: number) {
+  if (serverDate === undefined) return undefined;
+  try {
+    const dateMs = instantMs(serverDate, 'serverDate');
+    // `Date` has whole seconds: take the end of that second, so the life errs short.
+    const life = expiresMs - (dateMs % 1000 === 0 ? dateMs + 999 : dateMs);
+    return life > 0 ? life : undefined;
+  } catch {
+    return undefined; // two headers joined by a proxy, `Date: now`: read as if none came
+  }
+}
+
+/** A stored token read with `ttlMs` left; undefined for anything else (then one is minted). */
+function decodeStored(value: string, ttlMs: number | undefined, now: number, marginMs: number) {
+  if (ttlMs === undefined || ttlMs <= 0) return undefined;
+  let record: unknown;
+  try {
+    record = JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(record) || typeof record.token !== 'string' || record.token === '')
+    return undefined;
+  const { lifetimeMs } = record;
+  const life = typeof lifetimeMs === 'number' && lifetimeMs > 0 ? lifetimeMs : ttlMs;
+  return held(record.token, now + ttlMs, life, marginMs);
+}
+
+/** An ISO date and time without `Z` or an offset, e.g. Python's `utcnow().isoformat()`. */
+const LOCAL_ISO = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)$/;
+
+/** An application-supplied instant in epoch ms; throws naming `field` when it is unusable. */
+function instantMs(value: InstantInput | undefined, field: string): number {
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw unusable(`${field} is an invalid Date`);
+    return value.getTime();
+  }
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw unusable(`${field} must be a finite number`);
+    // Below 1e11 (1973) it is almost surely epoch seconds passed by mistake.
+    if (value < 1e11) {
+      throw unusable(`${field} must be epoch milliseconds; ${value} looks like seconds`);
+    }
+    return value;
+  }
+  if (typeof value !== 'string') {
+    throw unusable(`${field} must be a Date, a date string or epoch milliseconds`);
+  }
+  // Without an offset the service's instant is UTC (Date.parse would read local time).
+  const local = LOCAL_ISO.exec(value);
+  const ms = Date.parse(local ? `${local[1]}T${local[2]}Z` : value);
+  if (Number.isNaN(ms)) throw unusable(`${field} is not a parseable date: "${value}"`);
+  return ms;
 }
