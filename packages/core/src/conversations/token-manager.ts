@@ -196,13 +196,6 @@ export class ConversationTokenManager {
     return call(this.#use(await abortable(this.#replaceRefused(token), options.signal)).token);
   }
 
-  /** Forgets the session's token here and in the store (e.g. when the chat ends). */
-  async clear(): Promise<void> {
-    this.#held = undefined;
-    this.#cancelTimer();
-    await this.#source.store.delete(this.#source.key);
-  }
-
   /** Stops the refresh timer and aborts a running mint; later calls reject. */
   close(): void {
     this.#cancelTimer();

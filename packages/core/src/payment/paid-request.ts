@@ -96,20 +96,16 @@ function paymentStepFailure(call: PaymentCall): Error {
 }
 
 /**
- * The hook's answer, if fetch can send it: printable ASCII, spaces and tabs, one line. fetch
- * would refuse others only once called, which cannot be told from a request that left; so
- * the call ends here with nothing sent. Never echoes the value: it is a secret.
+ * The hook's answer, if fetch can send it (printable ASCII, spaces and tabs, one line): fetch
+ * would refuse others only once called, which cannot be told from a request that left.
+ * Never echoes the value: it is a secret.
  */
 function checkCredential(value: unknown, operation: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw new ConfigurationError(
-      `${operation}: payment.pay must return the Authorization header value ("Payment <credential>") or undefined`,
-    );
-  }
-  if (/^[\x20-\x7e\t]+$/.test(value)) return value;
+  const sendable =
+    typeof value === 'string' && value.trim() !== '' && /^[\x20-\x7e\t]+$/.test(value);
+  if (value === undefined || sendable) return value;
   throw new ConfigurationError(
-    `${operation}: payment.pay returned an Authorization value with a character outside printable ASCII (a line break, a control or non-ASCII character), which cannot be sent in a header; nothing was sent`,
+    `${operation}: payment.pay must return undefined or the Authorization header value ("Payment <credential>"), in printable ASCII on one line; nothing was sent`,
   );
 }
 
@@ -136,23 +132,13 @@ export class PaymentStep<C extends PaymentCall> {
       const response = await send(request, call);
       if (response.status !== 402 || this.#askedCalls.has(call)) return response;
       const offered = parseWwwAuthenticate(response.headers.get('www-authenticate'));
-      const { logger, isApiKeyBearer } = this.#deps;
-      const { operation } = call;
-      const problems = paymentChallengeProblems(offered);
-      if (problems.length > 0) {
-        logger?.warn?.(`${operation}: payment challenges left unpaid`, { operation, problems });
-      }
       const challenges = decodePaymentChallenges(offered);
-      if (challenges.length === 0) return response;
-      // A credential can replace the API key sent as a bearer, never another bearer token.
+      // A credential can replace the API key sent as a bearer (MCP), never a conversation
+      // token: then the 402 stands. Unpayable challenges are named by nameUnpayableChallenges.
       const { authorization, ...headers } = request.headers;
-      if (authorization !== undefined && !isApiKeyBearer(authorization)) {
-        logger?.warn?.(
-          `${operation}: a payment credential cannot share Authorization with a bearer token`,
-          { operation },
-        );
-        return response;
-      }
+      if (challenges.length === 0) return response;
+      if (authorization !== undefined && !this.#deps.isApiKeyBearer(authorization)) return response;
+      const { operation } = call;
       this.#askedCalls.add(call);
       const { origin, pathname, search } = new URL(request.url);
       const context: PaymentContext = {
