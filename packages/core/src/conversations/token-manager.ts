@@ -435,26 +435,18 @@ function decodeStored(value: string, ttlMs: number | undefined, now: number, mar
 /** An ISO date and time without `Z` or an offset, e.g. Python's `utcnow().isoformat()`. */
 const LOCAL_ISO = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)$/;
 
-/** An application-supplied instant in epoch ms; throws naming `field` when it is unusable. */
+/** An application's instant (a Date, a date string, epoch ms) in epoch ms; throws naming `field`. */
 function instantMs(value: InstantInput | undefined, field: string): number {
-  if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) throw unusable(`${field} is an invalid Date`);
-    return value.getTime();
-  }
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw unusable(`${field} must be a finite number`);
-    // Below 1e11 (1973) it is almost surely epoch seconds passed by mistake.
-    if (value < 1e11) {
-      throw unusable(`${field} must be epoch milliseconds; ${value} looks like seconds`);
-    }
-    return value;
-  }
-  if (typeof value !== 'string') {
-    throw unusable(`${field} must be a Date, a date string or epoch milliseconds`);
+  // Below 1e11 (1973) a number is almost surely epoch seconds passed by mistake.
+  if (typeof value === 'number' && value < 1e11) {
+    throw unusable(`${field} must be epoch milliseconds; ${value} looks like seconds`);
   }
   // Without an offset the service's instant is UTC (Date.parse would read local time).
-  const local = LOCAL_ISO.exec(value);
-  const ms = Date.parse(local ? `${local[1]}T${local[2]}Z` : value);
-  if (Number.isNaN(ms)) throw unusable(`${field} is not a parseable date: "${value}"`);
+  const local = typeof value === 'string' ? LOCAL_ISO.exec(value) : null;
+  const ms =
+    typeof value === 'string'
+      ? Date.parse(local ? `${local[1]}T${local[2]}Z` : value)
+      : Number(value instanceof Date || typeof value === 'number' ? value : Number.NaN);
+  if (!Number.isFinite(ms)) throw unusable(`${field} is not a parseable date: "${String(value)}"`);
   return ms;
 }

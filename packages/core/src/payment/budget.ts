@@ -23,13 +23,6 @@ export interface PaymentLimit {
  */
 export type BudgetRefusal = 'currency' | 'amount' | 'decimals' | 'per_call' | 'total';
 
-/** Money set aside for one payment: `release()` it (idempotent) if the payment does not happen. */
-export interface PaymentReservation {
-  readonly currency: string;
-  readonly amount: bigint;
-  release(): void;
-}
-
 interface Account {
   /** Digits of the account's unit; undefined: base units as challenges state them. */
   decimals: number | undefined;
@@ -97,12 +90,15 @@ export class PaymentBudget {
    * challenge's `request.decimals`; default the budget's own unit). Refused: a currency not
    * listed (`currency`), an amount not a non-negative integer or finer than the unit
    * (`amount`), `decimals` for a limit without (`decimals`), over a limit (`per_call`, `total`).
+   * `release()` (idempotent) gives a reservation back if the payment does not happen.
    */
   reserve(
     currency: string | undefined,
     amount: string | bigint | undefined,
     decimals?: number,
-  ): { ok: true; reservation: PaymentReservation } | { ok: false; reason: BudgetRefusal } {
+  ):
+    | { ok: true; reservation: { currency: string; amount: bigint; release(): void } }
+    | { ok: false; reason: BudgetRefusal } {
     const key = currencyKey(currency);
     const account = key === undefined ? undefined : this.#accounts.get(key);
     if (key === undefined || account === undefined) return { ok: false, reason: 'currency' };

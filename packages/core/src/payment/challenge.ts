@@ -1,5 +1,6 @@
 import type { AuthChallenge } from '../errors/api-errors.js';
 import { repeatedChallengeParams } from '../http/www-authenticate.js';
+import { isRecord } from '../is-record.js';
 import { baseUnits, currencyKey, isDecimals, MAX_DECIMALS } from './units.js';
 
 /**
@@ -37,9 +38,7 @@ export function decodeBase64UrlJson(value: string): Record<string, unknown> | un
     const binary = atob(value.replace(/=+$/, '').replace(/-/g, '+').replace(/_/g, '/'));
     const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
     const parsed: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : undefined;
+    return isRecord(parsed) ? parsed : undefined;
   } catch {
     return undefined;
   }

@@ -44,15 +44,16 @@ interface PaymentDeps<C> {
   credentialSent(call: C, credential: string): void;
 }
 
-/** The errors of calls that ended while the pay hook still had not answered. */
-const endedWhilePaying = new WeakSet<object>();
+const ENDED_WHILE_PAYING =
+  ' while waiting for the payment hook (payment.pay) to answer; the request was not resent and nothing was paid';
 
 /**
  * Whether `error` (the call's TimeoutError or AbortError) ended its call while the `pay`
- * hook had not answered: nothing was sent for it, and a budgeted payer released its money.
+ * hook had not answered, as its message says: nothing was sent, and a budgeted payer
+ * released its money.
  */
 export function endedInPaymentStep(error: unknown): boolean {
-  return error !== null && typeof error === 'object' && endedWhilePaying.has(error);
+  return error instanceof Error && error.message.endsWith(ENDED_WHILE_PAYING);
 }
 
 /**
@@ -88,10 +89,7 @@ export function decodePaymentReceipt(header: string): PaymentReceipt {
  */
 function paymentStepFailure(call: PaymentCall): Error {
   const failure: Error = call.failure ?? new Error(`${call.operation} was aborted`);
-  if (!endedWhilePaying.has(failure)) {
-    endedWhilePaying.add(failure);
-    failure.message = `${failure.message} while waiting for the payment hook (payment.pay) to answer; the request was not resent and nothing was paid`;
-  }
+  if (!endedInPaymentStep(failure)) failure.message += ENDED_WHILE_PAYING;
   return failure;
 }
 
