@@ -63,9 +63,8 @@ export class PaymentBudget {
         if (units !== undefined || limit[field] === undefined) return units;
         throw fail(field, "must be a non-negative integer amount in the currency's smallest unit");
       };
-      const raw = typeof limit.currency === 'string' ? limit.currency.trim() : '';
-      if (!raw) throw fail('currency', 'is required');
-      const currency = currencyKey(raw);
+      const raw = limit.currency;
+      const currency = currencyKey(typeof raw === 'string' ? raw.trim() : undefined);
       if (currency === undefined) {
         throw fail('currency', 'must be printable ASCII (an ISO 4217 code or a token address)');
       }
@@ -75,13 +74,9 @@ export class PaymentBudget {
       }
       const total = amount('total');
       if (total === undefined) throw fail('total', 'is required');
+      const maxPerCall = amount('maxPerCall');
       const decimals = limit.decimals ?? isoDigits(currency);
-      this.#accounts.set(currency, {
-        decimals,
-        maxPerCall: amount('maxPerCall'),
-        total,
-        committed: 0n,
-      });
+      this.#accounts.set(currency, { decimals, maxPerCall, total, committed: 0n });
     });
   }
 
