@@ -1,8 +1,6 @@
 import * as z from 'zod/v4';
 import { CatalogClient } from '../client.js';
-import { ENV_VARS, readEnv } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
-import { createRedactor, type Redactor } from '../http/redact.js';
 import type { CatalogStore } from '../store/catalog-store.js';
 import { type SearchCatalogInput, searchCatalogTool } from './built-in/search-catalog.js';
 import {
@@ -16,7 +14,6 @@ import {
   updateCollectionTool,
 } from './built-in/update-collection.js';
 import type { SearchCatalogOutput } from './catalog-view.js';
-import { assertToolsConfigured } from './configuration.js';
 import {
   type AnyCatalogToolDefinition,
   CATALOG_TOOL_NAMES,
@@ -29,7 +26,7 @@ import {
 } from './definition.js';
 import { errorTextForModel } from './error-text.js';
 import { validateToolInput } from './input/check.js';
-import { type CatalogToolsOptions, readToolOptions, type ToolOptionsRead } from './options.js';
+import { type CatalogToolsOptions, readToolOptions } from './options.js';
 import { assertCatalogToolResult, type CatalogToolResult } from './result.js';
 import { findStrictModeViolations } from './strict-mode.js';
 
@@ -80,16 +77,16 @@ interface BindContext {
   view: CatalogViewSettings;
   defaults: CatalogToolDefaults;
   names: CatalogToolNames;
-  redact: Redactor;
-  /** Throws the ConfigurationError of missing settings; run on a call, never at creation. */
-  assertConfigured: () => void;
 }
 
 function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
   definition: CatalogToolDefinition<Input, Output, Name>,
-  { client, defaults, names, redact, view, store, assertConfigured }: BindContext,
+  { client, defaults, names, view, store }: BindContext,
 ): CatalogTool<Input, Output, Name> {
   const nameField = definition.modelFieldName ?? ((path: string) => path);
+  // What the model reads and what the application forwards (a browser) pass the client's
+  // redactor: it knows the key the client sends, so an echo of it never reaches either.
+  const redact = <T>(value: T): T => client.redact(value);
   return {
     name: finalName(names, definition.name),
     originalName: definition.name,
@@ -97,7 +94,6 @@ function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
     inputSchema: definition.inputSchema,
     needsApproval: definition.mutates,
     async execute(input, options = {}) {
-      assertConfigured();
       // Frameworks validate too, but a direct call must not reach the service unchecked.
       const parsed = validateToolInput(
         definition.inputSchema,
@@ -112,9 +108,6 @@ function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
       });
       // A custom tool written without the types must not hand the adapters another shape.
       assertCatalogToolResult(output, definition.name);
-      // The full result reaches more than the model (AI SDK UI streams, LangChain artifacts,
-      // MCP structuredContent, OpenAI Agents custom data): a key the service echoed must not.
-      // A paid answer already left the client redacted with its call's own credential.
       return redact(output);
     },
     toModelOutput: (output) => redact(definition.toModelOutput(output, view)),
@@ -148,20 +141,6 @@ function assertStrictModeSchema(definition: AnyCatalogToolDefinition): void {
 }
 
 /**
- * The redactor of everything the model reads. The client knows the key it actually sends
- * (its own option, or the environment when it was built), so it is asked first: a client
- * passed in with its own key and no `CATALOG_API_KEY` is covered too. Any key in the options
- * or the environment is removed as well; both match in any letter case.
- */
-function modelTextRedactor(
-  client: CatalogToolClient,
-  clientOptions: ToolOptionsRead['clientOptions'],
-): Redactor {
-  const others = createRedactor(clientOptions?.apiKey?.trim(), readEnv(ENV_VARS.apiKey));
-  return <T>(value: T): T => others(client.redact(value));
-}
-
-/**
  * Builds the selected catalog tools from the shared options: reads the options once
  * (throwing a ConfigurationError naming each bad one), creates or takes the client, applies
  * the rename hook and defaults. Adapters call this and only translate the result.
@@ -178,18 +157,14 @@ export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = n
     new CatalogClient(
       read.store ? { store: read.store, ...read.clientOptions } : read.clientOptions,
     );
+  // Settings are not checked here: tools made at module scope must import (and `next build`
+  // pass) without the CATALOG_* settings; the client names a missing one at the first call.
   const context: BindContext = {
     client,
     store: read.store ?? client.store,
-    view: read.view,
+    view: { buyLinks: read.buyLinks },
     defaults: read.defaults,
     names: read.names,
-    // Model-facing text and tool outputs pass through this, so a key echoed by the service
-    // never reaches the model or anything the application forwards (a browser).
-    redact: modelTextRedactor(client, read.clientOptions),
-    // Checked at the first call, not here: tools built at module scope must import (and a
-    // `next build` must pass) without the CATALOG_* settings that only the runtime has.
-    assertConfigured: () => assertToolsConfigured(client, read.selected),
   };
   const builtIns: Record<CatalogToolName, () => AnyCatalogTool> = {
     search_catalog: () => bindTool(searchCatalogTool, context),

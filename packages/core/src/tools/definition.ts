@@ -28,18 +28,11 @@ export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
  * The part of a {@link CatalogClient} the tools use: its three calls, its store and the
- * scope of its entries there, its redactor, and its settings (to name what a tool lacks).
+ * scope of its entries there, and its redactor.
  */
 export type CatalogToolClient = Pick<
   CatalogClient,
-  | 'catalog'
-  | 'websites'
-  | 'collections'
-  | 'store'
-  | 'storeScope'
-  | 'redact'
-  | 'hasApiKey'
-  | 'toJSON'
+  'catalog' | 'websites' | 'collections' | 'store' | 'storeScope' | 'redact'
 >;
 
 /** Values used when the model leaves a field null. */
