@@ -1,7 +1,7 @@
 import type { z } from 'zod/v4';
 import { CollectionIdSchema, CollectionUpdateSchema } from '../../schemas/collections.js';
 import { schema } from '../../schemas/define.js';
-import { emptyWhenMissing, itemsOf, listOf, objectOf, trimmed } from './coerce.js';
+import { emptyWhenMissing, listOf, objectOf, trimmed } from './coerce.js';
 import { exactObject, list, modelInput, text } from './fields.js';
 
 const SELECTOR_KEYS = ['brand_ids', 'website_ids', 'category_ids', 'product_ids'] as const;
@@ -76,8 +76,8 @@ export const UpdateCollectionInputSchema = /* @__PURE__ */ schema(() =>
       collection_id: trimmed,
       name: trimmed,
       description: trimmed,
-      add_clauses: itemsOf(newClause),
-      replace_clauses: itemsOf(replacement),
+      add_clauses: listOf(newClause, false),
+      replace_clauses: listOf(replacement, false),
       remove_clause_ids: listOf(trimmed),
     },
     exactObject({
