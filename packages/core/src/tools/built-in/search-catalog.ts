@@ -1,7 +1,6 @@
 import type { CatalogQuery } from '../../schemas/catalog.js';
 import {
   catalogViewLegend,
-  DEFAULT_BUY_LINK_MODE,
   formatCatalogResult,
   type SearchCatalogOutput,
 } from '../catalog-view.js';
@@ -38,7 +37,7 @@ export const searchCatalogTool = /* @__PURE__ */ defineCatalogTool<
     [
       'Search the product catalog across many retailers. Use it whenever the shopper wants to find, compare or buy a product.',
       "Each product comes with its product_id and brand_id (and category ids); each offer with its option, price, availability, retailer and the retailer's website_id, commission when asked for, and buy link.",
-      catalogViewLegend(view?.buyLinks ?? DEFAULT_BUY_LINK_MODE),
+      catalogViewLegend(view?.buyLinks ?? 'reference'),
       `Product, brand, category and website ids go into ${names.update_collection} clauses; ${names.search_websites} finds other retailers and their commission rates.`,
       'When more results exist, the output ends with a cursor: pass it with the same query to get the next page.',
     ].join(' '),
