@@ -14,15 +14,14 @@ import {
   updateCollectionTool,
 } from './built-in/update-collection.js';
 import type { SearchCatalogOutput } from './catalog-view.js';
-import {
-  type AnyCatalogToolDefinition,
-  CATALOG_TOOL_NAMES,
-  type CatalogToolClient,
-  type CatalogToolDefaults,
-  type CatalogToolDefinition,
-  type CatalogToolName,
-  type CatalogToolNames,
-  type CatalogViewSettings,
+import type {
+  AnyCatalogToolDefinition,
+  CatalogToolClient,
+  CatalogToolDefaults,
+  CatalogToolDefinition,
+  CatalogToolName,
+  CatalogToolNames,
+  CatalogViewSettings,
 } from './definition.js';
 import { errorTextForModel } from './error-text.js';
 import { validateToolInput } from './input/check.js';
@@ -71,6 +70,7 @@ export type BoundCatalogTool<Definition> =
     ? CatalogTool<Input, Output, Name>
     : never;
 
+/** What every tool of a list is bound with. */
 interface BindContext {
   client: CatalogToolClient;
   store: CatalogStore;
@@ -83,62 +83,46 @@ function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
   definition: CatalogToolDefinition<Input, Output, Name>,
   { client, defaults, names, view, store }: BindContext,
 ): CatalogTool<Input, Output, Name> {
-  const nameField = definition.modelFieldName ?? ((path: string) => path);
+  const name = names[definition.name] ?? definition.name;
   // What the model reads and what the application forwards (a browser) pass the client's
   // redactor: it knows the key the client sends, so an echo of it never reaches either.
   const redact = <T>(value: T): T => client.redact(value);
   return {
-    name: finalName(names, definition.name),
+    name,
     originalName: definition.name,
     description: definition.description(names, view),
     inputSchema: definition.inputSchema,
     needsApproval: definition.mutates,
-    async execute(input, options = {}) {
+    async execute(input, { signal } = {}) {
       // Frameworks validate too, but a direct call must not reach the service unchecked.
-      const parsed = validateToolInput(
-        definition.inputSchema,
-        input,
-        finalName(names, definition.name),
-      );
-      const output = await definition.execute(parsed, {
-        client,
-        defaults,
-        signal: options.signal,
-        store,
-      });
+      const parsed = validateToolInput(definition.inputSchema, input, name);
+      const output = await definition.execute(parsed, { client, defaults, signal, store });
       // A custom tool written without the types must not hand the adapters another shape.
       assertCatalogToolResult(output, definition.name);
       return redact(output);
     },
     toModelOutput: (output) => redact(definition.toModelOutput(output, view)),
     errorToModelOutput(error) {
-      const text = errorTextForModel(error, nameField);
+      const text = errorTextForModel(error, definition.modelFieldName);
       return text === undefined ? undefined : redact(text);
     },
   };
 }
 
-function finalName(names: CatalogToolNames, original: string): string {
-  return names[original] ?? original;
+/** A custom tool's input schema must pass OpenAI strict mode like the built-ins' (tested). */
+function strictModeProblems({ inputSchema }: AnyCatalogToolDefinition): string[] {
+  try {
+    return findStrictModeViolations(z.toJSONSchema(inputSchema));
+  } catch (error) {
+    return [`not representable as JSON Schema (${String(error)})`];
+  }
 }
 
-/**
- * A custom tool's input schema must pass OpenAI strict mode like the built-ins' do (they are
- * checked by the tests), or providers in strict mode would refuse the whole request.
- */
-function assertStrictModeSchema(definition: AnyCatalogToolDefinition): void {
-  let problems: string[];
-  try {
-    problems = findStrictModeViolations(z.toJSONSchema(definition.inputSchema));
-  } catch (error) {
-    problems = [`not representable as JSON Schema (${String(error)})`];
-  }
-  if (problems.length > 0) {
-    throw new ConfigurationError(
-      `Invalid catalog tools options: the input schema of tool ${definition.name} does not pass OpenAI strict mode (${problems.join('; ')}); make every field required (nullable for "not given") and objects strict, or set strict: false`,
-    );
-  }
-}
+const BUILT_INS: Record<CatalogToolName, AnyCatalogToolDefinition> = {
+  search_catalog: searchCatalogTool,
+  search_websites: searchWebsitesTool,
+  update_collection: updateCollectionTool,
+};
 
 /**
  * Builds the selected catalog tools from the shared options: reads the options once
@@ -149,36 +133,31 @@ export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = n
   options: CatalogToolsOptions<Extra> = {},
 ): Array<AnyCatalogTool | BoundCatalogTool<Extra>> {
   const read = readToolOptions(options);
-  if (read.strict) {
-    read.custom.filter((tool) => read.selected.includes(tool.name)).forEach(assertStrictModeSchema);
+  const definitions = read.selected.map(
+    (name) => BUILT_INS[name as CatalogToolName] ?? read.custom.find((tool) => tool.name === name),
+  ) as AnyCatalogToolDefinition[];
+  for (const definition of read.strict ? read.custom : []) {
+    const problems = read.selected.includes(definition.name) ? strictModeProblems(definition) : [];
+    if (problems.length > 0) {
+      throw new ConfigurationError(
+        `Invalid catalog tools options: the input schema of tool ${definition.name} does not pass OpenAI strict mode (${problems.join('; ')}); make every field required (nullable for "not given") and objects strict, or set strict: false`,
+      );
+    }
   }
+  const { store, clientOptions } = read;
   const client =
-    read.client ??
-    new CatalogClient(
-      read.store ? { store: read.store, ...read.clientOptions } : read.clientOptions,
-    );
+    read.client ?? new CatalogClient(store ? { store, ...clientOptions } : clientOptions);
   // Settings are not checked here: tools made at module scope must import (and `next build`
   // pass) without the CATALOG_* settings; the client names a missing one at the first call.
   const context: BindContext = {
     client,
-    store: read.store ?? client.store,
+    store: store ?? client.store,
     view: { buyLinks: read.buyLinks },
     defaults: read.defaults,
     names: read.names,
   };
-  const builtIns: Record<CatalogToolName, () => AnyCatalogTool> = {
-    search_catalog: () => bindTool(searchCatalogTool, context),
-    search_websites: () => bindTool(searchWebsitesTool, context),
-    update_collection: () => bindTool(updateCollectionTool, context),
-  };
-  return read.selected.map((name) => {
-    if (isBuiltInName(name)) return builtIns[name]();
-    // Its definition is one of `options.tools`, so the bound tool has the type of one.
-    const definition = read.custom.find((tool) => tool.name === name) as Extra;
-    return bindTool(definition, context) as BoundCatalogTool<Extra>;
-  });
-}
-
-function isBuiltInName(name: string): name is CatalogToolName {
-  return (CATALOG_TOOL_NAMES as readonly string[]).includes(name);
+  // Each is a built-in or one of `options.tools`, so the bound tool has the type of one.
+  return definitions.map((definition) => bindTool(definition, context)) as Array<
+    AnyCatalogTool | BoundCatalogTool<Extra>
+  >;
 }

@@ -100,20 +100,10 @@ export type AnyCatalogToolDefinition = CatalogToolDefinition<unknown, CatalogToo
 export function defineCatalogTool<Input, Output extends CatalogToolResult, Name extends string>(
   definition: CatalogToolDefinition<Input, Output, Name>,
 ): CatalogToolDefinition<Input, Output, Name> {
-  assertToolName(definition?.name, 'defineCatalogTool: name');
-  return definition;
-}
-
-/** Throws a ConfigurationError naming `what` when `name` is not a usable tool name. */
-function assertToolName(name: unknown, what: string): asserts name is string {
-  if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
+  if (!TOOL_NAME_PATTERN.test(definition.name)) {
     throw new ConfigurationError(
-      `${what} is ${JSON.stringify(name)}; tool names must match ${TOOL_NAME_PATTERN.source}`,
+      `defineCatalogTool: name is ${JSON.stringify(definition.name)}; tool names must match ${TOOL_NAME_PATTERN.source}`,
     );
   }
-}
-
-/** Turns the model's `null` ("not given") into `undefined`, which the client omits. */
-export function nullToUndefined<T>(value: T | null): T | undefined {
-  return value === null ? undefined : value;
+  return definition;
 }

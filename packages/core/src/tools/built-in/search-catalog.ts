@@ -4,7 +4,7 @@ import {
   formatCatalogResult,
   type SearchCatalogOutput,
 } from '../catalog-view.js';
-import { defineCatalogTool, nullToUndefined } from '../definition.js';
+import { defineCatalogTool } from '../definition.js';
 import { type SearchCatalogInput, SearchCatalogInputSchema } from '../input/search-catalog.js';
 import { CATALOG_LIMIT_DEFAULT } from '../limits.js';
 
@@ -14,15 +14,15 @@ function buildQuery(
   input: SearchCatalogInput,
   defaults: { limit?: number; placements?: string[] },
 ): CatalogQuery {
-  const cursor = nullToUndefined(input.cursor);
-  const placements = nullToUndefined(input.placements) ?? defaults.placements;
+  const { cursor } = input;
+  const placements = input.placements ?? defaults.placements;
   return {
     query: input.query,
     pagination: {
-      limit: nullToUndefined(input.limit) ?? defaults.limit ?? CATALOG_LIMIT_DEFAULT,
-      ...(cursor === undefined ? {} : { cursor }),
+      limit: input.limit ?? defaults.limit ?? CATALOG_LIMIT_DEFAULT,
+      ...(cursor === null ? {} : { cursor }),
     },
-    ...(placements === undefined || placements.length === 0 ? {} : { placements }),
+    ...(placements?.length ? { placements } : {}),
   };
 }
 

@@ -4,7 +4,7 @@ import {
   type WebsiteSearchParams,
   type WebsiteSearchResponse,
 } from '../../schemas/index.js';
-import { defineCatalogTool, nullToUndefined } from '../definition.js';
+import { defineCatalogTool } from '../definition.js';
 import { type SearchWebsitesInput, SearchWebsitesInputSchema } from '../input/search-websites.js';
 import { countOf } from '../plural.js';
 import type { CatalogToolResult } from '../result.js';
@@ -18,13 +18,12 @@ function buildParams(
   input: SearchWebsitesInput,
   defaults: { limit?: number; country?: WebsiteSearchParams['country'] },
 ): WebsiteSearchParams {
-  const limit = nullToUndefined(input.limit) ?? defaults.limit;
-  const country = nullToUndefined(input.country) ?? defaults.country;
-  const categoryIds = nullToUndefined(input.category_ids);
+  const limit = input.limit ?? defaults.limit;
+  const country = input.country ?? defaults.country;
   return {
     query: input.query,
     ...(limit === undefined ? {} : { limit }),
-    ...(categoryIds === undefined || categoryIds.length === 0 ? {} : { category_ids: categoryIds }),
+    ...(input.category_ids?.length ? { category_ids: input.category_ids } : {}),
     ...(country === undefined ? {} : { country }),
   };
 }
