@@ -22,8 +22,8 @@ function walk(schema: unknown, path: string): string[] {
       for (const [name, child] of Object.entries(group)) children.push([child, `${path}.${name}`]);
   }
   if (schema.items !== undefined) children.push([schema.items, `${path}[]`]);
-  if (Array.isArray(schema.anyOf))
-    schema.anyOf.forEach((child, i) => children.push([child, `${path}|${i}`]));
+  const anyOf: unknown[] = Array.isArray(schema.anyOf) ? schema.anyOf : [];
+  for (const [i, child] of anyOf.entries()) children.push([child, `${path}|${i}`]);
   if (schema.type === 'object') {
     if (schema.additionalProperties !== false)
       problems.push(`${path}: additionalProperties must be false`);
