@@ -1,7 +1,7 @@
 import * as z from 'zod/v4/mini';
 import { hasText, MESSAGE_WITHOUT_TEXT } from '../validation/text.js';
 import type { Closed } from './closed.js';
-import { described, schema } from './define.js';
+import { schema } from './define.js';
 
 /**
  * Body of `POST /v1/conversations`. The contract does not show its shape, so any JSON
@@ -16,20 +16,14 @@ export const ConversationSchema = /* @__PURE__ */ schema(() => z.looseObject({})
 /** A conversation as `POST /v1/conversations` answers it (an open object). */
 export type Conversation = Closed<z.infer<typeof ConversationSchema>>;
 
-/*
- * Wire shapes of the conversation-token endpoints. The contract shows only
- * `POST /v1/conversations`; minting and turns follow a comparable service, as
- * docs/service-contract.md ("Conversations and tokens") says and the emulator implements
- * them. Requests are validated strictly, responses parsed leniently (unknown fields kept).
- */
+// Minting and turns are not in the contract: they follow a comparable service
+// (docs/service-contract.md, "Conversations and tokens"), as the emulator does.
 
 /** Body of `POST /v1/conversations/{conversation_id}/tokens`. */
 export const TokenMintRequestSchema = /* @__PURE__ */ schema(() =>
   z.strictObject({
-    ttl_seconds: described(
-      z.optional(z.int().check(z.minimum(60), z.maximum(7200))),
-      'Token lifetime in seconds, 60 to 7200 (the service default is 1800).',
-    ),
+    /** Token lifetime in seconds, 60 to 7200 (the service default is 1800). */
+    ttl_seconds: z.optional(z.int().check(z.minimum(60), z.maximum(7200))),
   }),
 );
 /** The body of a token mint: the lifetime asked for, if any. */

@@ -9,7 +9,6 @@ export {
   AuthTierSchema,
   CATALOG_LIMIT_MAX,
   CATALOG_VARIANTS_MAX,
-  type CatalogMessage,
   type CatalogMeta,
   type CatalogQuery,
   CatalogQuerySchema,
@@ -33,14 +32,11 @@ export {
   type CollectionUpdate,
   CollectionUpdateSchema,
   type NewClause,
-  NewClauseSchema,
   type ReplacementClause,
 } from './collections.js';
 export {
   COUNTRY_CODES,
   type CountryCode,
-  CountryCodeSchema,
-  type ErrorResponse,
   type ValidationIssue,
 } from './common.js';
 export {
