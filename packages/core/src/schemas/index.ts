@@ -1,8 +1,4 @@
-/*
- * `@catalogkit/core/schemas`: the zod schemas of the service's wire shapes and their types,
- * for the emulator and for power users who validate or build wire data themselves.
- * Requests are strict (unknown fields refused), responses loose (unknown fields kept).
- */
+// `@catalogkit/core/schemas`: the wire shapes; requests strict, responses loose.
 export {
   AFFILIATE_PLACEMENT,
   type AuthTier,
@@ -43,19 +39,11 @@ export {
   type Conversation,
   type ConversationCreate,
   ConversationCreateSchema,
-  type ConversationToken,
-  type TokenMintRequest,
   TokenMintRequestSchema,
   type Turn,
-  type TurnRequest,
   TurnRequestSchema,
 } from './conversations.js';
-export {
-  type JsonRpcError,
-  type JsonRpcResponse,
-  type ToolCallResult,
-  ToolCallResultSchema,
-} from './mcp.js';
+export { ToolCallResultSchema } from './mcp.js';
 export {
   WEBSITE_SEARCH_LIMITS,
   type Website,

@@ -60,20 +60,6 @@ export interface CatalogToolsOptions<Extra extends AnyCatalogToolDefinition = ne
   buyLinks?: BuyLinkMode;
 }
 
-/** The options once read (each read once): what `createCatalogToolList` binds the tools with. */
-export interface ToolOptionsRead {
-  client: CatalogClient | undefined;
-  clientOptions: CatalogClientOptions | undefined;
-  store: CatalogStore | undefined;
-  custom: readonly AnyCatalogToolDefinition[];
-  /** The tools to build, in their order: the built-ins first, then `tools`. */
-  selected: readonly string[];
-  names: CatalogToolNames;
-  defaults: CatalogToolDefaults;
-  buyLinks: BuyLinkMode;
-  strict: boolean;
-}
-
 /** Every tool's final name; an issue for a name that breaks the pattern or is taken. */
 function finalNames(
   all: readonly string[],
@@ -105,9 +91,17 @@ function finalNames(
  * what a type cannot (names that clash or match no tool, a limit out of range) and throw one
  * ConfigurationError naming every bad option, when the tools are made.
  */
-export function readToolOptions(
-  options: CatalogToolsOptions<AnyCatalogToolDefinition>,
-): ToolOptionsRead {
+export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefinition>): {
+  client: CatalogClient | undefined;
+  clientOptions: CatalogClientOptions | undefined;
+  store: CatalogStore | undefined;
+  custom: readonly AnyCatalogToolDefinition[];
+  selected: readonly string[];
+  names: CatalogToolNames;
+  defaults: CatalogToolDefaults;
+  buyLinks: BuyLinkMode;
+  strict: boolean;
+} {
   const { client, clientOptions, store, include, exclude, rename, defaults = {} } = options;
   const custom = [...(options.tools ?? [])];
   const issues: string[] = [];
