@@ -40,11 +40,9 @@ export class SessionLockTimeoutError extends CatalogError {
 /**
  * The shared store (a `CatalogStore` such as Redis) could not be reached, answered wrongly or
  * too late. Nothing was decided on its behalf: a call that needed it failed before sending
- * its change, so it is safe to retry once the store is back. `store` names the store.
- *
- * A store write that timed out has an unknown outcome: the store may still run it later
- * (the command was already on its way). catalogkit allows for that: a collection update
- * whose claim timed out is also marked abandoned, so its retry is sent, not refused.
+ * its change, so it is safe to retry once the store is back. `store` names the store. (A
+ * collection update's write-ahead record whose write timed out may still land: it is
+ * looked for and cleared if it does.)
  */
 export class StoreUnavailableError extends CatalogError {
   static override readonly kind: string = 'StoreUnavailableError';

@@ -1,7 +1,7 @@
 import type { CatalogClient } from '../client.js';
 import type { CatalogClientOptions } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
-import type { CatalogStore } from '../store/catalog-store.js';
+import { type CatalogStore, isCatalogStore } from '../store/catalog-store.js';
 import type { BuyLinkMode } from './buy-link-reference.js';
 import {
   type AnyCatalogToolDefinition,
@@ -88,7 +88,8 @@ function finalNames(
 
 /**
  * Reads the options once. Their types are TypeScript's to check; these plain checks cover
- * what a type cannot (names that clash or match no tool, a limit out of range) and throw one
+ * what a type cannot (names that clash or match no tool, a limit out of range, a store
+ * the collection guard could not use) and throw one
  * ConfigurationError naming every bad option, when the tools are made.
  */
 export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefinition>): {
@@ -106,6 +107,8 @@ export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefin
   const custom = [...(options.tools ?? [])];
   const issues: string[] = [];
   if (client && clientOptions) issues.push('give client or clientOptions, not both');
+  // The store holds the collection guard's records: one that is not a store is named now.
+  if (store !== undefined && !isCatalogStore(store)) issues.push('store: must be a CatalogStore');
   const all = [...CATALOG_TOOL_NAMES, ...custom.map((tool) => tool.name)];
   for (const [key, list] of [
     ['include', include],

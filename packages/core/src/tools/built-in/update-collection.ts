@@ -6,7 +6,7 @@ import {
 } from '../input/update-collection.js';
 import { countOf } from '../plural.js';
 import type { CatalogToolResult } from '../result.js';
-import { CollectionGuard, failedBeforeSending, SELECTOR_KEYS } from './collection-guard.js';
+import { CollectionGuard, SELECTOR_KEYS } from './collection-guard.js';
 
 export type { UpdateCollectionInput };
 
@@ -87,15 +87,9 @@ export const updateCollectionTool = /* @__PURE__ */ defineCatalogTool<
       await client.storeScope(),
       collectionId,
     );
-    const settle = await guard.begin(update, signal);
-    let response: Collection;
-    try {
-      response = await client.collections.update(collectionId, update, signal ? { signal } : {});
-    } catch (error) {
-      await settle(failedBeforeSending(error));
-      throw error;
-    }
-    await settle(true);
+    const response = await guard.send(update, signal, () =>
+      client.collections.update(collectionId, update, signal ? { signal } : {}),
+    );
     return { request: { collectionId, update }, response };
   },
   toModelOutput: formatCollection,
