@@ -118,6 +118,11 @@ export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefin
       if (!all.includes(name)) issues.push(`${key}.${index}: must be one of ${all.join(', ')}`);
     });
   }
+  // Any other value would print the links as they are: checked, since references keep URLs from the model.
+  const { strict = true, buyLinks = 'reference' } = options;
+  if (buyLinks !== 'inline' && buyLinks !== 'reference') {
+    issues.push('buyLinks: must be inline or reference');
+  }
   const limit = defaults.limit;
   if (
     limit !== undefined &&
@@ -133,6 +138,5 @@ export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefin
   if (issues.length > 0) {
     throw new ConfigurationError(`Invalid catalog tools options: ${issues.join('; ')}`);
   }
-  const { strict = true, buyLinks = 'reference' } = options;
   return { client, clientOptions, store, custom, selected, names, defaults, buyLinks, strict };
 }
