@@ -26,8 +26,6 @@ export const TokenMintRequestSchema = /* @__PURE__ */ schema(() =>
     ttl_seconds: z.optional(z.int().check(z.minimum(60), z.maximum(7200))),
   }),
 );
-/** The body of a token mint: the lifetime asked for, if any. */
-export type TokenMintRequest = z.infer<typeof TokenMintRequestSchema>;
 
 /** Answer of the mint endpoint: `{ token, token_id, expires_at }`. */
 export const ConversationTokenSchema = /* @__PURE__ */ schema(() =>
@@ -37,8 +35,6 @@ export const ConversationTokenSchema = /* @__PURE__ */ schema(() =>
     expires_at: z.string().check(z.minLength(1)),
   }),
 );
-/** The answer of the token mint: the token, its id and when it expires. */
-export type ConversationToken = Closed<z.infer<typeof ConversationTokenSchema>>;
 
 /** Body of `POST /v1/conversations/{conversation_id}/turns`: the shopper's message. */
 export const TurnRequestSchema = /* @__PURE__ */ schema(() =>
@@ -46,8 +42,6 @@ export const TurnRequestSchema = /* @__PURE__ */ schema(() =>
     message: z.string().check(z.refine(hasText, { error: MESSAGE_WITHOUT_TEXT })),
   }),
 );
-/** The body of a turn: the shopper's message. */
-export type TurnRequest = z.infer<typeof TurnRequestSchema>;
 
 /** Answer of the turns endpoint: `{ turn_id, reply: { role, content } }`. */
 export const TurnSchema = /* @__PURE__ */ schema(() =>
