@@ -87,7 +87,7 @@ export const ENV_VARS = {
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** Reads an environment variable where `process` exists (Node, Bun, Deno); else undefined. */
-export function readEnv(name: string): string | undefined {
+function readEnv(name: string): string | undefined {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
     ?.env;
   try {

@@ -1,9 +1,5 @@
-/*
- * The root of @catalogkit/core: the client, the tools' two entry points and the errors the
- * client throws. Everything else lives in one subpath per area (errors, tools,
- * conversations, payment, schemas), each with its full list. A name joins the root only if
- * most applications use it; at most 45 run-time names (public-surface.test.ts counts them).
- */
+// The root of @catalogkit/core: what most applications use (at most 45 run-time names);
+// everything else in one subpath per area.
 export { CatalogClient } from './client.js';
 export type { ClientSettings } from './client-connection.js';
 export type { CatalogClientOptions } from './client-options.js';
@@ -24,11 +20,10 @@ export {
   TimeoutError,
   ValidationError,
 } from './errors/index.js';
-export type { RestRequest, RestResponse } from './http/rest-call.js';
+export type { RestRequest } from './http/rest-call.js';
 export type { RequestOptions } from './http/service-connection.js';
 export type { CallObserver, CatalogInstrumentation } from './instrumentation.js';
-export type { CatalogLogger, LogContext } from './logger.js';
-export type { CatalogSearchOptions, CatalogSearchResponse } from './mcp/catalog-search.js';
+export type { CatalogLogger } from './logger.js';
 export type {
   AuthTier,
   CatalogMeta,
@@ -50,8 +45,6 @@ export type {
   WebsiteSearchParams,
   WebsiteSearchResponse,
 } from './schemas/index.js';
-// The store all state shared across instances lives in (README "Deploying"): pass one to
-// the client and the tools; the memory store is the default.
 export {
   type CatalogStore,
   type LockOptions,

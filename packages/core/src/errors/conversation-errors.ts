@@ -40,7 +40,9 @@ export class SessionLockTimeoutError extends CatalogError {
 /**
  * The shared store (a `CatalogStore` such as Redis) could not be reached, answered wrongly or
  * too late. Nothing was decided on its behalf: a call that needed it failed before sending
- * its change, so it is safe to retry once the store is back. `store` names the store.
+ * its change, so it is safe to retry once the store is back. `store` names the store. (A
+ * collection update's write-ahead record whose write timed out may still land: it is
+ * looked for and cleared if it does.)
  */
 export class StoreUnavailableError extends CatalogError {
   static override readonly kind: string = 'StoreUnavailableError';

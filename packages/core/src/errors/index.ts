@@ -1,9 +1,4 @@
-/*
- * `@catalogkit/core/errors`: every error class catalogkit throws, and the types of their
- * fields. Every class extends `CatalogError` (a stable `code`, `outcomeUnknown`, and a static
- * `is` that also recognises an error from another copy of the package). The root entry
- * re-exports the ones the client's calls throw; the adapters re-export this whole list.
- */
+// `@catalogkit/core/errors`: every error class catalogkit throws (each a `CatalogError`).
 
 /** The redaction the client applies, for checks outside core (the testing kit's secret checks). */
 export { findSecretEchoes, redactSecrets, secretEchoesIn } from '../http/redact.js';

@@ -1,7 +1,7 @@
 import * as z from 'zod/v4/mini';
 import { hasText, MESSAGE_WITHOUT_TEXT } from '../validation/text.js';
 import type { Closed } from './closed.js';
-import { described, schema } from './define.js';
+import { schema } from './define.js';
 
 /**
  * Body of `POST /v1/conversations`. The contract does not show its shape, so any JSON
@@ -16,24 +16,16 @@ export const ConversationSchema = /* @__PURE__ */ schema(() => z.looseObject({})
 /** A conversation as `POST /v1/conversations` answers it (an open object). */
 export type Conversation = Closed<z.infer<typeof ConversationSchema>>;
 
-/*
- * Wire shapes of the conversation-token endpoints. The contract shows only
- * `POST /v1/conversations`; minting and turns follow a comparable service, as
- * docs/service-contract.md ("Conversations and tokens") says and the emulator implements
- * them. Requests are validated strictly, responses parsed leniently (unknown fields kept).
- */
+// Minting and turns are not in the contract: they follow a comparable service
+// (docs/service-contract.md, "Conversations and tokens"), as the emulator does.
 
 /** Body of `POST /v1/conversations/{conversation_id}/tokens`. */
 export const TokenMintRequestSchema = /* @__PURE__ */ schema(() =>
   z.strictObject({
-    ttl_seconds: described(
-      z.optional(z.int().check(z.minimum(60), z.maximum(7200))),
-      'Token lifetime in seconds, 60 to 7200 (the service default is 1800).',
-    ),
+    /** Token lifetime in seconds, 60 to 7200 (the service default is 1800). */
+    ttl_seconds: z.optional(z.int().check(z.minimum(60), z.maximum(7200))),
   }),
 );
-/** The body of a token mint: the lifetime asked for, if any. */
-export type TokenMintRequest = z.infer<typeof TokenMintRequestSchema>;
 
 /** Answer of the mint endpoint: `{ token, token_id, expires_at }`. */
 export const ConversationTokenSchema = /* @__PURE__ */ schema(() =>
@@ -43,8 +35,6 @@ export const ConversationTokenSchema = /* @__PURE__ */ schema(() =>
     expires_at: z.string().check(z.minLength(1)),
   }),
 );
-/** The answer of the token mint: the token, its id and when it expires. */
-export type ConversationToken = Closed<z.infer<typeof ConversationTokenSchema>>;
 
 /** Body of `POST /v1/conversations/{conversation_id}/turns`: the shopper's message. */
 export const TurnRequestSchema = /* @__PURE__ */ schema(() =>
@@ -52,8 +42,6 @@ export const TurnRequestSchema = /* @__PURE__ */ schema(() =>
     message: z.string().check(z.refine(hasText, { error: MESSAGE_WITHOUT_TEXT })),
   }),
 );
-/** The body of a turn: the shopper's message. */
-export type TurnRequest = z.infer<typeof TurnRequestSchema>;
 
 /** Answer of the turns endpoint: `{ turn_id, reply: { role, content } }`. */
 export const TurnSchema = /* @__PURE__ */ schema(() =>

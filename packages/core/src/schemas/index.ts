@@ -1,15 +1,10 @@
-/*
- * `@catalogkit/core/schemas`: the zod schemas of the service's wire shapes and their types,
- * for the emulator and for power users who validate or build wire data themselves.
- * Requests are strict (unknown fields refused), responses loose (unknown fields kept).
- */
+// `@catalogkit/core/schemas`: the wire shapes; requests strict, responses loose.
 export {
   AFFILIATE_PLACEMENT,
   type AuthTier,
   AuthTierSchema,
   CATALOG_LIMIT_MAX,
   CATALOG_VARIANTS_MAX,
-  type CatalogMessage,
   type CatalogMeta,
   type CatalogQuery,
   CatalogQuerySchema,
@@ -33,33 +28,22 @@ export {
   type CollectionUpdate,
   CollectionUpdateSchema,
   type NewClause,
-  NewClauseSchema,
   type ReplacementClause,
 } from './collections.js';
 export {
   COUNTRY_CODES,
   type CountryCode,
-  CountryCodeSchema,
-  type ErrorResponse,
   type ValidationIssue,
 } from './common.js';
 export {
   type Conversation,
   type ConversationCreate,
   ConversationCreateSchema,
-  type ConversationToken,
-  type TokenMintRequest,
   TokenMintRequestSchema,
   type Turn,
-  type TurnRequest,
   TurnRequestSchema,
 } from './conversations.js';
-export {
-  type JsonRpcError,
-  type JsonRpcResponse,
-  type ToolCallResult,
-  ToolCallResultSchema,
-} from './mcp.js';
+export { ToolCallResultSchema } from './mcp.js';
 export {
   WEBSITE_SEARCH_LIMITS,
   type Website,

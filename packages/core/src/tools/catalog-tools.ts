@@ -1,8 +1,6 @@
 import * as z from 'zod/v4';
 import { CatalogClient } from '../client.js';
-import { ENV_VARS, readEnv } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
-import { createRedactor, type Redactor } from '../http/redact.js';
 import type { CatalogStore } from '../store/catalog-store.js';
 import { type SearchCatalogInput, searchCatalogTool } from './built-in/search-catalog.js';
 import {
@@ -16,20 +14,18 @@ import {
   updateCollectionTool,
 } from './built-in/update-collection.js';
 import type { SearchCatalogOutput } from './catalog-view.js';
-import { assertToolsConfigured } from './configuration.js';
-import {
-  type AnyCatalogToolDefinition,
-  CATALOG_TOOL_NAMES,
-  type CatalogToolClient,
-  type CatalogToolDefaults,
-  type CatalogToolDefinition,
-  type CatalogToolName,
-  type CatalogToolNames,
-  type CatalogViewSettings,
+import type {
+  AnyCatalogToolDefinition,
+  CatalogToolClient,
+  CatalogToolDefaults,
+  CatalogToolDefinition,
+  CatalogToolName,
+  CatalogToolNames,
+  CatalogViewSettings,
 } from './definition.js';
 import { errorTextForModel } from './error-text.js';
 import { validateToolInput } from './input/check.js';
-import { type CatalogToolsOptions, readToolOptions, type ToolOptionsRead } from './options.js';
+import { type CatalogToolsOptions, readToolOptions } from './options.js';
 import { assertCatalogToolResult, type CatalogToolResult } from './result.js';
 import { findStrictModeViolations } from './strict-mode.js';
 
@@ -74,92 +70,59 @@ export type BoundCatalogTool<Definition> =
     ? CatalogTool<Input, Output, Name>
     : never;
 
+/** What every tool of a list is bound with. */
 interface BindContext {
   client: CatalogToolClient;
   store: CatalogStore;
   view: CatalogViewSettings;
   defaults: CatalogToolDefaults;
   names: CatalogToolNames;
-  redact: Redactor;
-  /** Throws the ConfigurationError of missing settings; run on a call, never at creation. */
-  assertConfigured: () => void;
 }
 
 function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
   definition: CatalogToolDefinition<Input, Output, Name>,
-  { client, defaults, names, redact, view, store, assertConfigured }: BindContext,
+  { client, defaults, names, view, store }: BindContext,
 ): CatalogTool<Input, Output, Name> {
-  const nameField = definition.modelFieldName ?? ((path: string) => path);
+  const name = names[definition.name] ?? definition.name;
+  // What the model reads and what the application forwards (a browser) pass the client's
+  // redactor: it knows the key the client sends, so an echo of it never reaches either.
+  const redact = <T>(value: T): T => client.redact(value);
   return {
-    name: finalName(names, definition.name),
+    name,
     originalName: definition.name,
     description: definition.description(names, view),
     inputSchema: definition.inputSchema,
     needsApproval: definition.mutates,
-    async execute(input, options = {}) {
-      assertConfigured();
+    async execute(input, { signal } = {}) {
       // Frameworks validate too, but a direct call must not reach the service unchecked.
-      const parsed = validateToolInput(
-        definition.inputSchema,
-        input,
-        finalName(names, definition.name),
-      );
-      const output = await definition.execute(parsed, {
-        client,
-        defaults,
-        signal: options.signal,
-        store,
-      });
+      const parsed = validateToolInput(definition.inputSchema, input, name);
+      const output = await definition.execute(parsed, { client, defaults, signal, store });
       // A custom tool written without the types must not hand the adapters another shape.
       assertCatalogToolResult(output, definition.name);
-      // The full result reaches more than the model (AI SDK UI streams, LangChain artifacts,
-      // MCP structuredContent, OpenAI Agents custom data): a key the service echoed must not.
-      // A paid answer already left the client redacted with its call's own credential.
       return redact(output);
     },
     toModelOutput: (output) => redact(definition.toModelOutput(output, view)),
     errorToModelOutput(error) {
-      const text = errorTextForModel(error, nameField);
+      const text = errorTextForModel(error, definition.modelFieldName);
       return text === undefined ? undefined : redact(text);
     },
   };
 }
 
-function finalName(names: CatalogToolNames, original: string): string {
-  return names[original] ?? original;
-}
-
-/**
- * A custom tool's input schema must pass OpenAI strict mode like the built-ins' do (they are
- * checked by the tests), or providers in strict mode would refuse the whole request.
- */
-function assertStrictModeSchema(definition: AnyCatalogToolDefinition): void {
-  let problems: string[];
+/** A custom tool's input schema must pass OpenAI strict mode like the built-ins' (tested). */
+function strictModeProblems({ inputSchema }: AnyCatalogToolDefinition): string[] {
   try {
-    problems = findStrictModeViolations(z.toJSONSchema(definition.inputSchema));
+    return findStrictModeViolations(z.toJSONSchema(inputSchema));
   } catch (error) {
-    problems = [`not representable as JSON Schema (${String(error)})`];
-  }
-  if (problems.length > 0) {
-    throw new ConfigurationError(
-      `Invalid catalog tools options: the input schema of tool ${definition.name} does not pass OpenAI strict mode (${problems.join('; ')}); make every field required (nullable for "not given") and objects strict, or set strict: false`,
-    );
+    return [`not representable as JSON Schema (${String(error)})`];
   }
 }
 
-/**
- * The redactor of everything the model reads. The client knows the key it actually sends
- * (its own option, or the environment when it was built), so it is asked first: a client
- * passed in with its own key and no `CATALOG_API_KEY` is covered too. Any key in the options
- * or the environment is removed as well; both match in any letter case.
- */
-function modelTextRedactor(
-  client: CatalogToolClient,
-  clientOptions: ToolOptionsRead['clientOptions'],
-): Redactor {
-  const others = createRedactor(clientOptions?.apiKey?.trim(), readEnv(ENV_VARS.apiKey));
-  return <T>(value: T): T => others(client.redact(value));
-}
+const BUILT_INS: Record<CatalogToolName, AnyCatalogToolDefinition> = {
+  search_catalog: searchCatalogTool,
+  search_websites: searchWebsitesTool,
+  update_collection: updateCollectionTool,
+};
 
 /**
  * Builds the selected catalog tools from the shared options: reads the options once
@@ -170,40 +133,31 @@ export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = n
   options: CatalogToolsOptions<Extra> = {},
 ): Array<AnyCatalogTool | BoundCatalogTool<Extra>> {
   const read = readToolOptions(options);
-  if (read.strict) {
-    read.custom.filter((tool) => read.selected.includes(tool.name)).forEach(assertStrictModeSchema);
+  const definitions = read.selected.map(
+    (name) => BUILT_INS[name as CatalogToolName] ?? read.custom.find((tool) => tool.name === name),
+  ) as AnyCatalogToolDefinition[];
+  for (const definition of read.strict ? read.custom : []) {
+    const problems = read.selected.includes(definition.name) ? strictModeProblems(definition) : [];
+    if (problems.length > 0) {
+      throw new ConfigurationError(
+        `Invalid catalog tools options: the input schema of tool ${definition.name} does not pass OpenAI strict mode (${problems.join('; ')}); make every field required (nullable for "not given") and objects strict, or set strict: false`,
+      );
+    }
   }
+  const { store, clientOptions } = read;
   const client =
-    read.client ??
-    new CatalogClient(
-      read.store ? { store: read.store, ...read.clientOptions } : read.clientOptions,
-    );
+    read.client ?? new CatalogClient(store ? { store, ...clientOptions } : clientOptions);
+  // Settings are not checked here: tools made at module scope must import (and `next build`
+  // pass) without the CATALOG_* settings; the client names a missing one at the first call.
   const context: BindContext = {
     client,
-    store: read.store ?? client.store,
-    view: read.view,
+    store: store ?? client.store,
+    view: { buyLinks: read.buyLinks },
     defaults: read.defaults,
     names: read.names,
-    // Model-facing text and tool outputs pass through this, so a key echoed by the service
-    // never reaches the model or anything the application forwards (a browser).
-    redact: modelTextRedactor(client, read.clientOptions),
-    // Checked at the first call, not here: tools built at module scope must import (and a
-    // `next build` must pass) without the CATALOG_* settings that only the runtime has.
-    assertConfigured: () => assertToolsConfigured(client, read.selected),
   };
-  const builtIns: Record<CatalogToolName, () => AnyCatalogTool> = {
-    search_catalog: () => bindTool(searchCatalogTool, context),
-    search_websites: () => bindTool(searchWebsitesTool, context),
-    update_collection: () => bindTool(updateCollectionTool, context),
-  };
-  return read.selected.map((name) => {
-    if (isBuiltInName(name)) return builtIns[name]();
-    // Its definition is one of `options.tools`, so the bound tool has the type of one.
-    const definition = read.custom.find((tool) => tool.name === name) as Extra;
-    return bindTool(definition, context) as BoundCatalogTool<Extra>;
-  });
-}
-
-function isBuiltInName(name: string): name is CatalogToolName {
-  return (CATALOG_TOOL_NAMES as readonly string[]).includes(name);
+  // Each is a built-in or one of `options.tools`, so the bound tool has the type of one.
+  return definitions.map((definition) => bindTool(definition, context)) as Array<
+    AnyCatalogTool | BoundCatalogTool<Extra>
+  >;
 }

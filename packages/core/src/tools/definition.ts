@@ -28,18 +28,11 @@ export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
  * The part of a {@link CatalogClient} the tools use: its three calls, its store and the
- * scope of its entries there, its redactor, and its settings (to name what a tool lacks).
+ * scope of its entries there, and its redactor.
  */
 export type CatalogToolClient = Pick<
   CatalogClient,
-  | 'catalog'
-  | 'websites'
-  | 'collections'
-  | 'store'
-  | 'storeScope'
-  | 'redact'
-  | 'hasApiKey'
-  | 'toJSON'
+  'catalog' | 'websites' | 'collections' | 'store' | 'storeScope' | 'redact'
 >;
 
 /** Values used when the model leaves a field null. */
@@ -107,20 +100,10 @@ export type AnyCatalogToolDefinition = CatalogToolDefinition<unknown, CatalogToo
 export function defineCatalogTool<Input, Output extends CatalogToolResult, Name extends string>(
   definition: CatalogToolDefinition<Input, Output, Name>,
 ): CatalogToolDefinition<Input, Output, Name> {
-  assertToolName(definition?.name, 'defineCatalogTool: name');
-  return definition;
-}
-
-/** Throws a ConfigurationError naming `what` when `name` is not a usable tool name. */
-function assertToolName(name: unknown, what: string): asserts name is string {
-  if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
+  if (!TOOL_NAME_PATTERN.test(definition.name)) {
     throw new ConfigurationError(
-      `${what} is ${JSON.stringify(name)}; tool names must match ${TOOL_NAME_PATTERN.source}`,
+      `defineCatalogTool: name is ${JSON.stringify(definition.name)}; tool names must match ${TOOL_NAME_PATTERN.source}`,
     );
   }
-}
-
-/** Turns the model's `null` ("not given") into `undefined`, which the client omits. */
-export function nullToUndefined<T>(value: T | null): T | undefined {
-  return value === null ? undefined : value;
+  return definition;
 }

@@ -1,4 +1,3 @@
-import type { RequestIssue } from '../errors/index.js';
 import {
   AbortError,
   ApiError,
@@ -13,6 +12,7 @@ import {
   ProtocolError,
   RateLimitError,
   RepeatedUpdateError,
+  type RequestIssue,
   RequestValidationError,
   ServerError,
   StoreUnavailableError,
@@ -22,7 +22,6 @@ import {
 import { describePaymentPrice } from '../payment/amount.js';
 import { decodePaymentChallenges } from '../payment/challenge.js';
 import { endedInPaymentStep } from '../payment/paid-request.js';
-import type { ValidationIssue } from '../schemas/index.js';
 
 /** How a tool names its fields, when the wire path differs from the model's argument. */
 export type FieldNamer = (wirePath: string) => string;
@@ -32,22 +31,14 @@ const NOT_RETRYABLE = 'Retrying will not help; tell the user.';
 function waitText(ms: number): string {
   const minutes = Math.ceil(ms / 60_000);
   if (minutes < 2) return `${Math.max(1, Math.ceil(ms / 1000))} s`;
-  if (minutes < 120) return `${minutes} min`;
-  return `${Math.round(minutes / 60)} h`;
+  return minutes < 120 ? `${minutes} min` : `${Math.round(minutes / 60)} h`;
 }
 
-/**
- * The reset moment to the minute: it is computed from a `Retry-After` in whole seconds, so
- * finer digits would be noise (and cost tokens).
- */
-function minuteText(date: Date): string {
-  const rounded = new Date(Math.round(date.getTime() / 60_000) * 60_000);
-  return `${rounded.toISOString().slice(0, 16)}Z`;
-}
-
-function rateLimitText(error: RateLimitError): string {
-  const when = error.resetsAt
-    ? `It resets at ${minuteText(error.resetsAt)}${error.retryAfterMs === undefined ? '' : ` (in ${waitText(error.retryAfterMs)})`}.`
+function rateLimitText({ resetsAt, retryAfterMs }: RateLimitError): string {
+  // To the minute: a `Retry-After` in whole seconds makes finer digits noise (and tokens).
+  const at = resetsAt && new Date(Math.round(resetsAt.getTime() / 60_000) * 60_000);
+  const when = at
+    ? `It resets at ${at.toISOString().slice(0, 16)}Z${retryAfterMs === undefined ? '' : ` (in ${waitText(retryAfterMs)})`}.`
     : 'Limits reset at the start of the next UTC day.';
   return `Rate limit of the catalog service reached (limits are daily, per UTC day). ${when} Do not call this tool again before then; tell the user.`;
 }
@@ -61,35 +52,24 @@ function paymentText(error: PaymentRequiredError): string {
   return `The catalog service asks for a payment${price ? ` of ${price}` : ''} before answering; the application must approve the payment, this tool cannot pay on its own. ${NOT_RETRYABLE}`;
 }
 
-/** The payment step outlived the call: nothing was paid or sent, and a retry would ask again. */
-const PAYMENT_NOT_ANSWERED =
-  'The payment this call needs was not approved in time, so the call was not made and nothing was paid. Do not call this tool again; tell the user the payment was not approved.';
+const issueList = (issues: RequestIssue[], nameField: FieldNamer) =>
+  issues.map((issue) => `${nameField(issue.path) || '(input)'}: ${issue.message}`).join('; ');
 
-function issueList(issues: RequestIssue[], nameField: FieldNamer): string {
-  return issues
-    .map((issue) => `${nameField(issue.path) || '(input)'}: ${issue.message}`)
-    .join('; ');
-}
-
-/** Turns a 422 `loc` (e.g. `["query", "category_ids", 0]`) into the field's name. */
-function locPath(loc: ValidationIssue['loc']): string {
-  const [first, ...rest] = loc;
-  // FastAPI-style locs start with where the field was: query, body, path.
-  const parts = first === 'query' || first === 'body' || first === 'path' ? rest : loc;
-  return parts.map(String).join('.');
-}
+/** The service's `detail` string, without a final period (the sentence goes on after it). */
+const detailText = (error: ApiError) =>
+  typeof error.detail === 'string'
+    ? error.detail.trim().replace(/\.$/, '')
+    : `HTTP ${error.status}`;
 
 function serviceValidationText(error: ValidationError, nameField: FieldNamer): string {
   if (error.issues.length === 0)
     return `The catalog service refused the input: ${detailText(error)}.`;
-  const issues = error.issues.map((issue) => ({ path: locPath(issue.loc), message: issue.msg }));
+  // A 422 `loc` starts with where the field was (FastAPI style: query, body, path).
+  const issues = error.issues.map(({ loc, msg }) => ({
+    path: loc.slice(['query', 'body', 'path'].includes(String(loc[0])) ? 1 : 0).join('.'),
+    message: msg,
+  }));
   return `The catalog service refused the input: ${issueList(issues, nameField)}. Fix these fields and try again.`;
-}
-
-/** The service's `detail` string, without a final period (the sentence goes on after it). */
-function detailText(error: ApiError): string {
-  if (typeof error.detail === 'string') return error.detail.trim().replace(/\.$/, '');
-  return `HTTP ${error.status}`;
 }
 
 function apiErrorText(error: ApiError, nameField: FieldNamer): string {
@@ -108,30 +88,18 @@ function apiErrorText(error: ApiError, nameField: FieldNamer): string {
   return `The catalog service answered HTTP ${error.status}: ${detailText(error)}.`;
 }
 
-/**
- * Whether a failed call may still have changed data: the error's `outcomeUnknown` (set by
- * the client on calls that change data after a timeout or a lost connection once sent, a
- * 5xx, a truncated answer).
- */
-export function mayHaveApplied(error: unknown): boolean {
-  return CatalogError.is(error) && error.outcomeUnknown;
+function unknownOutcomeText(error: unknown): string {
+  const reason =
+    error instanceof TimeoutError
+      ? 'The catalog service did not answer in time.'
+      : error instanceof ConnectionError
+        ? 'The connection to the catalog service was lost after the request was sent.'
+        : error instanceof ApiError
+          ? `The catalog service failed (HTTP ${error.status}).`
+          : 'The answer of the catalog service was cut off or unreadable.';
+  // Never "try again": the change may be in place, and a repeat could apply it twice.
+  return `${reason} The change may have been applied, so its outcome is unknown. Do not call this tool again with the same change: it could be applied twice. Tell the user the change may or may not be in place and ask them to check before asking for it again.`;
 }
-
-function unknownOutcomeReason(error: unknown): string {
-  if (error instanceof TimeoutError) return 'The catalog service did not answer in time.';
-  if (error instanceof ConnectionError) {
-    return 'The connection to the catalog service was lost after the request was sent.';
-  }
-  if (error instanceof ApiError) return `The catalog service failed (HTTP ${error.status}).`;
-  return 'The answer of the catalog service was cut off or unreadable.';
-}
-
-/** Never "try again": the change may be in place, and a repeat could apply it twice. */
-const UNKNOWN_OUTCOME_ADVICE =
-  'The change may have been applied, so its outcome is unknown. Do not call this tool again with the same change: it could be applied twice. Tell the user the change may or may not be in place and ask them to check before asking for it again.';
-
-/** How many ids a text lists before "and N more": a large change must not flood the model. */
-const IDS_LISTED = 10;
 
 const SELECTOR_WORDS: Record<string, string> = {
   brand_ids: 'brands',
@@ -140,21 +108,19 @@ const SELECTOR_WORDS: Record<string, string> = {
   product_ids: 'products',
 };
 
-/** Selectors (`product_ids:p1`) in words, at most {@link IDS_LISTED} ids: "products p1, p2; brands b1". */
+/** Selectors (`product_ids:p1`) in words, at most 10 ids so a large change cannot flood the model. */
 function selectorsInWords(selectors: readonly string[]): string {
   const groups = new Map<string, string[]>();
-  for (const selector of selectors.slice(0, IDS_LISTED)) {
-    const cut = selector.indexOf(':');
-    const kind = SELECTOR_WORDS[selector.slice(0, cut)] ?? 'items';
-    groups.set(kind, [...(groups.get(kind) ?? []), selector.slice(cut + 1)]);
+  for (const selector of selectors.slice(0, 10)) {
+    const [key = '', id = ''] = selector.split(/:(.*)/s);
+    const kind = SELECTOR_WORDS[key] ?? 'items';
+    groups.set(kind, [...(groups.get(kind) ?? []), id]);
   }
   const listed = [...groups].map(([kind, ids]) => `${kind} ${ids.join(', ')}`).join('; ');
-  const more = selectors.length - IDS_LISTED;
-  return more > 0 ? `${listed} and ${more} more` : listed;
+  return selectors.length > 10 ? `${listed} and ${selectors.length - 10} more` : listed;
 }
 
-function repeatedUpdateText(error: RepeatedUpdateError): string {
-  const { collectionId, pendingAdds, repeatedAdds } = error;
+function repeatedUpdateText({ collectionId, pendingAdds, repeatedAdds }: RepeatedUpdateError) {
   const what = pendingAdds.length
     ? `adding or replacing clauses with ${selectorsInWords(pendingAdds)}`
     : 'adding or replacing clauses';
@@ -167,16 +133,15 @@ function repeatedUpdateText(error: RepeatedUpdateError): string {
 }
 
 /**
- * A fixed text per JSON-RPC error of the service's MCP endpoint, as for its REST answers:
- * the service's own message is never forwarded, since a careless one echoes the key (whole,
- * or the last characters "to help").
+ * A fixed text per JSON-RPC error of the MCP endpoint: the service's own message is never
+ * forwarded, since a careless one echoes the key (whole, or its last characters).
  */
-function mcpErrorText(error: McpError): string {
-  const code = Number.isSafeInteger(error.rpcCode) ? error.rpcCode : 'unknown';
-  if (error.rpcCode === -32602 || error.rpcCode === -32600) {
+function mcpErrorText({ rpcCode }: McpError): string {
+  const code = Number.isSafeInteger(rpcCode) ? rpcCode : 'unknown';
+  if (rpcCode === -32602 || rpcCode === -32600) {
     return `The catalog service refused the search request (MCP error ${code}). Check the arguments against the tool's schema before calling it again; do not repeat it unchanged.`;
   }
-  if (error.rpcCode === -32601) {
+  if (rpcCode === -32601) {
     return `The catalog service does not offer this search (MCP error ${code}). ${NOT_RETRYABLE}`;
   }
   return `The catalog service reported an error (MCP error ${code}). You may try once more later.`;
@@ -184,20 +149,21 @@ function mcpErrorText(error: McpError): string {
 
 /**
  * The short, actionable text a model reads when a tool call fails: which field and why,
- * when a rate limit resets, that credits are used up, that an id is unknown.
- *
- * Returns `undefined` for errors that are not the model's business: programming errors
- * (bad options, a missing key in the configuration), cancellations and unknown errors,
- * which the caller rethrows.
+ * when a rate limit resets, that credits are used up, that an id is unknown. `undefined`
+ * for errors that are not the model's business (bad configuration, cancellation, unknown
+ * errors), which the caller rethrows.
  */
 export function errorTextForModel(
   error: unknown,
   nameField: FieldNamer = (path) => path,
 ): string | undefined {
   if (error instanceof ConfigurationError || error instanceof AbortError) return undefined;
-  if (error instanceof TimeoutError && endedInPaymentStep(error)) return PAYMENT_NOT_ANSWERED;
+  if (error instanceof TimeoutError && endedInPaymentStep(error)) {
+    // The payment step outlived the call: nothing was paid or sent; a retry would ask again.
+    return 'The payment this call needs was not approved in time, so the call was not made and nothing was paid. Do not call this tool again; tell the user the payment was not approved.';
+  }
   if (error instanceof RepeatedUpdateError) return repeatedUpdateText(error);
-  if (mayHaveApplied(error)) return `${unknownOutcomeReason(error)} ${UNKNOWN_OUTCOME_ADVICE}`;
+  if (CatalogError.is(error) && error.outcomeUnknown) return unknownOutcomeText(error);
   if (error instanceof StoreUnavailableError) {
     // Its message names the store and what failed: the application's business, not the model's.
     return 'The application could not reach its shared store, so nothing was sent and nothing changed. You may try once more later; if it fails again, tell the user the change could not be made right now.';

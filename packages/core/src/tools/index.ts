@@ -1,10 +1,4 @@
-/*
- * `@catalogkit/core/tools`: the framework-neutral agent tools. `createCatalogToolList` binds
- * the built-ins (search_catalog, search_websites, update_collection) and your own
- * `defineCatalogTool` definitions to a client; the formatters and `errorTextForModel` give a
- * custom tool the built-ins' model view; the types name tools, results and options.
- * The adapters (`@catalogkit/ai-sdk`, `/langchain`, `/openai-agents`, `/mcp`) wrap this.
- */
+// `@catalogkit/core/tools`: the framework-neutral agent tools the adapters wrap.
 export type { SearchCatalogInput } from './built-in/search-catalog.js';
 export {
   formatWebsites,
@@ -15,13 +9,11 @@ export {
   formatCollection,
   type UpdateCollectionInput,
   type UpdateCollectionOutput,
-  type UpdateCollectionRequest,
   updateCollectionRequest,
 } from './built-in/update-collection.js';
 export { type BuyLinkMode, buyLinkReference } from './buy-link-reference.js';
 export {
   type AnyCatalogTool,
-  type BoundCatalogTool,
   type CatalogTool,
   createCatalogToolList,
 } from './catalog-tools.js';
@@ -35,15 +27,13 @@ export {
   CATALOG_TOOL_NAMES,
   type CatalogToolClient,
   type CatalogToolContext,
-  type CatalogToolDefaults,
   type CatalogToolDefinition,
   type CatalogToolName,
   type CatalogToolNames,
-  type CatalogViewSettings,
   defineCatalogTool,
   TOOL_NAME_PATTERN,
 } from './definition.js';
-export { errorTextForModel, type FieldNamer } from './error-text.js';
+export { errorTextForModel } from './error-text.js';
 export { formatMinorUnits, minorUnitsText } from './money.js';
 export type { CatalogToolsOptions } from './options.js';
 export { type ProductOffer, productOffers } from './product-offers.js';

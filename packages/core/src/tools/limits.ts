@@ -1,8 +1,6 @@
 /**
- * Largest page a tool asks for. The website search allows 20; the catalog search shows no
- * bound, and 20 products is already a long read for a model, so both tools share it. A
- * literal rather than a read of `WEBSITE_SEARCH_LIMITS`, so the module keeps no code when
- * unused; `test/tools-limits.test.ts` keeps the two equal.
+ * Largest page a tool asks for: the website search allows 20, and 20 products is already a
+ * long read for a model (`test/tools-limits.test.ts` keeps it equal to the website limit).
  */
 export const TOOL_RESULT_LIMIT_MAX = 20;
 

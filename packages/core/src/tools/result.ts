@@ -23,24 +23,24 @@ export interface CatalogToolResult<Request = unknown, Response = unknown> {
 }
 
 /**
- * Throws unless `output` has the {@link CatalogToolResult} shape: a custom tool written
- * without the types (plain JavaScript) would otherwise hand every adapter a different shape.
- * A bug of the application, not the model's to handle: a ConfigurationError naming the tool.
+ * Throws a ConfigurationError naming the tool unless `output` has the
+ * {@link CatalogToolResult} shape: a custom tool written without the types would otherwise
+ * hand every adapter a different shape. What the value is is said, never its content.
  */
 export function assertCatalogToolResult(
   output: unknown,
   toolName: string,
 ): asserts output is CatalogToolResult {
   if (isRecord(output) && 'request' in output && 'response' in output) return;
+  const what =
+    output === null || output === undefined
+      ? String(output)
+      : Array.isArray(output)
+        ? 'an array'
+        : isRecord(output)
+          ? 'an object without request and response'
+          : `a ${typeof output}`;
   throw new ConfigurationError(
-    `Tool ${toolName} returned ${describeValue(output)}; execute must return { request, response } (a CatalogToolResult): what was asked and what came back`,
+    `Tool ${toolName} returned ${what}; execute must return { request, response } (a CatalogToolResult): what was asked and what came back`,
   );
-}
-
-/** What a value is, without its content (it may hold anything, a secret included). */
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (isRecord(value)) return 'an object without request and response';
-  return typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`;
 }

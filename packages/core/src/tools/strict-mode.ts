@@ -1,71 +1,39 @@
 import { isRecord } from '../is-record.js';
 
 /**
- * Keywords OpenAI's strict mode (Structured Outputs for function calling) refuses. The
- * supported subset keeps types, enum/const, anyOf, $ref/$defs, descriptions and numeric
- * bounds; string lengths, composition other than anyOf and object-size rules are out.
+ * Keywords OpenAI's strict mode (Structured Outputs for function calling) refuses: it keeps
+ * types, enum/const, anyOf, $ref/$defs, descriptions and numeric bounds only.
  */
 const UNSUPPORTED_KEYWORDS = [
-  'minLength',
-  'maxLength',
-  'allOf',
-  'oneOf',
-  'not',
-  'if',
-  'then',
-  'else',
-  'patternProperties',
-  'unevaluatedProperties',
-  'propertyNames',
-  'minProperties',
-  'maxProperties',
-  'dependentRequired',
-  'dependentSchemas',
-  'contains',
-  'default',
-] as const;
-
-type JsonObject = Record<string, unknown>;
-
-const isJsonObject: (value: unknown) => value is JsonObject = isRecord;
-
-function objectViolations(schema: JsonObject, path: string): string[] {
-  const problems: string[] = [];
-  const properties = isJsonObject(schema.properties) ? Object.keys(schema.properties) : [];
-  const required = Array.isArray(schema.required) ? schema.required : [];
-  if (schema.additionalProperties !== false)
-    problems.push(`${path}: additionalProperties must be false`);
-  for (const key of properties) {
-    if (!required.includes(key))
-      problems.push(`${path}.${key}: must be required (use a nullable type)`);
-  }
-  return problems;
-}
-
-/** Child schemas of a schema, with the path to each. */
-function children(schema: JsonObject, path: string): Array<[unknown, string]> {
-  const found: Array<[unknown, string]> = [];
-  for (const key of ['properties', '$defs', 'definitions'] as const) {
-    const group = schema[key];
-    if (isJsonObject(group)) {
-      for (const [name, child] of Object.entries(group)) found.push([child, `${path}.${name}`]);
-    }
-  }
-  if (schema.items !== undefined) found.push([schema.items, `${path}[]`]);
-  if (Array.isArray(schema.anyOf)) {
-    for (const [i, child] of schema.anyOf.entries()) found.push([child, `${path}|${i}`]);
-  }
-  return found;
-}
+  ...['minLength', 'maxLength', 'allOf', 'oneOf', 'not', 'if', 'then', 'else', 'contains'],
+  ...['patternProperties', 'unevaluatedProperties', 'propertyNames', 'minProperties'],
+  ...['maxProperties', 'dependentRequired', 'dependentSchemas', 'default'],
+];
 
 function walk(schema: unknown, path: string): string[] {
-  if (!isJsonObject(schema)) return [];
+  if (!isRecord(schema)) return [];
   const problems = UNSUPPORTED_KEYWORDS.filter((keyword) => keyword in schema).map(
     (keyword) => `${path}: keyword ${keyword} is not supported`,
   );
-  if (schema.type === 'object') problems.push(...objectViolations(schema, path));
-  for (const [child, childPath] of children(schema, path)) problems.push(...walk(child, childPath));
-  return problems;
+  const children: Array<[unknown, string]> = [];
+  for (const key of ['properties', '$defs', 'definitions']) {
+    const group = schema[key];
+    if (isRecord(group))
+      for (const [name, child] of Object.entries(group)) children.push([child, `${path}.${name}`]);
+  }
+  if (schema.items !== undefined) children.push([schema.items, `${path}[]`]);
+  const anyOf: unknown[] = Array.isArray(schema.anyOf) ? schema.anyOf : [];
+  for (const [i, child] of anyOf.entries()) children.push([child, `${path}|${i}`]);
+  if (schema.type === 'object') {
+    if (schema.additionalProperties !== false)
+      problems.push(`${path}: additionalProperties must be false`);
+    const required = Array.isArray(schema.required) ? schema.required : [];
+    for (const key of Object.keys(isRecord(schema.properties) ? schema.properties : {})) {
+      if (!required.includes(key))
+        problems.push(`${path}.${key}: must be required (use a nullable type)`);
+    }
+  }
+  return [...problems, ...children.flatMap(([child, childPath]) => walk(child, childPath))];
 }
 
 /**
@@ -74,7 +42,6 @@ function walk(schema: unknown, path: string): string[] {
  * unsupported keywords. An empty list means the schema is accepted.
  */
 export function findStrictModeViolations(schema: unknown): string[] {
-  if (!isJsonObject(schema) || schema.type !== 'object')
-    return ['(root): must be an object schema'];
+  if (!isRecord(schema) || schema.type !== 'object') return ['(root): must be an object schema'];
   return walk(schema, '(root)');
 }

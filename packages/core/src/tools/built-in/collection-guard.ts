@@ -20,15 +20,6 @@ const ORPHAN_CHECKS_MS = [100, 1_000, 10_000];
 /** The four selectors of a clause, in the order the views print them. */
 export const SELECTOR_KEYS = ['brand_ids', 'website_ids', 'category_ids', 'product_ids'] as const;
 
-/**
- * Whether the update can make a selector appear or create a clause: any `add_clauses` (even
- * `[]` or a clause selecting nothing) or `replace_clauses`. Only a rename, a description and
- * removals are left unguarded.
- */
-export function isGuarded(update: CollectionUpdate): boolean {
-  return update.add_clauses !== undefined || update.replace_clauses !== undefined;
-}
-
 /** Each selector the update adds or writes by replacement, as `kind:id` (`product_ids:p1`). */
 function addedSelectors(
   update: Pick<CollectionUpdate, 'add_clauses' | 'replace_clauses'>,
@@ -40,31 +31,18 @@ function addedSelectors(
   return [...added].sort();
 }
 
-/** The record: the stamp `o` of the send that wrote it, and the selectors `a` it adds. */
-interface GuardRecord {
-  o: string;
-  a: string[];
-}
-
-function parseRecord(raw: string | undefined): GuardRecord | undefined {
+/** The selectors `a` a record adds (a record is `{ o: stamp of its send, a: selectors }`). */
+function pendingAdds(raw: string | undefined): string[] {
   try {
-    const value = JSON.parse(raw ?? '') as Partial<GuardRecord>;
-    const adds = Array.isArray(value.a) ? value.a.filter((v) => typeof v === 'string') : [];
-    return { o: typeof value.o === 'string' ? value.o : '', a: adds };
+    const { a } = JSON.parse(raw ?? '') as { a?: unknown };
+    return Array.isArray(a) ? a.filter((add): add is string => typeof add === 'string') : [];
   } catch {
-    return undefined;
+    return [];
   }
 }
 
 /** Clears the record once the outcome is known: true when an answer was read or nothing left. */
-export type SettleGuard = (outcomeKnown: boolean) => Promise<void>;
-
-/** Whether a failed send is proven to have ended before the request could be acted on. */
-export function failedBeforeSending(error: unknown): boolean {
-  return CatalogError.is(error) && !error.outcomeUnknown;
-}
-
-const settled: SettleGuard = async () => {};
+type SettleGuard = (outcomeKnown: boolean) => Promise<void>;
 
 /**
  * The write-ahead guard of one collection (ARCHITECTURE.md, "Changes guarded per
@@ -87,17 +65,31 @@ export class CollectionGuard {
   }
 
   /**
-   * Records, before the PATCH, the selectors the update adds, so this instance is the
-   * collection's one writer; returns what settles it. Throws a RepeatedUpdateError (nothing
-   * sent) while another guarded change to the collection is out or of unknown outcome, and a
-   * StoreUnavailableError when the store fails. Renames, descriptions and removals are
-   * safe to repeat and take no record.
+   * Sends `update` with `send` under the guard: an update that adds or replaces clauses (any
+   * `add_clauses`, even `[]`, or `replace_clauses`) is recorded before it is sent, so this
+   * instance is the collection's one writer, and the record is cleared only once the outcome
+   * is known (an answer was read, or the failure is proven to have come before sending).
+   * Throws a RepeatedUpdateError (nothing sent) while another guarded change to the
+   * collection is out or of unknown outcome, and a StoreUnavailableError when the store
+   * fails. Renames, descriptions and removals are safe to repeat and take no record.
    */
-  async begin(update: CollectionUpdate, signal?: AbortSignal): Promise<SettleGuard> {
-    if (!isGuarded(update)) return settled;
+  async send<T>(update: CollectionUpdate, signal: AbortSignal | undefined, send: () => Promise<T>) {
+    const guarded = update.add_clauses !== undefined || update.replace_clauses !== undefined;
+    const settle: SettleGuard = guarded ? await this.#begin(update, signal) : async () => {};
+    let result: T;
+    try {
+      result = await send();
+    } catch (error) {
+      await settle(CatalogError.is(error) && !error.outcomeUnknown);
+      throw error;
+    }
+    await settle(true);
+    return result;
+  }
+
+  async #begin(update: CollectionUpdate, signal?: AbortSignal): Promise<SettleGuard> {
     const adds = addedSelectors(update);
-    const stamp = randomStamp();
-    const value = JSON.stringify({ o: stamp, a: adds } satisfies GuardRecord);
+    const value = JSON.stringify({ o: randomStamp(), a: adds });
     const written = await this.#call(
       'recording a collection change before sending it',
       signal,
@@ -108,10 +100,8 @@ export class CollectionGuard {
       throw error;
     });
     if (written) return (known) => (known ? this.#delete(value) : Promise.resolve());
-    const held = parseRecord(
-      (await this.#call('reading a collection change', signal, (s) => s.get(this.#key)))?.value,
-    );
-    const pending = held?.a ?? [];
+    const held = await this.#call('reading a collection change', signal, (s) => s.get(this.#key));
+    const pending = pendingAdds(held?.value);
     const mine = new Set(adds);
     throw new RepeatedUpdateError(
       this.collectionId,

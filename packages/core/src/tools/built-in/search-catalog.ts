@@ -1,11 +1,10 @@
 import type { CatalogQuery } from '../../schemas/catalog.js';
 import {
   catalogViewLegend,
-  DEFAULT_BUY_LINK_MODE,
   formatCatalogResult,
   type SearchCatalogOutput,
 } from '../catalog-view.js';
-import { defineCatalogTool, nullToUndefined } from '../definition.js';
+import { defineCatalogTool } from '../definition.js';
 import { type SearchCatalogInput, SearchCatalogInputSchema } from '../input/search-catalog.js';
 import { CATALOG_LIMIT_DEFAULT } from '../limits.js';
 
@@ -15,15 +14,15 @@ function buildQuery(
   input: SearchCatalogInput,
   defaults: { limit?: number; placements?: string[] },
 ): CatalogQuery {
-  const cursor = nullToUndefined(input.cursor);
-  const placements = nullToUndefined(input.placements) ?? defaults.placements;
+  const { cursor } = input;
+  const placements = input.placements ?? defaults.placements;
   return {
     query: input.query,
     pagination: {
-      limit: nullToUndefined(input.limit) ?? defaults.limit ?? CATALOG_LIMIT_DEFAULT,
-      ...(cursor === undefined ? {} : { cursor }),
+      limit: input.limit ?? defaults.limit ?? CATALOG_LIMIT_DEFAULT,
+      ...(cursor === null ? {} : { cursor }),
     },
-    ...(placements === undefined || placements.length === 0 ? {} : { placements }),
+    ...(placements?.length ? { placements } : {}),
   };
 }
 
@@ -38,7 +37,7 @@ export const searchCatalogTool = /* @__PURE__ */ defineCatalogTool<
     [
       'Search the product catalog across many retailers. Use it whenever the shopper wants to find, compare or buy a product.',
       "Each product comes with its product_id and brand_id (and category ids); each offer with its option, price, availability, retailer and the retailer's website_id, commission when asked for, and buy link.",
-      catalogViewLegend(view?.buyLinks ?? DEFAULT_BUY_LINK_MODE),
+      catalogViewLegend(view?.buyLinks ?? 'reference'),
       `Product, brand, category and website ids go into ${names.update_collection} clauses; ${names.search_websites} finds other retailers and their commission rates.`,
       'When more results exist, the output ends with a cursor: pass it with the same query to get the next page.',
     ].join(' '),

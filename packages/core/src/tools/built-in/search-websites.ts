@@ -1,10 +1,9 @@
 import {
   WEBSITE_SEARCH_LIMITS,
-  type Website,
   type WebsiteSearchParams,
   type WebsiteSearchResponse,
 } from '../../schemas/index.js';
-import { defineCatalogTool, nullToUndefined } from '../definition.js';
+import { defineCatalogTool } from '../definition.js';
 import { type SearchWebsitesInput, SearchWebsitesInputSchema } from '../input/search-websites.js';
 import { countOf } from '../plural.js';
 import type { CatalogToolResult } from '../result.js';
@@ -18,37 +17,31 @@ function buildParams(
   input: SearchWebsitesInput,
   defaults: { limit?: number; country?: WebsiteSearchParams['country'] },
 ): WebsiteSearchParams {
-  const limit = nullToUndefined(input.limit) ?? defaults.limit;
-  const country = nullToUndefined(input.country) ?? defaults.country;
-  const categoryIds = nullToUndefined(input.category_ids);
+  const limit = input.limit ?? defaults.limit;
+  const country = input.country ?? defaults.country;
   return {
     query: input.query,
     ...(limit === undefined ? {} : { limit }),
-    ...(categoryIds === undefined || categoryIds.length === 0 ? {} : { category_ids: categoryIds }),
+    ...(input.category_ids?.length ? { category_ids: input.category_ids } : {}),
     ...(country === undefined ? {} : { country }),
   };
 }
 
-/** The retailer's name, which the contract does not show but a service may send. */
-function websiteName(website: Website): string {
-  const name = website.name;
-  return typeof name === 'string' && name.trim() ? `${name.trim()} | ` : '';
-}
-
-// The name (when sent) lets the model match the retailer it looked up without guessing from
-// the domain: a search for "Golden Supply" may also find "Cedar Golden Supply".
-function websiteLine(website: Website, index: number): string {
-  return `${index + 1}. ${websiteName(website)}${website.url} | website_id ${website.id} | best commission ${website.best_commission_rate ?? 0}%`;
-}
-
-/** The compact view: one line per website with its name, address, id and best commission rate. */
-export function formatWebsites(output: SearchWebsitesOutput): string {
-  const { request, response } = output;
+/**
+ * The compact view: one line per website with its name (when sent: not in the contract, it
+ * lets the model match the retailer it looked up without guessing from the domain), address,
+ * id and best commission rate.
+ */
+export function formatWebsites({ request, response }: SearchWebsitesOutput): string {
   const country = request.country ?? WEBSITE_SEARCH_LIMITS.defaultCountry;
   const head = `${countOf(response.websites.length, 'website')} for "${request.query}" (commission rates for ${country}).`;
   if (response.websites.length === 0)
     return `${head}\nNothing matched; try another name or domain.`;
-  return [head, ...response.websites.map(websiteLine)].join('\n');
+  const lines = response.websites.map(({ name, url, id, best_commission_rate }, index) => {
+    const named = typeof name === 'string' && name.trim() ? `${name.trim()} | ` : '';
+    return `${index + 1}. ${named}${url} | website_id ${id} | best commission ${best_commission_rate ?? 0}%`;
+  });
+  return [head, ...lines].join('\n');
 }
 
 /** `search_websites`: retailers by name or domain, with their best commission rate. */

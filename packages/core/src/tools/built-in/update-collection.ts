@@ -1,4 +1,4 @@
-import type { Clause, Collection, CollectionUpdate, NewClause } from '../../schemas/index.js';
+import type { Clause, Collection, CollectionUpdate } from '../../schemas/index.js';
 import { defineCatalogTool } from '../definition.js';
 import {
   type UpdateCollectionInput,
@@ -6,7 +6,7 @@ import {
 } from '../input/update-collection.js';
 import { countOf } from '../plural.js';
 import type { CatalogToolResult } from '../result.js';
-import { CollectionGuard, failedBeforeSending, SELECTOR_KEYS } from './collection-guard.js';
+import { CollectionGuard, SELECTOR_KEYS } from './collection-guard.js';
 
 export type { UpdateCollectionInput };
 
@@ -24,21 +24,14 @@ export interface UpdateCollectionRequest {
 export type UpdateCollectionOutput = CatalogToolResult<UpdateCollectionRequest, Collection>;
 
 /** Only the fields the model gave go on the wire: an absent field leaves the collection as is. */
-function buildUpdate(input: UpdateCollectionInput): CollectionUpdate {
-  const update: CollectionUpdate = {};
-  if (input.name !== null) update.name = input.name;
-  if (input.description !== null) update.description = input.description;
-  if (input.add_clauses !== null) update.add_clauses = input.add_clauses;
-  if (input.replace_clauses !== null) update.replace_clauses = input.replace_clauses;
-  if (input.remove_clause_ids !== null) update.remove_clause_ids = input.remove_clause_ids;
-  return update;
+function buildUpdate({ collection_id: _, ...fields }: UpdateCollectionInput): CollectionUpdate {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null));
 }
 
 /**
- * The request `update_collection` would send for `input` (as the model gives it, before the
- * clauses the collection already holds are left out), or `undefined` when the input is not
- * a valid `update_collection` input. The testing kit compares an approved input with what
- * reached the service through this one builder.
+ * The request `update_collection` sends for `input` (as the model gives it), or `undefined`
+ * when the input is not valid: the testing kit compares an approved input with what reached
+ * the service through this one builder.
  */
 export function updateCollectionRequest(input: unknown): UpdateCollectionRequest | undefined {
   const parsed = UpdateCollectionInputSchema.safeParse(input);
@@ -46,15 +39,11 @@ export function updateCollectionRequest(input: unknown): UpdateCollectionRequest
   return { collectionId: parsed.data.collection_id, update: buildUpdate(parsed.data) };
 }
 
-function selectorsText(clause: NewClause): string {
+function clauseLine(clause: Clause): string {
   const selectors = SELECTOR_KEYS.filter((key) => clause[key].length > 0).map(
     (key) => `${key} ${clause[key].join(', ')}`,
   );
-  return selectors.length ? selectors.join(' | ') : 'selects nothing';
-}
-
-function clauseLine(clause: Clause): string {
-  return `- clause_id ${clause.clause_id} | ${selectorsText(clause)}`;
+  return `- clause_id ${clause.clause_id} | ${selectors.join(' | ') || 'selects nothing'}`;
 }
 
 /** The compact view: the collection's name, id and every clause with its ids. */
@@ -89,30 +78,19 @@ export const updateCollectionTool = /* @__PURE__ */ defineCatalogTool<
   async execute(input, context) {
     const { client, signal } = context;
     const update = buildUpdate(input);
-    const request = { collectionId: input.collection_id, update };
-    // Only what this client's service and key learnt: another tenant or service sharing the
-    // store must never refuse this call.
+    const collectionId = input.collection_id;
+    // Scoped to this client's service and key: another tenant sharing the store never refuses
+    // this call. Write-ahead: an update that adds or replaces clauses is recorded before it is
+    // sent, and kept while its outcome is unknown, so no repeat of it, in any shape, is sent.
     const guard = new CollectionGuard(
       context.store ?? client.store,
       await client.storeScope(),
-      input.collection_id,
+      collectionId,
     );
-    // Write-ahead: an update that adds or replaces clauses is recorded before it is sent, and
-    // kept while its outcome is unknown, so no repeat of it, in any shape, is sent meanwhile.
-    const settle = await guard.begin(update, signal);
-    let response: Collection;
-    try {
-      response = await client.collections.update(
-        input.collection_id,
-        update,
-        signal ? { signal } : {},
-      );
-    } catch (error) {
-      await settle(failedBeforeSending(error));
-      throw error;
-    }
-    await settle(true);
-    return { request, response };
+    const response = await guard.send(update, signal, () =>
+      client.collections.update(collectionId, update, signal ? { signal } : {}),
+    );
+    return { request: { collectionId, update }, response };
   },
   toModelOutput: formatCollection,
 });

@@ -1,7 +1,7 @@
 import * as z from 'zod/v4';
 import { checkRequest } from '../../validation/request.js';
 import { hasLoneSurrogate } from '../../validation/text.js';
-import { type Coerce, topLevel } from './coerce.js';
+import { type Coerce, objectOf } from './coerce.js';
 
 type TextPayload = z.core.ParsePayload<string>;
 
@@ -68,9 +68,6 @@ export function exactObject<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
   });
 }
 
-/** Tool input schemas built here: their issue messages are written for a model. */
-const modelInputSchemas = /* @__PURE__ */ new WeakSet<object>();
-
 /**
  * The input schema of a tool: `coerce` runs first (fields left out become null, unambiguous
  * repairs), then `schema` validates exactly. The JSON Schema of the result is `schema`'s,
@@ -81,12 +78,5 @@ export function modelInput<T extends z.ZodType>(
   fields: Readonly<Record<string, Coerce>>,
   schema: T,
 ) {
-  const input = z.preprocess(topLevel(fields), schema);
-  modelInputSchemas.add(input);
-  return input;
-}
-
-/** Whether a schema was built by {@link modelInput} (so its messages need no rewording). */
-export function isModelInputSchema(schema: object): boolean {
-  return modelInputSchemas.has(schema);
+  return z.preprocess(objectOf(fields, null), schema);
 }

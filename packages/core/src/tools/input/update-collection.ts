@@ -1,10 +1,9 @@
 import type { z } from 'zod/v4';
 import { CollectionIdSchema, CollectionUpdateSchema } from '../../schemas/collections.js';
 import { schema } from '../../schemas/define.js';
-import { emptyWhenMissing, itemsOf, listOf, objectOf, trimmed } from './coerce.js';
+import { SELECTOR_KEYS } from '../built-in/collection-guard.js';
+import { emptyWhenMissing, listOf, objectOf, trimmed } from './coerce.js';
 import { exactObject, list, modelInput, text } from './fields.js';
-
-const SELECTOR_KEYS = ['brand_ids', 'website_ids', 'category_ids', 'product_ids'] as const;
 
 const id = (what: string) => text({ what: `an id of ${what}`, empty: `give an id of ${what}` });
 
@@ -19,23 +18,17 @@ const clauseSelectors = /* @__PURE__ */ schema(() => ({
   product_ids: idList('products', 'product_id from the catalog search'),
 }));
 
-/** Selectors of a new clause: a missing or null one selects nothing, i.e. `[]`. */
-const newClause = /* @__PURE__ */ schema(() =>
-  objectOf(
-    Object.fromEntries(SELECTOR_KEYS.map((key) => [key, emptyWhenMissing(listOf(trimmed))])),
-  ),
-);
-
 /**
- * Selectors of a replacement stay required: a replacement overwrites the whole clause, so a
- * missing one could mean "keep it" or "clear it", and is refused rather than guessed.
+ * A new clause's missing selector selects nothing (`[]`); a replacement's stays required:
+ * it overwrites the whole clause, so a missing one could mean "keep" or "clear".
  */
-const replacement = /* @__PURE__ */ schema(() =>
-  objectOf({
-    clause_id: trimmed,
-    ...Object.fromEntries(SELECTOR_KEYS.map((key) => [key, listOf(trimmed)])),
-  }),
-);
+const selectorsCoerced = (missing: boolean) =>
+  Object.fromEntries(
+    SELECTOR_KEYS.map((key) => [
+      key,
+      missing ? emptyWhenMissing(listOf(trimmed)) : listOf(trimmed),
+    ]),
+  );
 
 /** The changes of an update; at least one must be given. */
 const CHANGE_KEYS = [
@@ -46,24 +39,14 @@ const CHANGE_KEYS = [
   'remove_clause_ids',
 ] as const;
 
-/**
- * Most ids one update may select across its new and replaced clauses: the write-ahead
- * record holds them all, so a larger change is split into several calls.
- */
-export const MAX_IDS_PER_UPDATE = 500;
+/** Most ids one update may select: the write-ahead record holds them all (split larger changes). */
+const MAX_IDS_PER_UPDATE = 500;
 
-type Selectors = Record<(typeof SELECTOR_KEYS)[number], readonly string[]>;
-
-function idsIn(clauses: readonly Selectors[] | null): number {
-  let count = 0;
-  for (const clause of clauses ?? []) for (const key of SELECTOR_KEYS) count += clause[key].length;
-  return count;
-}
-
-/** Whether a field changes anything: given, and not an empty list (`[]` is left out when sent). */
-function isChange(value: unknown): boolean {
-  return value !== null && !(Array.isArray(value) && value.length === 0);
-}
+const idsIn = (clauses: ReadonlyArray<Record<(typeof SELECTOR_KEYS)[number], string[]>> | null) =>
+  (clauses ?? []).reduce(
+    (sum, clause) => sum + SELECTOR_KEYS.reduce((n, key) => n + clause[key].length, 0),
+    0,
+  );
 
 /**
  * Arguments the model gives `update_collection`. The JSON Schema lists every field (null
@@ -76,8 +59,8 @@ export const UpdateCollectionInputSchema = /* @__PURE__ */ schema(() =>
       collection_id: trimmed,
       name: trimmed,
       description: trimmed,
-      add_clauses: itemsOf(newClause),
-      replace_clauses: itemsOf(replacement),
+      add_clauses: listOf(objectOf(selectorsCoerced(true)), false),
+      replace_clauses: listOf(objectOf({ clause_id: trimmed, ...selectorsCoerced(false) }), false),
       remove_clause_ids: listOf(trimmed),
     },
     exactObject({
@@ -115,22 +98,23 @@ export const UpdateCollectionInputSchema = /* @__PURE__ */ schema(() =>
       remove_clause_ids: list(id('a clause to remove'), 'clause ids')
         .nullable()
         .describe('Ids of existing clauses to remove; null for none.'),
-    }).check((payload) => {
-      const added = idsIn(payload.value.add_clauses);
-      const ids = added + idsIn(payload.value.replace_clauses);
+    }).check(({ value, issues }) => {
+      const added = idsIn(value.add_clauses);
+      const ids = added + idsIn(value.replace_clauses);
       if (ids > MAX_IDS_PER_UPDATE) {
-        payload.issues.push({
+        issues.push({
           code: 'custom',
           path: [added > 0 ? 'add_clauses' : 'replace_clauses'],
           message: `selects ${ids} ids in add_clauses and replace_clauses together; at most ${MAX_IDS_PER_UPDATE} per call: split the change into several calls`,
-          input: payload.value,
+          input: value,
         });
       }
-      if (CHANGE_KEYS.some((key) => isChange(payload.value[key]))) return;
-      payload.issues.push({
+      // A field changes something when given and not an empty list (`[]` is left out when sent).
+      if (CHANGE_KEYS.some((key) => value[key] !== null && value[key]?.length !== 0)) return;
+      issues.push({
         code: 'custom',
         message: `give at least one change: ${CHANGE_KEYS.join(', ')} (an empty list changes nothing)`,
-        input: payload.value,
+        input: value,
       });
     }),
   ),
