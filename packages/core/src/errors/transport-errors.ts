@@ -21,6 +21,8 @@ export class TimeoutError extends CatalogError {
   static override readonly kind: string = 'TimeoutError';
   /** The timeout that elapsed, in milliseconds. */
   readonly timeoutMs: number;
+  /** Set when the call ended while the `payment.pay` hook had not answered: nothing was paid. */
+  duringPayment = false;
 
   constructor(timeoutMs: number, operation: string) {
     super('timeout', `${operation} timed out after ${timeoutMs} ms`);

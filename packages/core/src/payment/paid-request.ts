@@ -1,6 +1,7 @@
 import { abortable } from '../async.js';
 import { PaymentRequiredError } from '../errors/api-errors.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
+import { TimeoutError } from '../errors/transport-errors.js';
 import { parseWwwAuthenticate } from '../http/www-authenticate.js';
 import type { CatalogLogger } from '../logger.js';
 import {
@@ -48,15 +49,6 @@ const ENDED_WHILE_PAYING =
   ' while waiting for the payment hook (payment.pay) to answer; the request was not resent and nothing was paid';
 
 /**
- * Whether `error` (the call's TimeoutError or AbortError) ended its call while the `pay`
- * hook had not answered, as its message says: nothing was sent, and a budgeted payer
- * released its money.
- */
-export function endedInPaymentStep(error: unknown): boolean {
-  return error instanceof Error && error.message.endsWith(ENDED_WHILE_PAYING);
-}
-
-/**
  * Adds to a PaymentRequiredError's message why each `Payment` challenge that could not be
  * paid was left out, so the refusal is not mistaken for a declined payment. The connection
  * applies it to the error ending each call (http/, which maps the 402, knows no payments).
@@ -89,7 +81,9 @@ export function decodePaymentReceipt(header: string): PaymentReceipt {
  */
 function paymentStepFailure(call: PaymentCall): Error {
   const failure: Error = call.failure ?? new Error(`${call.operation} was aborted`);
-  if (!endedInPaymentStep(failure)) failure.message += ENDED_WHILE_PAYING;
+  if (failure.message.endsWith(ENDED_WHILE_PAYING)) return failure;
+  failure.message += ENDED_WHILE_PAYING;
+  if (failure instanceof TimeoutError) failure.duringPayment = true;
   return failure;
 }
 

@@ -21,7 +21,6 @@ import {
 } from '../errors/index.js';
 import { describePaymentPrice } from '../payment/amount.js';
 import { decodePaymentChallenges } from '../payment/challenge.js';
-import { endedInPaymentStep } from '../payment/paid-request.js';
 
 /** How a tool names its fields, when the wire path differs from the model's argument. */
 export type FieldNamer = (wirePath: string) => string;
@@ -158,7 +157,7 @@ export function errorTextForModel(
   nameField: FieldNamer = (path) => path,
 ): string | undefined {
   if (error instanceof ConfigurationError || error instanceof AbortError) return undefined;
-  if (error instanceof TimeoutError && endedInPaymentStep(error)) {
+  if (error instanceof TimeoutError && error.duringPayment) {
     // The payment step outlived the call: nothing was paid or sent; a retry would ask again.
     return 'The payment this call needs was not approved in time, so the call was not made and nothing was paid. Do not call this tool again; tell the user the payment was not approved.';
   }
