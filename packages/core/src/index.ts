@@ -4,7 +4,7 @@
  * conversations, payment, schemas), each with its full list. A name joins the root only if
  * most applications use it; at most 45 run-time names (public-surface.test.ts counts them).
  */
-export { CatalogClient } from './client.js';
+export { CatalogClient, type CatalogDiscoveryOptions } from './client.js';
 export type { ClientSettings } from './client-connection.js';
 export type { CatalogClientOptions } from './client-options.js';
 export {
@@ -28,9 +28,17 @@ export type { RestRequest, RestResponse } from './http/rest-call.js';
 export type { RequestOptions } from './http/service-connection.js';
 export type { CallObserver, CatalogInstrumentation } from './instrumentation.js';
 export type { CatalogLogger, LogContext } from './logger.js';
-export type { CatalogSearchOptions, CatalogSearchResponse } from './mcp/catalog-search.js';
+export type { CatalogLookupResponse, GetProductResponse } from './mcp/catalog-lookup.js';
+export type {
+  CatalogCallOptions,
+  CatalogSearchOptions,
+  CatalogSearchResponse,
+  CatalogToolResponse,
+} from './mcp/catalog-search.js';
 export type {
   AuthTier,
+  CatalogLookup,
+  CatalogLookupResult,
   CatalogMeta,
   CatalogQuery,
   CatalogSearchResult,
@@ -40,9 +48,11 @@ export type {
   Conversation,
   ConversationCreate,
   CountryCode,
+  GetProductResult,
   Placement,
   Price,
   Product,
+  ProductSelection,
   Turn,
   ValidationIssue,
   Variant,

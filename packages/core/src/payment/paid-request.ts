@@ -12,7 +12,13 @@ import { decodePaymentReceipt } from './receipt.js';
 import type { PaymentContext, PaymentOptions } from './types.js';
 
 // Operations that change nothing although they POST (the MCP search is a JSON-RPC POST).
-const READ_ONLY_OPERATIONS = new Set(['websites.search', 'catalog.search']);
+const READ_ONLY_OPERATIONS = new Set([
+  'websites.search',
+  'catalog.search',
+  'catalog.lookup',
+  'catalog.getProduct',
+  'catalog.tools',
+]);
 
 /**
  * What the payment step reads of a call (http/'s CallScope fits): declared here, so that
