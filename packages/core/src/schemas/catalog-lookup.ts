@@ -26,7 +26,8 @@ export const GET_PRODUCT_TOOL = 'get_product';
 export const CATALOG_LOOKUP_MAX = 50;
 
 const nonEmpty = () => z.string().check(z.trim(), z.minLength(1));
-const pageUrl = () => z.httpUrl();
+/** A retailer page URL: http or https, kept as written (never normalised). */
+export const PageUrlSchema = /* @__PURE__ */ schema(() => z.httpUrl());
 
 /** The `catalog` argument of `lookup_catalog`: product/variant ids and/or retailer page URLs. */
 export const CatalogLookupSchema = /* @__PURE__ */ schema(() =>
@@ -37,7 +38,7 @@ export const CatalogLookupSchema = /* @__PURE__ */ schema(() =>
         'Product or variant ids (product_id or offer id from a search).',
       ),
       urls: described(
-        z.optional(z.array(pageUrl()).check(z.maxLength(CATALOG_LOOKUP_MAX))),
+        z.optional(z.array(PageUrlSchema).check(z.maxLength(CATALOG_LOOKUP_MAX))),
         'Retailer product page URLs (http or https), e.g. a link the shopper pasted.',
       ),
     })

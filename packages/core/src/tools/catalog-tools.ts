@@ -4,6 +4,16 @@ import { ENV_VARS, readEnv } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import { createRedactor, type Redactor } from '../http/redact.js';
 import type { CatalogStore } from '../store/catalog-store.js';
+import {
+  type GetProductInput,
+  type GetProductOutput,
+  getProductTool,
+} from './built-in/get-product.js';
+import {
+  type LookupCatalogInput,
+  type LookupCatalogOutput,
+  lookupCatalogTool,
+} from './built-in/lookup-catalog.js';
 import { type SearchCatalogInput, searchCatalogTool } from './built-in/search-catalog.js';
 import {
   type SearchWebsitesInput,
@@ -29,7 +39,12 @@ import {
 } from './definition.js';
 import { errorTextForModel } from './error-text.js';
 import { validateToolInput } from './input/check.js';
-import { type CatalogToolsOptions, readToolOptions, type ToolOptionsRead } from './options.js';
+import {
+  type CatalogToolsOptions,
+  LOOKUP_TOOL_NAMES,
+  readToolOptions,
+  type ToolOptionsRead,
+} from './options.js';
 import { assertCatalogToolResult, type CatalogToolResult } from './result.js';
 import { findStrictModeViolations } from './strict-mode.js';
 
@@ -62,9 +77,11 @@ export interface CatalogTool<
   errorToModelOutput(error: unknown): string | undefined;
 }
 
-/** Any of the three bound built-ins; `tool.originalName === 'search_catalog'` narrows it. */
+/** Any bound built-in; `tool.originalName === 'search_catalog'` narrows it. */
 export type AnyCatalogTool =
   | CatalogTool<SearchCatalogInput, SearchCatalogOutput, 'search_catalog'>
+  | CatalogTool<LookupCatalogInput, LookupCatalogOutput, 'lookup_catalog'>
+  | CatalogTool<GetProductInput, GetProductOutput, 'get_product'>
   | CatalogTool<SearchWebsitesInput, SearchWebsitesOutput, 'search_websites'>
   | CatalogTool<UpdateCollectionInput, UpdateCollectionOutput, 'update_collection'>;
 
@@ -191,8 +208,10 @@ export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = n
     // `next build` must pass) without the CATALOG_* settings that only the runtime has.
     assertConfigured: () => assertToolsConfigured(client, read.selected),
   };
-  const builtIns: Record<CatalogToolName, () => AnyCatalogTool> = {
+  const builtIns: Record<BuiltInName, () => AnyCatalogTool> = {
     search_catalog: () => bindTool(searchCatalogTool, context),
+    lookup_catalog: () => bindTool(lookupCatalogTool, context),
+    get_product: () => bindTool(getProductTool, context),
     search_websites: () => bindTool(searchWebsitesTool, context),
     update_collection: () => bindTool(updateCollectionTool, context),
   };
@@ -204,6 +223,8 @@ export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = n
   });
 }
 
-function isBuiltInName(name: string): name is CatalogToolName {
-  return (CATALOG_TOOL_NAMES as readonly string[]).includes(name);
+type BuiltInName = CatalogToolName | (typeof LOOKUP_TOOL_NAMES)[number];
+
+function isBuiltInName(name: string): name is BuiltInName {
+  return [...CATALOG_TOOL_NAMES, ...LOOKUP_TOOL_NAMES].some((builtIn) => builtIn === name);
 }

@@ -1,6 +1,7 @@
 import { isRecord } from '../is-record.js';
 import {
   type AuthTier,
+  type CatalogMessage,
   type CatalogQuery,
   type CatalogSearchResult,
   commissionPercentage,
@@ -159,7 +160,7 @@ function productLines(product: Product, buyLinks: BuyLinkMode): string[] {
 }
 
 /** Products, with a category line whenever the category changes (results mostly share one). */
-function productSection(products: Product[], buyLinks: BuyLinkMode): string[] {
+export function productSection(products: Product[], buyLinks: BuyLinkMode): string[] {
   let category = '';
   return products.flatMap((product) => {
     const next = categoryIds(product);
@@ -187,6 +188,23 @@ export function catalogViewLegend(buyLinks: BuyLinkMode): string {
   ].join(' ');
 }
 
+/** The tier's and the service's notes, shared by the views of every catalog tool. */
+export function noticeLines(
+  tier: AuthTier | undefined,
+  messages: readonly CatalogMessage[] = [],
+  placements = false,
+): string[] {
+  const lines: string[] = [];
+  if (tier === 'anonymous') {
+    lines.push('Buy links are not monetized (anonymous tier: no valid API key).');
+    if (placements) lines.push('Commission data needs a valid API key, so none is shown.');
+  }
+  for (const message of messages) {
+    lines.push(`${message.type}${message.code ? ` ${message.code}` : ''}: ${message.content}`);
+  }
+  return lines;
+}
+
 function headerLines(output: SearchCatalogOutput): string[] {
   const { request, response, tier } = output;
   const count = response.products.length;
@@ -194,16 +212,8 @@ function headerLines(output: SearchCatalogOutput): string[] {
   // "1 product", "2 products", "1 of 5 products".
   const found =
     total === undefined ? countOf(count, 'product') : `${count} of ${countOf(total, 'product')}`;
-  const lines = [`${found} for "${request.query}".`];
-  if (tier === 'anonymous') {
-    lines.push('Buy links are not monetized (anonymous tier: no valid API key).');
-    if (request.placements?.length)
-      lines.push('Commission data needs a valid API key, so none is shown.');
-  }
-  for (const message of response.messages ?? []) {
-    lines.push(`${message.type}${message.code ? ` ${message.code}` : ''}: ${message.content}`);
-  }
-  return lines;
+  const placements = Boolean(request.placements?.length);
+  return [`${found} for "${request.query}".`, ...noticeLines(tier, response.messages, placements)];
 }
 
 function footerLines(output: SearchCatalogOutput): string[] {

@@ -19,6 +19,9 @@ import {
 } from './definition.js';
 import { TOOL_RESULT_LIMIT_MAX } from './limits.js';
 
+/** The built-ins offered only when the service lists them (`serviceTools`). */
+export const LOOKUP_TOOL_NAMES = ['lookup_catalog', 'get_product'] as const;
+
 /**
  * Options shared by every adapter (`@catalogkit/ai-sdk`, `@catalogkit/langchain`).
  * `Extra` is the type of the tools added with `tools` (inferred; none by default).
@@ -72,6 +75,13 @@ export interface CatalogToolsOptions<Extra extends AnyCatalogToolDefinition = ne
    * repairs corrupted copies.
    */
   buyLinks?: BuyLinkMode;
+  /**
+   * The tools the service's MCP endpoint lists: pass `await client.catalog.tools()`.
+   * `lookup_catalog` and `get_product` join the tool set only when listed here; without
+   * this option the tool set is search_catalog, search_websites, update_collection (and
+   * `tools`). An option, not a call, so creating tools stays free of I/O.
+   */
+  serviceTools?: readonly string[];
 }
 
 /** The options once read: everything `createCatalogToolList` binds the tools with. */
@@ -180,6 +190,7 @@ const checkOptions = () =>
     ),
     include: toolNames(),
     exclude: toolNames(),
+    serviceTools: toolNames(),
     defaults: fieldsOf({
       country: must(
         (code) => (COUNTRY_CODES as readonly unknown[]).includes(code),
@@ -210,8 +221,12 @@ const checkOptions = () =>
   });
 
 /** Custom tool names: each usable and its own. */
-function customNameIssues(custom: readonly AnyCatalogToolDefinition[], issues: Issues): void {
-  const seen = new Set<string>(CATALOG_TOOL_NAMES);
+function customNameIssues(
+  custom: readonly AnyCatalogToolDefinition[],
+  builtIns: readonly string[],
+  issues: Issues,
+): void {
+  const seen = new Set<string>(builtIns);
   custom.forEach(({ name }, index) => {
     const path = `tools.${index}.name`;
     if (!TOOL_NAME_PATTERN.test(name)) {
@@ -278,13 +293,15 @@ export function readToolOptions(given: unknown): ToolOptionsRead {
   const issues: Issues = [];
   checkOptions()(options, issues, '');
   const names = namesIn(options.tools);
-  selectionIssues(options, [...CATALOG_TOOL_NAMES, ...names], issues);
+  const served = Array.isArray(options.serviceTools) ? options.serviceTools : [];
+  const builtIns = [...CATALOG_TOOL_NAMES, ...LOOKUP_TOOL_NAMES.filter((n) => served.includes(n))];
+  selectionIssues(options, [...builtIns, ...names], issues);
   if (options.client !== undefined && options.clientOptions !== undefined) {
     issues.push('give client or clientOptions, not both');
   }
   const custom = [...(options.tools ?? [])];
-  if (issues.length === 0) customNameIssues(custom, issues);
-  const all = [...CATALOG_TOOL_NAMES, ...names];
+  if (issues.length === 0) customNameIssues(custom, builtIns, issues);
+  const all = [...builtIns, ...names];
   const included: readonly string[] = options.include ?? all;
   const selected = all.filter(
     (name) => included.includes(name) && !options.exclude?.includes(name),
