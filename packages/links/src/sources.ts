@@ -42,17 +42,23 @@ function trustedProducts(source: unknown, trusted: ReadonlySet<string>): unknown
   );
 }
 
+/** The products of the trusted catalog tools' results, in order. */
+export function* catalogProducts(
+  sources: BuyLinkSources,
+  options: BuyLinkTrustOptions = {},
+): Generator<unknown> {
+  const trusted = new Set<string>(options.catalogToolNames ?? CATALOG_RESULT_TOOLS);
+  for (const source of sources) yield* trustedProducts(source, trusted) ?? [];
+}
+
 /** Every distinct buy link in the results of the trusted catalog tools, in order of first use. */
 export function collectBuyLinks(
   sources: BuyLinkSources,
   options: BuyLinkTrustOptions = {},
 ): string[] {
-  const trusted = new Set<string>(options.catalogToolNames ?? CATALOG_RESULT_TOOLS);
   const links = new Set<string>();
-  for (const source of sources) {
-    for (const product of trustedProducts(source, trusted) ?? []) {
-      for (const { link } of productOffers(product)) if (link !== undefined) links.add(link);
-    }
+  for (const product of catalogProducts(sources, options)) {
+    for (const { link } of productOffers(product)) if (link !== undefined) links.add(link);
   }
   return [...links];
 }
