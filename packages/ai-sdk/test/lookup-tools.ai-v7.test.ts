@@ -33,7 +33,7 @@ describe('lookup_catalog and get_product with the AI SDK 7', () => {
     const product = emulator.data.products.find(
       (p) => new Set(p.variants.map((v) => v.options[0]?.label)).size >= 2,
     );
-    const other = emulator.data.products[1];
+    const other = emulator.data.products.find((p) => p !== product);
     const colour = product?.variants[0]?.options[0]?.label;
     const model: MockLanguageModelV3 = new MockLanguageModelV3({
       doGenerate: async (options) => {

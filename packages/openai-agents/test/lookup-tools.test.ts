@@ -29,7 +29,7 @@ describe('lookup_catalog and get_product with the OpenAI Agents SDK', () => {
   it('an agent calls both (by id and by URL); the buy links it writes resolve and verify', async () => {
     const tools = createCatalogTools(await discovered(emulator()));
     const product = productWithChoices();
-    const other = emulator().data.products[0];
+    const other = emulator().data.products.find((p) => p !== product);
     const colour = product.variants[0]?.options[0]?.label ?? '';
     const model = new ScriptedModel(
       [
