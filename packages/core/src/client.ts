@@ -1,29 +1,25 @@
 import { ClientConnection, type ClientSettings } from './client-connection.js';
 import { type CatalogClientOptions, resolveOptions } from './client-options.js';
+import { McpError } from './errors/mcp-errors.js';
 import { callRest, type RestRequest, type RestResponse } from './http/rest-call.js';
 import type { RequestOptions } from './http/service-connection.js';
 import {
   type CatalogLookupResponse,
+  GET_PRODUCT,
   type GetProductResponse,
-  getProduct,
+  LOOKUP,
   listCatalogTools,
-  lookupCatalog,
-  toolNotListed,
 } from './mcp/catalog-lookup.js';
 import {
   type CatalogCallOptions,
   type CatalogSearchOptions,
   type CatalogSearchResponse,
-  searchCatalog,
+  callCatalogTool,
+  SEARCH,
 } from './mcp/catalog-search.js';
 import { createConversation, searchWebsites, updateCollection } from './rest-operations.js';
 import type { CatalogQuery } from './schemas/catalog.js';
-import {
-  type CatalogLookup,
-  GET_PRODUCT_TOOL,
-  LOOKUP_CATALOG_TOOL,
-  type ProductSelection,
-} from './schemas/catalog-lookup.js';
+import type { CatalogLookup, ProductSelection } from './schemas/catalog-lookup.js';
 import type { Collection, CollectionUpdate } from './schemas/collections.js';
 import type { Conversation, ConversationCreate } from './schemas/conversations.js';
 import type { WebsiteSearchParams, WebsiteSearchResponse } from './schemas/websites.js';
@@ -125,19 +121,17 @@ export class CatalogClient {
       update: (collectionId, body, opts) => updateCollection(connection, collectionId, body, opts),
     };
     const nextId = () => ++this.#lastRpcId;
-    const listed = async (tool: string, opts: CatalogCallOptions | undefined) => {
-      const names = await this.catalog.tools(opts?.signal ? { signal: opts.signal } : {});
-      if (!names.includes(tool)) throw toolNotListed(tool);
-    };
     this.catalog = {
-      search: (catalog, opts) => searchCatalog(connection, nextId, catalog, opts),
+      search: (catalog, opts) => callCatalogTool(connection, nextId, SEARCH, catalog, opts),
       tools: (opts = {}) => this.#listTools(opts),
       lookup: (catalog, opts) =>
-        listed(LOOKUP_CATALOG_TOOL, opts).then(() =>
-          lookupCatalog(connection, nextId, catalog, opts),
+        this.#requireTool(LOOKUP.tool, opts?.signal).then(() =>
+          callCatalogTool(connection, nextId, LOOKUP, catalog, opts),
         ),
       getProduct: (catalog, opts) =>
-        listed(GET_PRODUCT_TOOL, opts).then(() => getProduct(connection, nextId, catalog, opts)),
+        this.#requireTool(GET_PRODUCT.tool, opts?.signal).then(() =>
+          callCatalogTool(connection, nextId, GET_PRODUCT, catalog, opts),
+        ),
     };
     this.conversations = { create: (body, opts) => createConversation(connection, body, opts) };
     // On the instance: a computed-key method would keep the class in bundles that never use it.
@@ -158,6 +152,13 @@ export class CatalogClient {
       });
     }
     return this.#tools;
+  }
+
+  /** Resolves when the service lists `tool`; else JSON-RPC's "method not found", nothing sent. */
+  async #requireTool(tool: string, signal: AbortSignal | undefined): Promise<void> {
+    if ((await this.#listTools(signal ? { signal } : {})).includes(tool)) return;
+    const text = `${tool} is not offered by this service (not in its tools/list)`;
+    throw new McpError(-32601, text, undefined);
   }
 
   /** The store this client shares state through (its `store` option, else a private one). */

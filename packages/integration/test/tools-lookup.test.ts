@@ -1,8 +1,9 @@
 import { CatalogClient } from '@catalogkit/core';
-import { createCatalogToolList } from '@catalogkit/core/tools';
+import { createCatalogToolList, findStrictModeViolations } from '@catalogkit/core/tools';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { buyLinkReference, collectBuyLinks, finalizeBuyLinks } from '@catalogkit/links';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod/v4';
 
 let emulator: RunningEmulator;
 afterEach(() => emulator.close());
@@ -18,6 +19,7 @@ async function discovered(options: Parameters<typeof startEmulator>[0] = {}) {
 }
 
 const TODAY = ['search_catalog', 'search_websites', 'update_collection'];
+const LOOKUPS = ['lookup_catalog', 'get_product'];
 const names = (tools: { name: string }[]) => tools.map((tool) => tool.name);
 
 describe('lookup tools in the tool list', () => {
@@ -38,6 +40,17 @@ describe('lookup tools in the tool list', () => {
     expect(fallback.map((tool) => tool.description)).toEqual(
       createCatalogToolList({ client: off.client }).map((tool) => tool.description),
     );
+  });
+
+  it('have input schemas that pass OpenAI strict mode', async () => {
+    const { client, serviceTools } = await discovered();
+    const tools = createCatalogToolList({ client, serviceTools, include: LOOKUPS });
+    expect(names(tools)).toEqual(LOOKUPS);
+    for (const tool of tools) {
+      expect(findStrictModeViolations(z.toJSONSchema(tool.inputSchema, { io: 'input' }))).toEqual(
+        [],
+      );
+    }
   });
 
   it('follow include, exclude and rename like the other built-ins', async () => {

@@ -17,7 +17,6 @@ import {
   type AuthTier,
   CATALOG_LIMIT_MAX,
   type CatalogMeta,
-  type CatalogQuery,
   type CatalogSearchResult,
   CatalogSearchResultSchema,
   SEARCH_CATALOG_TOOL,
@@ -34,7 +33,7 @@ export interface CatalogCallOptions extends RequestOptions {
   /** UCP `meta` (e.g. `{ "ucp-agent": { profile } }`); sent as `null` when absent. */
   meta?: CatalogMeta;
 }
-/** Options of `client.catalog.search`. */
+/** Options of `client.catalog.search` (as of every catalog call). */
 export type CatalogSearchOptions = CatalogCallOptions;
 
 /** A parsed catalog tool answer and the tier the service applied. */
@@ -165,7 +164,7 @@ export function callMcp<T>(
 }
 
 /** A UCP catalog tool: its operation name, tool name and the schemas of its arguments and result. */
-export interface CatalogTool<A extends z.$ZodType, R extends z.$ZodType> {
+export interface UcpTool<A extends z.$ZodType, R extends z.$ZodType> {
   operation: string;
   tool: string;
   args: A;
@@ -181,7 +180,7 @@ export interface CatalogTool<A extends z.$ZodType, R extends z.$ZodType> {
 export function callCatalogTool<A extends z.$ZodType, R extends z.$ZodType>(
   connection: ServiceConnection,
   nextId: () => RpcId,
-  tool: CatalogTool<A, R>,
+  tool: UcpTool<A, R>,
   catalog: unknown,
   options: CatalogCallOptions = {},
 ): Promise<CatalogToolResponse<z.output<R>>> {
@@ -211,7 +210,10 @@ export function callCatalogTool<A extends z.$ZodType, R extends z.$ZodType>(
 }
 
 /** `search_catalog` (see {@link callCatalogTool}). */
-const SEARCH: CatalogTool<typeof SearchCatalogArgumentsSchema, typeof CatalogSearchResultSchema> = {
+export const SEARCH: UcpTool<
+  typeof SearchCatalogArgumentsSchema,
+  typeof CatalogSearchResultSchema
+> = {
   operation: 'catalog.search',
   tool: SEARCH_CATALOG_TOOL,
   args: SearchCatalogArgumentsSchema,
@@ -220,13 +222,3 @@ const SEARCH: CatalogTool<typeof SearchCatalogArgumentsSchema, typeof CatalogSea
   // service picks its page size; UCP's is 10).
   limit: (args) => Math.min(args.catalog.pagination?.limit ?? CATALOG_LIMIT_MAX, CATALOG_LIMIT_MAX),
 };
-
-/** `search_catalog` over MCP. Safe to repeat, so it is retried. */
-export function searchCatalog(
-  connection: ServiceConnection,
-  nextId: () => RpcId,
-  catalog: CatalogQuery,
-  options: CatalogSearchOptions = {},
-): Promise<CatalogSearchResponse> {
-  return callCatalogTool(connection, nextId, SEARCH, catalog, options);
-}

@@ -11,14 +11,9 @@ import {
 import { decodePaymentReceipt } from './receipt.js';
 import type { PaymentContext, PaymentOptions } from './types.js';
 
-// Operations that change nothing although they POST (the MCP search is a JSON-RPC POST).
-const READ_ONLY_OPERATIONS = new Set([
-  'websites.search',
-  'catalog.search',
-  'catalog.lookup',
-  'catalog.getProduct',
-  'catalog.tools',
-]);
+// Operations that change nothing although they POST (the MCP calls are JSON-RPC POSTs).
+const readOnly = (operation: string) =>
+  operation === 'websites.search' || operation.startsWith('catalog.');
 
 /**
  * What the payment step reads of a call (http/'s CallScope fits): declared here, so that
@@ -98,7 +93,7 @@ function paymentStepFailure(scope: PaymentCall): Error {
 function contextOf(request: PayableRequest, scope: PaymentCall): PaymentContext {
   const { origin, pathname, search } = new URL(request.url);
   const url = `${origin}${pathname}${search}`;
-  const mutates = request.method !== 'GET' && !READ_ONLY_OPERATIONS.has(scope.operation);
+  const mutates = request.method !== 'GET' && !readOnly(scope.operation);
   return { operation: scope.operation, method: request.method, url, mutates, signal: scope.signal };
 }
 

@@ -9,9 +9,8 @@ import {
 import type { Closed } from './closed.js';
 import { described, schema } from './define.js';
 
-// UCP catalog lookup (dev.ucp.shopping.catalog.lookup): `lookup_catalog` and `get_product`,
-// offered only when the service lists them (the client reads `tools/list` first). Requests
-// strict, answers lenient, as for `search_catalog`.
+// UCP catalog lookup: `lookup_catalog` and `get_product`, offered only when the service
+// lists them. Requests strict, answers lenient, as for `search_catalog`.
 
 /** The name of the batch lookup tool (UCP `lookup_catalog`). */
 export const LOOKUP_CATALOG_TOOL = 'lookup_catalog';
@@ -34,19 +33,19 @@ export const CatalogLookupSchema = /* @__PURE__ */ schema(() =>
   z
     .strictObject({
       ids: described(
-        z.optional(z.array(nonEmpty()).check(z.maxLength(CATALOG_LOOKUP_MAX))),
+        z.optional(z.array(nonEmpty())),
         'Product or variant ids (product_id or offer id from a search).',
       ),
       urls: described(
-        z.optional(z.array(PageUrlSchema).check(z.maxLength(CATALOG_LOOKUP_MAX))),
+        z.optional(z.array(PageUrlSchema)),
         'Retailer product page URLs (http or https), e.g. a link the shopper pasted.',
       ),
     })
     .check(
-      z.refine((c) => (c.ids?.length ?? 0) + (c.urls?.length ?? 0) > 0, {
+      z.refine(({ ids = [], urls = [] }) => ids.length + urls.length > 0, {
         error: 'Give at least one id in ids or one URL in urls',
       }),
-      z.refine((c) => (c.ids?.length ?? 0) + (c.urls?.length ?? 0) <= CATALOG_LOOKUP_MAX, {
+      z.refine(({ ids = [], urls = [] }) => ids.length + urls.length <= CATALOG_LOOKUP_MAX, {
         error: `Give at most ${CATALOG_LOOKUP_MAX} ids and urls together`,
       }),
     ),
