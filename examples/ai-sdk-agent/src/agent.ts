@@ -5,7 +5,7 @@
  */
 import { openai } from '@ai-sdk/openai';
 import { createCatalogTools, finalizeResultBuyLinks } from '@catalogkit/ai-sdk';
-import { type CatalogStore, MemoryCatalogStore } from '@catalogkit/core';
+import { CatalogClient, type CatalogStore, MemoryCatalogStore } from '@catalogkit/core';
 import { isStepCount, type LanguageModel, type StepResult, ToolLoopAgent, type ToolSet } from 'ai';
 
 /** What the model is told about the task. */
@@ -14,7 +14,7 @@ export const INSTRUCTIONS = [
   'Find products with search_catalog (ask for placements ["affiliate"]).',
   'For the retailers of the offers that fit the budget, call search_websites with the retailer name and the shopper’s country to get their commission rate; an offer’s website_id (printed, or inside its buy link) tells which of the websites found is its retailer.',
   'A commission of 5% or more is good. Pick the best offers: in stock, within budget, at a retailer with good commission.',
-  'If the shopper asks, add the picks to their collection with update_collection (product_ids of the picks).',
+  'Read a product the shopper asks about (colours, sizes, where to buy) with get_product (its product_id), a product page they paste with lookup_catalog (urls). If the shopper asks, add the picks to their collection with update_collection (product_ids of the picks).',
   'In the answer give each pick’s title, price, retailer, commission rate and buy link, written exactly as the tool printed it (the link itself, or its [[buy:…]] reference, which the application turns into the link).',
   'When a change is not approved, do not retry it.',
 ].join(' ');
@@ -43,6 +43,8 @@ export interface ShoppingAgentOptions {
    * by default this process's {@link RUNS_STORE}.
    */
   store?: CatalogStore;
+  /** The tools the catalog lists (get_product, lookup_catalog); read once per run when not given. */
+  serviceTools?: readonly string[];
   /** Asked before `update_collection` runs; it runs only when approved. */
   approve: Approve;
   /** Called as each step ends, e.g. to show the tool calls and results as they happen. */
@@ -61,12 +63,14 @@ export function defaultModel(): LanguageModel {
  * with the full result your application gets (the model reads a compact text of it).
  */
 export async function runShoppingAgent(request: string, options: ShoppingAgentOptions) {
+  const store = options.store ?? RUNS_STORE; // the tools' guard and the client's rate-limit pause
+  const client = new CatalogClient({ ...options.clientOptions, store });
   const agent = new ToolLoopAgent({
     model: options.model ?? defaultModel(),
     instructions: INSTRUCTIONS,
     tools: createCatalogTools({
-      clientOptions: options.clientOptions,
-      store: options.store ?? RUNS_STORE,
+      client,
+      serviceTools: options.serviceTools ?? (await client.catalog.tools()),
       buyLinks: options.buyLinks ?? 'reference',
     }),
     // Decided while the agent runs: an approved call runs in the same step; a denied one is

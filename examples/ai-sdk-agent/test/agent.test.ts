@@ -41,4 +41,36 @@ describe('runShoppingAgent', () => {
       await emulator.close();
     }
   });
+
+  it('reads a product the shopper asks about with get_product; its buy links are the service’s', async () => {
+    const emulator = await startEmulator({ port: 0 });
+    try {
+      const product = emulator.data.products[0]!;
+      const { text, steps } = await runShoppingAgent(
+        `Tell me more about ${product.id}: colours and where to buy it.`,
+        {
+          model: createScriptedModel(),
+          clientOptions: {
+            apiKey: emulator.keys.valid,
+            baseUrl: emulator.baseUrl,
+            mcpUrl: emulator.mcpUrl,
+          },
+          approve: async () => ({ approved: false }),
+        },
+      );
+      const results = steps.flatMap((step) => step.toolResults);
+      expect(results.map((result) => result.toolName)).toEqual(['get_product']);
+      const output = results[0]?.output as {
+        response: { product: { variants: { url: string }[] } };
+      };
+      const links = output.response.product.variants.map((variant) => variant.url);
+      expect(links.length).toBeGreaterThan(0);
+      // Every offer's link, resolved from its reference byte for byte; no reference left.
+      for (const link of links) expect(text).toContain(link);
+      expect(text).not.toContain('[[buy:');
+      expect(text).toContain(`(${product.id}) right now:`);
+    } finally {
+      await emulator.close();
+    }
+  });
 });

@@ -1,9 +1,9 @@
 /**
- * A shopping agent on LangChain.js with catalogkit's tools: it searches the catalog, looks up
- * the retailers' commission rates and, once you approve, adds the best picks to a collection. Copy it as is; it
- * needs langchain, @langchain/langgraph, @langchain/openai, @catalogkit/langchain, @catalogkit/core.
+ * A shopping agent on LangChain.js with catalogkit's tools: it searches the catalog, reads products, looks up the retailers'
+ * commission and, once you approve, adds the best picks to a collection. Copy it as is; it needs langchain,
+ * @langchain/langgraph, @langchain/openai, @catalogkit/langchain, @catalogkit/core.
  */
-import { type CatalogStore, MemoryCatalogStore } from '@catalogkit/core';
+import { CatalogClient, type CatalogStore, MemoryCatalogStore } from '@catalogkit/core';
 import { createCatalogTools, finalizeAIMessageBuyLinks } from '@catalogkit/langchain';
 import type { Callbacks } from '@langchain/core/callbacks/manager';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
@@ -14,13 +14,10 @@ import { createAgent, humanInTheLoopMiddleware } from 'langchain';
 
 /** What the model is told about the task. */
 export const INSTRUCTIONS = [
-  'You are a shopping assistant with catalog tools.',
-  'Find products with search_catalog (ask for placements ["affiliate"]).',
-  'For the retailers of the offers that fit the budget, call search_websites with the retailer name and the shopper’s country to get their commission rate; an offer’s website_id (printed, or inside its buy link) tells which of the websites found is its retailer.',
-  'A commission of 5% or more is good. Pick the best offers: in stock, within budget, at a retailer with good commission.',
-  'If the shopper asks, add the picks to their collection with update_collection (product_ids of the picks).',
-  'In the answer give each pick’s title, price, retailer, commission rate and buy link, written exactly as the tool printed it (the link itself, or its [[buy:…]] reference, which the application turns into the link).',
-  'When a change is not approved, do not retry it.',
+  'You are a shopping assistant with catalog tools. Find products with search_catalog (ask for placements ["affiliate"]).',
+  'For the retailers of the offers that fit the budget, call search_websites with the retailer name and the shopper’s country to get their commission rate; an offer’s website_id (printed, or inside its buy link) tells which of the websites found is its retailer. A commission of 5% or more is good. Pick the best offers: in stock, within budget, at a retailer with good commission.',
+  'Read a product the shopper asks about (colours, sizes, where to buy) with get_product (its product_id), a product page they paste with lookup_catalog (urls). If the shopper asks, add the picks to their collection with update_collection (product_ids of the picks).',
+  'In the answer give each pick’s title, price, retailer, commission rate and buy link, written exactly as the tool printed it (the link itself, or its [[buy:…]] reference, which the application turns into the link). When a change is not approved, do not retry it.',
 ].join(' ');
 
 /** Your decision on a tool call that changes the user's data; `reason` is told to the model. */
@@ -38,6 +35,8 @@ export interface ShoppingAgentOptions {
   clientOptions?: { apiKey?: string; baseUrl?: string; mcpUrl?: string };
   /** Where changes of unknown outcome are remembered (Redis across processes); {@link RUNS_STORE}. */
   store?: CatalogStore;
+  /** The tools the catalog lists (get_product, lookup_catalog); read once per run when not given. */
+  serviceTools?: readonly string[];
   /** Asked before `update_collection` runs; it runs only when approved. */
   approve: Approve;
   /** LangChain callback handlers, e.g. to show each tool call as it ends. */
@@ -65,13 +64,13 @@ async function decide({ actionRequests }: HITLRequest, approve: Approve): Promis
  * text the model read as `content` and the full result as `artifact`).
  */
 export async function runShoppingAgent(request: string, options: ShoppingAgentOptions) {
+  const store = options.store ?? RUNS_STORE; // the tools' guard and the client's rate-limit pause
+  const client = new CatalogClient({ ...options.clientOptions, store });
+  const serviceTools = options.serviceTools ?? (await client.catalog.tools());
   const agent = createAgent({
     model: options.model ?? defaultModel(),
     systemPrompt: INSTRUCTIONS,
-    tools: createCatalogTools({
-      clientOptions: options.clientOptions,
-      store: options.store ?? RUNS_STORE,
-    }),
+    tools: createCatalogTools({ client, serviceTools }),
     // The run stops before update_collection until you decide; stopping needs a checkpointer.
     middleware: [
       humanInTheLoopMiddleware({

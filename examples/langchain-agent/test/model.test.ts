@@ -43,6 +43,8 @@ describe('the model', () => {
         baseUrl: 'http://127.0.0.1:9/api',
         mcpUrl: 'http://127.0.0.1:9/ucp',
       },
+      // Given, so the unreachable catalog is first called by a tool, after the model.
+      serviceTools: ['search_catalog', 'lookup_catalog', 'get_product'],
       approve: async () => ({ approved: false }),
     });
     await expect(run).rejects.toThrow();
@@ -53,8 +55,29 @@ describe('the model', () => {
     });
     const body = openai.received[0]?.body ?? '';
     expect(JSON.parse(body)).toMatchObject({ model: 'gpt-4.1-mini' });
-    for (const text of [INSTRUCTIONS, 'search_catalog', 'search_websites', 'update_collection'])
+    for (const text of [
+      INSTRUCTIONS,
+      'search_catalog',
+      'get_product',
+      'lookup_catalog',
+      'update_collection',
+    ])
       expect(body).toContain(JSON.stringify(text).slice(1, -1));
     expect(body).not.toContain('ck_test');
+  });
+
+  it('reads the tools the catalog lists before asking the model: no catalog, no model bill', async () => {
+    vi.stubEnv('OPENAI_API_KEY', 'sk-test');
+    const asked = openai.received.length;
+    const run = runShoppingAgent('find socks', {
+      clientOptions: {
+        apiKey: 'ck_test',
+        baseUrl: 'http://127.0.0.1:9/api',
+        mcpUrl: 'http://127.0.0.1:9/ucp',
+      },
+      approve: async () => ({ approved: false }),
+    });
+    await expect(run).rejects.toThrow();
+    expect(openai.received.length).toBe(asked);
   });
 });

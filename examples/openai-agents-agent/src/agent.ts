@@ -3,7 +3,7 @@
  * looks up the retailers' commission rates and, once you approve, adds the best picks to a
  * collection. Copy it as is; it needs `@openai/agents`, `zod`, `@catalogkit/openai-agents` and `@catalogkit/core`.
  */
-import { type CatalogStore, MemoryCatalogStore } from '@catalogkit/core';
+import { CatalogClient, type CatalogStore, MemoryCatalogStore } from '@catalogkit/core';
 import { createCatalogTools, finalizeRunBuyLinks } from '@catalogkit/openai-agents';
 import { Agent, type Model, run } from '@openai/agents';
 
@@ -13,7 +13,7 @@ export const INSTRUCTIONS = [
   'Find products with search_catalog (ask for placements ["affiliate"]).',
   'For the retailers of the offers that fit the budget, call search_websites with the retailer name and the shopper’s country to get their commission rate; an offer’s website_id (printed, or inside its buy link) tells which of the websites found is its retailer.',
   'A commission of 5% or more is good. Pick the best offers: in stock, within budget, at a retailer with good commission.',
-  'If the shopper asks, add the picks to their collection with update_collection (product_ids of the picks).',
+  'Read a product the shopper asks about (colours, sizes, where to buy) with get_product (its product_id), a product page they paste with lookup_catalog (urls). If the shopper asks, add the picks to their collection with update_collection (product_ids of the picks).',
   'In the answer give each pick’s title, price, retailer, commission rate and buy link, written exactly as the tool printed it (the link itself, or its [[buy:…]] reference, which the application turns into the link).',
   'When a change is not approved, do not retry it.',
 ].join(' ');
@@ -42,6 +42,8 @@ export interface ShoppingAgentOptions {
    * by default this process's {@link RUNS_STORE}.
    */
   store?: CatalogStore;
+  /** The tools the catalog lists (get_product, lookup_catalog); read once per run when not given. */
+  serviceTools?: readonly string[];
   /** Asked before `update_collection` runs; it runs only when approved. */
   approve: Approve;
   /** How the model reads buy links: short references (default) or the links; see the README. */
@@ -63,14 +65,16 @@ function inputOf(json: string | undefined): unknown {
  * read a compact text of it).
  */
 export async function runShoppingAgent(request: string, options: ShoppingAgentOptions) {
+  const store = options.store ?? RUNS_STORE; // the tools' guard and the client's rate-limit pause
+  const client = new CatalogClient({ ...options.clientOptions, store });
   const agent = new Agent({
     name: 'Shopping assistant',
     instructions: INSTRUCTIONS,
     // The SDK's OpenAI provider reads OPENAI_API_KEY (and OPENAI_BASE_URL).
     model: options.model ?? (process.env.OPENAI_MODEL || 'gpt-4.1-mini'),
     tools: createCatalogTools({
-      clientOptions: options.clientOptions,
-      store: options.store ?? RUNS_STORE,
+      client,
+      serviceTools: options.serviceTools ?? (await client.catalog.tools()),
       buyLinks: options.buyLinks ?? 'reference',
     }),
   });

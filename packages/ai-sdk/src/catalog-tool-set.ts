@@ -9,6 +9,13 @@ import type {
   UpdateCollectionInput,
   UpdateCollectionOutput,
 } from '@catalogkit/core';
+import type {
+  GetProductInput,
+  GetProductOutput,
+  LOOKUP_TOOL_NAMES,
+  LookupCatalogInput,
+  LookupCatalogOutput,
+} from '@catalogkit/core/tools';
 import type { Tool } from 'ai';
 
 /**
@@ -20,6 +27,17 @@ export type BuiltInToolTypes = {
   search_websites: { input: SearchWebsitesInput; output: SearchWebsitesOutput };
   update_collection: { input: UpdateCollectionInput; output: UpdateCollectionOutput };
 };
+
+/**
+ * Input and output types of the tools offered only when the service lists them (the
+ * `serviceTools` option): in the set or not at run time, so optional in its type.
+ */
+export type LookupToolTypes = {
+  lookup_catalog: { input: LookupCatalogInput; output: LookupCatalogOutput };
+  get_product: { input: GetProductInput; output: GetProductOutput };
+};
+/** `lookup_catalog` or `get_product`. */
+export type LookupToolName = (typeof LOOKUP_TOOL_NAMES)[number];
 
 /** Input and output types of your own tools (the `tools` option), by name. */
 export type CustomToolTypes<Extra extends AnyCatalogToolDefinition> = {
@@ -37,7 +55,10 @@ export type CatalogToolTypes<Extra extends AnyCatalogToolDefinition = never> = B
   CustomToolTypes<Extra>;
 
 /** Names `include` and `exclude` accept: the built-ins' and your own tools'. */
-export type ToolNameOf<Extra extends AnyCatalogToolDefinition> = CatalogToolName | Extra['name'];
+export type ToolNameOf<Extra extends AnyCatalogToolDefinition> =
+  | CatalogToolName
+  | LookupToolName
+  | Extra['name'];
 
 /**
  * The tool set `createCatalogTools` returns: an AI SDK tool per name, typed with that tool's

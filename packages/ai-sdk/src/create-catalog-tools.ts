@@ -7,7 +7,13 @@ import {
 } from '@catalogkit/core';
 import type { Tool } from 'ai';
 import { isAiSdk5 } from './ai-version.js';
-import type { CatalogToolSet, CatalogToolTypes, ToolNameOf } from './catalog-tool-set.js';
+import type {
+  CatalogToolSet,
+  CatalogToolTypes,
+  LookupToolName,
+  LookupToolTypes,
+  ToolNameOf,
+} from './catalog-tool-set.js';
 import { CatalogToolCallError } from './tool-call-error.js';
 
 /**
@@ -115,7 +121,8 @@ export function createCatalogTools<
     exclude?: readonly Excluded[];
     rename?: undefined;
   },
-): CatalogToolSet<Pick<CatalogToolTypes<Extra>, Exclude<Included, Excluded>>>;
+): CatalogToolSet<Pick<CatalogToolTypes<Extra>, Exclude<Included, Excluded | LookupToolName>>> &
+  Partial<CatalogToolSet<Pick<LookupToolTypes, Exclude<Included, Excluded> & LookupToolName>>>;
 /** With `rename`, the final names are only known at run time. */
 export function createCatalogTools<const Extra extends AnyCatalogToolDefinition = never>(
   options: AiSdkCatalogToolsOptions<Extra> & { rename(name: string): string },

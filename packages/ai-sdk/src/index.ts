@@ -53,6 +53,8 @@ export type {
   CatalogToolSet,
   CatalogToolTypes,
   CustomToolTypes,
+  LookupToolName,
+  LookupToolTypes,
   ToolNameOf,
 } from './catalog-tool-set.js';
 export { type AiSdkCatalogToolsOptions, createCatalogTools } from './create-catalog-tools.js';

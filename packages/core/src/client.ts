@@ -1,14 +1,25 @@
 import { ClientConnection, type ClientSettings } from './client-connection.js';
 import { type CatalogClientOptions, resolveOptions } from './client-options.js';
+import { McpError } from './errors/mcp-errors.js';
 import { callRest, type RestRequest, type RestResponse } from './http/rest-call.js';
 import type { RequestOptions } from './http/service-connection.js';
 import {
+  type CatalogLookupResponse,
+  GET_PRODUCT,
+  type GetProductResponse,
+  LOOKUP,
+  listCatalogTools,
+} from './mcp/catalog-lookup.js';
+import {
+  type CatalogCallOptions,
   type CatalogSearchOptions,
   type CatalogSearchResponse,
-  searchCatalog,
+  callCatalogTool,
+  SEARCH,
 } from './mcp/catalog-search.js';
 import { createConversation, searchWebsites, updateCollection } from './rest-operations.js';
 import type { CatalogQuery } from './schemas/catalog.js';
+import type { CatalogLookup, ProductSelection } from './schemas/catalog-lookup.js';
 import type { Collection, CollectionUpdate } from './schemas/collections.js';
 import type { Conversation, ConversationCreate } from './schemas/conversations.js';
 import type { WebsiteSearchParams, WebsiteSearchResponse } from './schemas/websites.js';
@@ -39,13 +50,36 @@ export interface CollectionsApi {
   ): Promise<Collection>;
 }
 
-/** Catalog search (MCP `search_catalog`). */
+/** Options of `client.catalog.tools`. */
+export interface CatalogDiscoveryOptions extends RequestOptions {
+  /** Reads `tools/list` again instead of the answer cached for this client's life. */
+  refresh?: boolean;
+}
+
+/** The catalog's MCP tools: `search_catalog`, and `lookup_catalog`/`get_product` when listed. */
 export interface CatalogApi {
   /**
    * Searches products; without a key, on the anonymous tier (links not monetized). Buy
    * links are returned byte for byte: never rewrite them.
    */
   search(catalog: CatalogQuery, options?: CatalogSearchOptions): Promise<CatalogSearchResponse>;
+  /**
+   * The names of the tools the MCP endpoint lists (`tools/list`), read once and cached for
+   * this client's life (a failed read is not cached); `refresh: true` reads them again.
+   */
+  tools(options?: CatalogDiscoveryOptions): Promise<readonly string[]>;
+  /**
+   * `lookup_catalog`: products by `ids` (product or offer ids) and/or `urls` (retailer
+   * pages). Unknown ones come back as `messages[]` with code `not_found`, not as errors.
+   * @throws McpError (-32601, nothing sent) when the service does not list the tool.
+   */
+  lookup(catalog: CatalogLookup, options?: CatalogCallOptions): Promise<CatalogLookupResponse>;
+  /**
+   * `get_product`: one product by product or offer id, its offers narrowed by `selected`
+   * options (relaxed in `preferences` order). Not found: no `product`, `messages[]` with
+   * `not_found`. @throws McpError (-32601, nothing sent) when the service does not list it.
+   */
+  getProduct(catalog: ProductSelection, options?: CatalogCallOptions): Promise<GetProductResponse>;
 }
 
 /** Conversations (REST). */
@@ -71,6 +105,7 @@ const INSPECT = /* @__PURE__ */ Symbol.for('nodejs.util.inspect.custom');
 export class CatalogClient {
   readonly #connection: ClientConnection;
   #lastRpcId = 0;
+  #tools: Promise<readonly string[]> | undefined;
 
   readonly websites: WebsitesApi;
   readonly collections: CollectionsApi;
@@ -85,14 +120,45 @@ export class CatalogClient {
     this.collections = {
       update: (collectionId, body, opts) => updateCollection(connection, collectionId, body, opts),
     };
+    const nextId = () => ++this.#lastRpcId;
     this.catalog = {
-      search: (catalog, opts) => searchCatalog(connection, () => ++this.#lastRpcId, catalog, opts),
+      search: (catalog, opts) => callCatalogTool(connection, nextId, SEARCH, catalog, opts),
+      tools: (opts = {}) => this.#listTools(opts),
+      lookup: (catalog, opts) =>
+        this.#requireTool(LOOKUP.tool, opts?.signal).then(() =>
+          callCatalogTool(connection, nextId, LOOKUP, catalog, opts),
+        ),
+      getProduct: (catalog, opts) =>
+        this.#requireTool(GET_PRODUCT.tool, opts?.signal).then(() =>
+          callCatalogTool(connection, nextId, GET_PRODUCT, catalog, opts),
+        ),
     };
     this.conversations = { create: (body, opts) => createConversation(connection, body, opts) };
     // On the instance: a computed-key method would keep the class in bundles that never use it.
     Object.defineProperty(this, INSPECT, {
       value: () => `CatalogClient ${JSON.stringify(this.toJSON())}`,
     });
+  }
+
+  /** The cached `tools/list` names; a failed read is forgotten so the next call tries again. */
+  #listTools({ refresh, ...options }: CatalogDiscoveryOptions): Promise<readonly string[]> {
+    if (this.#tools === undefined || refresh === true) {
+      const read = listCatalogTools(this.#connection, () => ++this.#lastRpcId, options).then(
+        (names) => Object.freeze(names),
+      );
+      this.#tools = read;
+      read.catch(() => {
+        if (this.#tools === read) this.#tools = undefined;
+      });
+    }
+    return this.#tools;
+  }
+
+  /** Resolves when the service lists `tool`; else JSON-RPC's "method not found", nothing sent. */
+  async #requireTool(tool: string, signal: AbortSignal | undefined): Promise<void> {
+    if ((await this.#listTools(signal ? { signal } : {})).includes(tool)) return;
+    const text = `${tool} is not offered by this service (not in its tools/list)`;
+    throw new McpError(-32601, text, undefined);
   }
 
   /** The store this client shares state through (its `store` option, else a private one). */

@@ -1,6 +1,6 @@
 // The root of @catalogkit/core: what most applications use (at most 45 run-time names);
 // everything else in one subpath per area.
-export { CatalogClient } from './client.js';
+export { CatalogClient, type CatalogDiscoveryOptions } from './client.js';
 export type { ClientSettings } from './client-connection.js';
 export type { CatalogClientOptions } from './client-options.js';
 export {
@@ -24,8 +24,12 @@ export type { RestRequest } from './http/rest-call.js';
 export type { RequestOptions } from './http/service-connection.js';
 export type { CallObserver, CatalogInstrumentation } from './instrumentation.js';
 export type { CatalogLogger } from './logger.js';
+export type { CatalogLookupResponse, GetProductResponse } from './mcp/catalog-lookup.js';
+export type { CatalogCallOptions, CatalogToolResponse } from './mcp/catalog-search.js';
 export type {
   AuthTier,
+  CatalogLookup,
+  CatalogLookupResult,
   CatalogMeta,
   CatalogQuery,
   CatalogSearchResult,
@@ -35,9 +39,11 @@ export type {
   Conversation,
   ConversationCreate,
   CountryCode,
+  GetProductResult,
   Placement,
   Price,
   Product,
+  ProductSelection,
   Turn,
   ValidationIssue,
   Variant,

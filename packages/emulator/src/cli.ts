@@ -4,11 +4,13 @@ import { DEFAULT_SEED } from './data/index.js';
 import { type RunningEmulator, startEmulator } from './start.js';
 
 const USAGE = `Usage: catalogkit-emulator [--port 8787] [--host 127.0.0.1] [--seed 42] [--json]
+                          [--no-lookup-tools]
 
   --port   port to listen on (0 picks a free one; default 8787)
   --host   interface to listen on (default 127.0.0.1)
   --seed   seed of the generated catalog (default ${DEFAULT_SEED})
   --json   MCP answers plain JSON instead of SSE
+  --no-lookup-tools  serve search_catalog only (no lookup_catalog, get_product)
   --help   show this help
 `;
 
@@ -19,9 +21,10 @@ function integerOption(name: string, value: string | undefined, fallback: number
   return Number(value);
 }
 
-function banner(emulator: RunningEmulator, seed: number, json: boolean): string {
+function banner(emulator: RunningEmulator, seed: number, json: boolean, lookup: boolean): string {
   const { keys } = emulator;
-  return `catalogkit emulator listening (seed ${seed}, MCP answers ${json ? 'JSON' : 'SSE'})
+  const tools = lookup ? 'search_catalog, lookup_catalog, get_product' : 'search_catalog only';
+  return `catalogkit emulator listening (seed ${seed}, MCP answers ${json ? 'JSON' : 'SSE'}; ${tools})
   REST base URL  ${emulator.baseUrl}    e.g. GET ${emulator.baseUrl}/v1/websites/search?query=fell
   MCP base URL   ${emulator.mcpUrl}    endpoint POST ${emulator.mcpUrl}/mcp
 
@@ -49,6 +52,7 @@ async function main(): Promise<void> {
       host: { type: 'string' },
       seed: { type: 'string' },
       json: { type: 'boolean', default: false },
+      'no-lookup-tools': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -59,13 +63,15 @@ async function main(): Promise<void> {
   }
   const seed = integerOption('seed', values.seed, DEFAULT_SEED);
   const json = values.json === true;
+  const lookupTools = values['no-lookup-tools'] !== true;
   const emulator = await startEmulator({
     port: integerOption('port', values.port, 8787),
     host: values.host ?? '127.0.0.1',
     seed,
     mcpResponse: json ? 'json' : 'sse',
+    lookupTools,
   });
-  process.stdout.write(banner(emulator, seed, json));
+  process.stdout.write(banner(emulator, seed, json, lookupTools));
   const stop = () => {
     void emulator.close().then(() => process.exit(0));
   };

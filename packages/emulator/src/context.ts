@@ -25,6 +25,8 @@ export class EmulatorContext {
   readonly stats = new RequestStats();
   readonly faults: FaultController;
   readonly mcpResponse: McpResponseMode;
+  /** Whether `lookup_catalog` and `get_product` are offered. */
+  readonly lookupTools: boolean;
   readonly now: Clock;
   readonly maxTokenTtlSeconds: number;
   /** Machine payments of the `paymentRequired` key: challenges, credentials, receipts. */
@@ -42,6 +44,7 @@ export class EmulatorContext {
     this.rateLimiter = new DailyRateLimiter(this.now);
     this.faults = new FaultController(seed, options.faults);
     this.mcpResponse = options.mcpResponse ?? 'sse';
+    this.lookupTools = options.lookupTools ?? true;
     this.maxTokenTtlSeconds = positiveOrInfinity(options.maxTokenTtlSeconds);
     this.usersByKey = new Map([
       [this.keys.valid, USER_IDS.valid],

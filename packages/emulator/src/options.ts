@@ -77,4 +77,10 @@ export interface EmulatorOptions {
   maxTokenTtlSeconds?: number;
   /** Price, currency, challenge lifetime and HMAC secret of the machine-payment challenges. */
   payment?: EmulatorPaymentOptions;
+  /**
+   * Whether the MCP endpoint offers `lookup_catalog` and `get_product` besides
+   * `search_catalog` (default true). `false` serves the contract's search-only endpoint:
+   * they are neither listed nor callable, to test a client's fallback.
+   */
+  lookupTools?: boolean;
 }

@@ -61,6 +61,21 @@ describe('CLI', () => {
     expect(mcp.headers.get('content-type')).toMatch(/^application\/json/);
   });
 
+  it('--no-lookup-tools serves search_catalog only', async () => {
+    const { output } = await runCli(['--port', '0', '--json', '--no-lookup-tools']);
+    expect(output).toMatch(/search_catalog only/);
+    const mcp = await fetch(`${line(output, 'CATALOG_MCP_URL')}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    const { result } = (await mcp.json()) as { result: { tools: { name: string }[] } };
+    expect(result.tools.map((tool) => tool.name)).toEqual(['search_catalog']);
+  });
+
   it('refuses a bad option with usage', async () => {
     await expect(runCli(['--port', 'eighty'])).rejects.toThrow(
       /--port must be a non-negative integer[\s\S]*Usage/,

@@ -26,13 +26,17 @@ async function connect(
 describe.each<McpResponseMode>(['sse', 'json'])(
   'official SDK Client (%s answers)',
   (mcpResponse) => {
-    it('initializes, lists search_catalog with its input schema, and calls it', async () => {
+    it('initializes, lists the catalog tools with their input schemas, and calls search', async () => {
       const emulator = await start({ mcpResponse });
       const client = await connect(emulator, { 'x-api-key': emulator.keys.valid });
       expect(client.getServerVersion()?.name).toBe('catalogkit-emulator');
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(['search_catalog']);
-      expect(tools[0]?.inputSchema.required).toEqual(['meta', 'catalog']);
+      expect(tools.map((tool) => tool.name)).toEqual([
+        'search_catalog',
+        'lookup_catalog',
+        'get_product',
+      ]);
+      for (const tool of tools) expect(tool.inputSchema.required).toEqual(['meta', 'catalog']);
       const result = await client.callTool({
         name: 'search_catalog',
         arguments: {

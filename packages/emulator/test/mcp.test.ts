@@ -257,6 +257,6 @@ describe('MCP tiers', () => {
     expect(list.headers.get('x-ucp-auth-tier')).toBe('token');
     expect(
       (list.message.result?.tools as { name: string }[] | undefined)?.map((t) => t.name),
-    ).toEqual(['search_catalog']);
+    ).toEqual(['search_catalog', 'lookup_catalog', 'get_product']);
   });
 });

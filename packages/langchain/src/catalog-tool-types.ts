@@ -7,6 +7,11 @@ import type {
   SearchWebsitesOutput,
   UpdateCollectionOutput,
 } from '@catalogkit/core';
+import type {
+  GetProductOutput,
+  LOOKUP_TOOL_NAMES,
+  LookupCatalogOutput,
+} from '@catalogkit/core/tools';
 import type { ToolMessage } from '@langchain/core/messages';
 import type { ToolCall } from '@langchain/core/messages/tool';
 import type { DynamicStructuredTool, ToolRunnableConfig } from '@langchain/core/tools';
@@ -23,6 +28,16 @@ export interface BuiltInArtifacts {
   update_collection: UpdateCollectionOutput;
 }
 
+/**
+ * The artifacts of the tools offered only when the service lists them (the `serviceTools`
+ * option), by name.
+ */
+export interface LookupArtifacts {
+  lookup_catalog: LookupCatalogOutput;
+  get_product: GetProductOutput;
+}
+type LookupToolName = (typeof LOOKUP_TOOL_NAMES)[number];
+
 /** A ToolMessage whose artifact is typed: the tool's full result, or the failure. */
 export type CatalogToolMessage<Artifact = unknown> = Omit<ToolMessage, 'artifact'> & {
   artifact: Artifact | CatalogToolFailure;
@@ -38,7 +53,10 @@ export type CatalogLangChainTool<Name extends string = string, Artifact = unknow
 } & DynamicStructuredTool;
 
 /** Names `include` and `exclude` accept: the built-ins' and your own tools'. */
-export type ToolNameOf<Extra extends AnyCatalogToolDefinition> = CatalogToolName | Extra['name'];
+export type ToolNameOf<Extra extends AnyCatalogToolDefinition> =
+  | CatalogToolName
+  | LookupToolName
+  | Extra['name'];
 
 type BuiltInOrder = ['search_catalog', 'search_websites', 'update_collection'];
 
@@ -67,4 +85,13 @@ type KeptCustom<Extra, Keep> =
 export type CatalogLangChainTools<
   Extra extends AnyCatalogToolDefinition = never,
   Keep extends string = ToolNameOf<Extra>,
-> = [...KeptBuiltIns<BuiltInOrder, Keep>, ...Array<KeptCustom<Extra, Keep>>];
+> = [
+  ...KeptBuiltIns<BuiltInOrder, Keep>,
+  // Listed by the service or not: known only at run time, so they join the rest.
+  ...Array<KeptLookup<Keep> | KeptCustom<Extra, Keep>>,
+];
+
+/** The kept lookup tools, present only when the service lists them. */
+type KeptLookup<Keep> = {
+  [Name in LookupToolName & Keep]: CatalogLangChainTool<Name, LookupArtifacts[Name]>;
+}[LookupToolName & Keep];

@@ -52,6 +52,7 @@ export type {
   CatalogLangChainTools,
   CatalogToolFailure,
   CatalogToolMessage,
+  LookupArtifacts,
   ToolNameOf,
 } from './catalog-tool-types.js';
 export { CatalogToolkit } from './catalog-toolkit.js';

@@ -2,7 +2,8 @@
  * `@catalogkit/links`: one CommonMark + GFM parse (markdown-it, GFM's literal-link rules) reads
  * an answer for `verifyBuyLinks` (an allow-list of buy links) and `renderAnswerHtml` (only those
  * clickable); `rehypeBuyLinks` is the same rule for an application's renderer. References
- * (`[[buy:ID]]`) resolve by `resolveBuyLinks`, `BuyLinkStreamResolver` or `finalizeBuyLinks`.
+ * (`[[buy:ID]]`) resolve by `resolveBuyLinks`, `BuyLinkStreamResolver` or `finalizeBuyLinks`;
+ * `refreshBuyLinks` renews a stored answer's links in one `lookup_catalog` call.
  */
 export {
   type BuyLinkMode,
@@ -23,6 +24,16 @@ export {
   resolveBuyLinks,
   type UnresolvedReference,
 } from './references.js';
+export {
+  type BuyLinkRefreshClient,
+  type GoneBuyLink,
+  type GoneReason,
+  type RefreshBuyLinksOptions,
+  type RefreshedBuyLinks,
+  refreshBuyLinks,
+  type ShownOffer,
+  type StoredAnswer,
+} from './refresh.js';
 export { type RehypeBuyLinksOptions, rehypeBuyLinks } from './rehype.js';
 export { BUY_LINK_REL, renderAnswerHtml } from './render.js';
 export { type BuyLinkSources, type BuyLinkTrustOptions, collectBuyLinks } from './sources.js';

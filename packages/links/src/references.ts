@@ -111,7 +111,7 @@ export function referencesOf(
  */
 export function resolveWith(
   text: string,
-  references: BuyLinkReferences,
+  references: Pick<BuyLinkReferences, 'linksOf'>,
   options: ResolveBuyLinksOptions = {},
   offset = 0,
   before = '',

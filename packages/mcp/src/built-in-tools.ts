@@ -1,13 +1,21 @@
 import {
   AuthTierSchema,
+  CatalogLookupResultSchema,
+  CatalogLookupSchema,
   CatalogQuerySchema,
   CatalogSearchResultSchema,
   CollectionSchema,
   CollectionUpdateSchema,
+  GetProductResultSchema,
+  ProductSelectionSchema,
   WebsiteSearchParamsSchema,
   WebsiteSearchResponseSchema,
 } from '@catalogkit/core/schemas';
-import { CATALOG_TOOL_NAMES, type CatalogToolName } from '@catalogkit/core/tools';
+import {
+  CATALOG_TOOL_NAMES,
+  type CatalogToolName,
+  LOOKUP_TOOL_NAMES,
+} from '@catalogkit/core/tools';
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod/v4';
 import { withOptionalFields } from './json-schema.js';
@@ -18,10 +26,20 @@ import { withOptionalFields } from './json-schema.js';
  * `search_catalog`), built from the wire schemas each part was checked or parsed with
  * (responses stay open to unknown fields).
  */
-const OUTPUT_SCHEMAS: Readonly<Record<CatalogToolName, z.ZodType>> = {
+const OUTPUT_SCHEMAS: Readonly<Record<BuiltInName, z.ZodType>> = {
   search_catalog: z.object({
     request: CatalogQuerySchema,
     response: CatalogSearchResultSchema,
+    tier: AuthTierSchema,
+  }),
+  lookup_catalog: z.object({
+    request: CatalogLookupSchema,
+    response: CatalogLookupResultSchema,
+    tier: AuthTierSchema,
+  }),
+  get_product: z.object({
+    request: ProductSelectionSchema,
+    response: GetProductResultSchema,
     tier: AuthTierSchema,
   }),
   search_websites: z.object({
@@ -42,8 +60,14 @@ const OUTPUT_SCHEMAS: Readonly<Record<CatalogToolName, z.ZodType>> = {
  * elicitation the server also asks the user itself (`confirmChanges`). All three reach the
  * catalog service.
  */
-const ANNOTATIONS: Readonly<Record<CatalogToolName, ToolAnnotations>> = {
+const ANNOTATIONS: Readonly<Record<BuiltInName, ToolAnnotations>> = {
   search_catalog: { title: 'Search the product catalog', readOnlyHint: true, openWorldHint: true },
+  lookup_catalog: {
+    title: 'Look up products by id or page URL',
+    readOnlyHint: true,
+    openWorldHint: true,
+  },
+  get_product: { title: 'Get one product and its offers', readOnlyHint: true, openWorldHint: true },
   search_websites: {
     title: 'Find retailers and their commission rates',
     readOnlyHint: true,
@@ -58,8 +82,11 @@ const ANNOTATIONS: Readonly<Record<CatalogToolName, ToolAnnotations>> = {
   },
 };
 
-function builtIn(originalName: string): CatalogToolName | undefined {
-  return CATALOG_TOOL_NAMES.find((name) => name === originalName);
+/** The built-ins: the three, and the two offered when the service lists them. */
+type BuiltInName = CatalogToolName | (typeof LOOKUP_TOOL_NAMES)[number];
+
+function builtIn(originalName: string): BuiltInName | undefined {
+  return [...CATALOG_TOOL_NAMES, ...LOOKUP_TOOL_NAMES].find((name) => name === originalName);
 }
 
 /** A tool's output schema: the built-ins have one; tools of the application do not say. */
@@ -72,14 +99,15 @@ export function outputSchemaOf(originalName: string): z.ZodType | undefined {
  * Fields of list items a built-in fills in when the model leaves them out: a new clause's
  * selectors default to `[]` (a replacement's stay required: leaving one out is ambiguous).
  */
-const OPTIONAL_ITEM_FIELDS: Readonly<Record<CatalogToolName, Readonly<Record<string, string[]>>>> =
-  {
-    search_catalog: {},
-    search_websites: {},
-    update_collection: {
-      add_clauses: ['brand_ids', 'website_ids', 'category_ids', 'product_ids'],
-    },
-  };
+const OPTIONAL_ITEM_FIELDS: Readonly<Record<BuiltInName, Readonly<Record<string, string[]>>>> = {
+  search_catalog: {},
+  lookup_catalog: {},
+  get_product: {},
+  search_websites: {},
+  update_collection: {
+    add_clauses: ['brand_ids', 'website_ids', 'category_ids', 'product_ids'],
+  },
+};
 
 /**
  * The input schema a tool advertises on MCP. A built-in's nullable fields become optional

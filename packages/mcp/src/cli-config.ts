@@ -1,7 +1,7 @@
 import {
   CATALOG_TOOL_NAMES,
-  type CatalogToolName,
   type CatalogToolsOptions,
+  LOOKUP_TOOL_NAMES,
 } from '@catalogkit/core/tools';
 import type { ConfirmChanges } from './confirm.js';
 
@@ -29,7 +29,8 @@ export const DEFAULT_HTTP_PORT = 8931;
 export type CliCommand =
   | {
       kind: 'serve';
-      include: CatalogToolName[];
+      /** `--include`; unset: every built-in, and the service's lookup tools when it lists them. */
+      include: ServableTool[] | undefined;
       confirmChanges: ConfirmChanges | undefined;
       http: HttpListen | undefined;
       buyLinks: BuyLinkMode | undefined;
@@ -41,9 +42,16 @@ export type CliCommand =
 
 type EnvName = 'CATALOG_API_KEY' | 'CATALOG_BASE_URL' | 'CATALOG_MCP_URL';
 
+/** The tools `--include` may name: the built-ins, and the service's own when it lists them. */
+const SERVABLE = [...CATALOG_TOOL_NAMES, ...LOOKUP_TOOL_NAMES] as const;
+/** A tool the command line may serve. */
+export type ServableTool = (typeof SERVABLE)[number];
+
 /** The variables each tool cannot run without. */
-const NEEDS: Readonly<Record<CatalogToolName, readonly EnvName[]>> = {
+const NEEDS: Readonly<Record<ServableTool, readonly EnvName[]>> = {
   search_catalog: ['CATALOG_MCP_URL'],
+  lookup_catalog: ['CATALOG_MCP_URL'],
+  get_product: ['CATALOG_MCP_URL'],
   search_websites: ['CATALOG_BASE_URL', 'CATALOG_API_KEY'],
   update_collection: ['CATALOG_BASE_URL', 'CATALOG_API_KEY'],
 };
@@ -65,7 +73,8 @@ Options:
                              ::1 or localhost). Other addresses are refused: anyone who
                              can reach it spends your API key (use a proxy with auth)
   --include <tools>          Comma-separated tools to serve (default: all):
-                             ${CATALOG_TOOL_NAMES.join(', ')}
+                             ${CATALOG_TOOL_NAMES.join(', ')}, and
+                             ${LOOKUP_TOOL_NAMES.join(', ')} when the service lists them
   --confirm-changes <mode>   elicit (default): ask the user through the host before
                              update_collection runs; refused where the host cannot ask
                              (no elicitation support, or --http);
@@ -91,8 +100,8 @@ three CATALOG_* values to set (its demo key, its REST and MCP addresses).
 `;
 }
 
-function isToolName(name: string): name is CatalogToolName {
-  return CATALOG_TOOL_NAMES.some((tool) => tool === name);
+function isToolName(name: string): name is ServableTool {
+  return SERVABLE.some((tool) => tool === name);
 }
 
 function usageError(message: string): CliCommand {
@@ -129,11 +138,11 @@ function isSecret(text: string, secrets: readonly string[]): boolean {
   });
 }
 
-function includeOf(value: string, secrets: readonly string[]): CatalogToolName[] | string {
+function includeOf(value: string, secrets: readonly string[]): ServableTool[] | string {
   const names = value.split(',').map((name) => name.trim());
   const unknown = names.filter((name) => !isToolName(name));
   if (unknown.length > 0) {
-    return `unknown tool ${unknown.map((name) => echoed(name, secrets)).join(', ')} in --include; the tools are ${CATALOG_TOOL_NAMES.join(', ')}`;
+    return `unknown tool ${unknown.map((name) => echoed(name, secrets)).join(', ')} in --include; the tools are ${SERVABLE.join(', ')}`;
   }
   return names.filter(isToolName);
 }
@@ -215,7 +224,7 @@ export function parseArgs(
   version: string,
   secrets: readonly string[] = [],
 ): CliCommand {
-  let include: CatalogToolName[] = [...CATALOG_TOOL_NAMES];
+  let include: ServableTool[] | undefined;
   let confirmChanges: ConfirmChanges | undefined;
   let http = false;
   let port: number | undefined;
@@ -283,10 +292,10 @@ export function parseArgs(
  * counts as missing, as it does for the client.
  */
 export function missingConfiguration(
-  include: readonly CatalogToolName[],
+  include: readonly ServableTool[],
   env: Readonly<Record<string, string | undefined>>,
 ): string | undefined {
-  const missing = new Map<EnvName, CatalogToolName[]>();
+  const missing = new Map<EnvName, ServableTool[]>();
   for (const tool of include) {
     for (const name of NEEDS[tool]) {
       if (env[name]?.trim()) continue;

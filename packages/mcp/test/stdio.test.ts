@@ -34,11 +34,19 @@ describe('the stdio bin (npx @catalogkit/mcp)', () => {
       // notifications or subscriptions are promised.
       expect(client.getServerCapabilities()).toEqual({ tools: {}, resources: {} });
       const { tools } = await client.listTools();
+      // The service lists lookup_catalog and get_product (tools/list, read at start): served too.
       expect(tools.map((tool) => tool.name)).toEqual([
         'search_catalog',
         'search_websites',
         'update_collection',
+        'lookup_catalog',
+        'get_product',
       ]);
+      const product = await client.callTool({
+        name: 'get_product',
+        arguments: { product_id: emulator.data.products[0]!.id, selected: null, preferences: null },
+      });
+      expect(textOf(product)).toMatch(/\[\[buy:\d{9}\]\]/);
       const catalog = await client.callTool({
         name: 'search_catalog',
         arguments: searchCatalog('trail running shoes', { placements: ['affiliate'] }),

@@ -79,6 +79,9 @@ const ROUTES: Readonly<Record<string, readonly [method: string, template: string
   'conversations.mintToken': ['POST', '/v1/conversations/{conversation_id}/tokens'],
   'conversations.sendTurn': ['POST', '/v1/conversations/{conversation_id}/turns'],
   'catalog.search': ['POST', '/mcp'],
+  'catalog.lookup': ['POST', '/mcp'],
+  'catalog.getProduct': ['POST', '/mcp'],
+  'catalog.tools': ['POST', '/mcp'],
 };
 
 /** Tiers the service names; any other header value is server text and is dropped. */

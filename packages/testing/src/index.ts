@@ -49,6 +49,7 @@ export {
   shoppingRun,
   updateOutcomeUnknown,
 } from './scenarios/catalog.js';
+export { lookupByUrl, productDetails, productNotFound } from './scenarios/lookup.js';
 export { MANGLES, type Mangle, type MangleContext } from './scenarios/mangles.js';
 export {
   answerWithOffers,

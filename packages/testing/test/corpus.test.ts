@@ -15,6 +15,7 @@ import {
 import * as changesMoreThanApproved from './corpus/broken/changes-more-than-approved.js';
 import * as footnoteLink from './corpus/broken/footnote-link.js';
 import * as keyEncoded from './corpus/broken/key-encoded.js';
+import * as noServiceTools from './corpus/broken/no-service-tools.js';
 import * as repeatedSearch from './corpus/broken/repeated-search.js';
 import * as skippedApproval from './corpus/broken/skipped-approval.js';
 import * as toolAfterDenial from './corpus/broken/tool-after-denial.js';
@@ -113,6 +114,16 @@ const BROKEN: Record<string, Broken> = {
     agent: module(footnoteLink),
     scenario: 'shopping-run',
     says: /GFM renderers \(remark-gfm: react-markdown, Streamdown\) read this answer differently from the check \(markdown-it, as renderAnswerHtml renders it\): "https:\/\/compare\.example\/prices" is not a buy link the catalog gave/,
+  },
+  'builds its tools without the tools the service lists (no get_product)': {
+    agent: module(noServiceTools),
+    scenario: 'product-details',
+    says: /get_product never reached the service: build the tools with the tools the service lists/,
+  },
+  'builds its tools without the tools the service lists (no lookup_catalog)': {
+    agent: module(noServiceTools),
+    scenario: 'lookup-by-url',
+    says: /lookup_catalog never reached the service/,
   },
   'gives its own link without allowedLinks': {
     agent: module(withHelpLink),

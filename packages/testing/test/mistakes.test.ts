@@ -46,6 +46,11 @@ const MISTAKES: Record<string, Mistake> = {
       'dropped-connection': UNVERIFIED_LINK,
       'key-echoed': UNVERIFIED_LINK,
       'link-copied-wrong': UNVERIFIED_LINK,
+      'product-details': UNVERIFIED_LINK,
+      'lookup-by-url': UNVERIFIED_LINK,
+      // The lookup's JSON pasted: the page the shopper gave, run into the text after it.
+      'product-not-found':
+        /^"https:\/\/shop\.example\/products\/discontinued-trail-runner\S* is not a buy link the catalog gave/,
     },
   },
   'builds tools without approval': {

@@ -87,6 +87,26 @@ function updateCollectionCall(collectionId: string, picks: PickedOffer[]): Plann
   };
 }
 
+function productDetailsCall(productId: string): PlannedToolCall {
+  return {
+    toolName: 'get_product',
+    input: { product_id: productId, selected: null, preferences: null },
+  };
+}
+
+/** The answer about one product: its offers as get_product showed them, links as printed. */
+function productAnswer(details: ToolObservation, productId: string): string {
+  if (details.outcome !== 'result') return `I could not read ${productId}: ${details.text}`;
+  const offers = readOffers(details.text);
+  if (offers.length === 0) return `The catalog has no offer of ${productId} now.`;
+  const lines = offers.map((offer, index) => {
+    const price = offer.price ? formatMinorUnits(offer.price) : 'price not shown';
+    const stock = offer.available === false ? ', out of stock' : '';
+    return `${index + 1}. ${price} at ${offer.retailer ?? 'a retailer'}${stock}; buy: ${offer.buyUrl ?? 'no buy link shown'}`;
+  });
+  return [`${offers[0]?.productTitle} (${productId}) right now:`, ...lines].join('\n');
+}
+
 function pickLine(pick: PickedOffer, index: number, request: ShoppingRequest): string {
   const price = pick.price ? formatMinorUnits(pick.price) : 'price not shown';
   const where = request.country ? ` in ${request.country}` : '';
@@ -124,13 +144,20 @@ function finalAnswer(
 }
 
 /**
- * Decides the scripted shopper's next step from the conversation so far: search the
+ * Decides the scripted shopper's next step from the conversation so far: for a question
+ * about one product (`prod_…`), read it with get_product and answer with its offers; else search the
  * catalog, look up the retailers of the affordable offers for their commission rates, add
  * the best picks to the collection, then answer. Every decision comes from what the tools
  * returned; nothing about the catalog is known in advance.
  */
 export function planNextStep(transcript: ShopperTranscript): PlannedStep {
   const request = parseShoppingRequest(transcript.request);
+  if (request.productId) {
+    // A question about one product: its details and current offers, with get_product.
+    const details = lastObservation(transcript, 'get_product');
+    if (details) return answer(productAnswer(details, request.productId));
+    return callTools(productDetailsCall(request.productId));
+  }
   const catalog = lastObservation(transcript, 'search_catalog');
   if (!catalog) return callTools(searchCatalogCall(request));
   if (catalog.outcome !== 'result')

@@ -19,6 +19,8 @@ export interface ShoppingRequest {
   collectionId?: string;
   /** How many products to pick, from "the best two". */
   count: number;
+  /** The product the shopper asks about, from "tell me more about prod_…". */
+  productId?: string;
 }
 
 const NUMBER_WORDS: Readonly<Record<string, number>> = {
@@ -70,6 +72,7 @@ function countOf(text: string): number {
  */
 export function parseShoppingRequest(text: string): ShoppingRequest {
   const collectionId = /\b(col_[A-Za-z0-9_-]+)/.exec(text)?.[1];
+  const productId = /\b(prod_[A-Za-z0-9_-]+)/.exec(text)?.[1];
   const maxPriceMinor = maxPriceOf(text);
   const country = countryOf(text);
   return {
@@ -79,5 +82,6 @@ export function parseShoppingRequest(text: string): ShoppingRequest {
     ...(maxPriceMinor === undefined ? {} : { maxPriceMinor }),
     ...(country === undefined ? {} : { country }),
     ...(collectionId === undefined ? {} : { collectionId }),
+    ...(productId === undefined ? {} : { productId }),
   };
 }

@@ -23,8 +23,8 @@ export class CatalogToolError extends CatalogError {
   /** The result's `content` array, as sent. */
   readonly content: unknown[];
 
-  constructor(messages: string[], content: unknown[]) {
-    super('tool_error', `search_catalog failed: ${messages.join('; ') || 'no message given'}`);
+  constructor(messages: string[], content: unknown[], tool = 'search_catalog') {
+    super('tool_error', `${tool} failed: ${messages.join('; ') || 'no message given'}`);
     this.messages = messages;
     this.content = content;
   }

@@ -41,11 +41,11 @@ const KEY = 'catalogkit:rate-limit:';
 /** Errors made from a pause (not the service's answers), so they are not shared again. */
 const fromPause = new WeakSet<object>();
 
-/** The service's limits are separate for REST and for MCP (`catalog.search`). */
+/** The service's limits are separate for REST and for MCP (the `catalog.*` operations). */
 type Surface = 'rest' | 'mcp';
 
 function surfaceOf(operation: string): Surface {
-  return operation === 'catalog.search' ? 'mcp' : 'rest';
+  return operation.startsWith('catalog.') ? 'mcp' : 'rest';
 }
 
 export interface RateLimitPauseSettings {

@@ -1,3 +1,4 @@
+import type * as z from 'zod/v4/core';
 import { ProtocolError } from '../errors/transport-errors.js';
 import { readBodyText } from '../http/body-reader.js';
 import type { CallScope } from '../http/call-scope.js';
@@ -16,8 +17,8 @@ import {
   type AuthTier,
   CATALOG_LIMIT_MAX,
   type CatalogMeta,
-  type CatalogQuery,
   type CatalogSearchResult,
+  CatalogSearchResultSchema,
   SEARCH_CATALOG_TOOL,
   SearchCatalogArgumentsSchema,
 } from '../schemas/catalog.js';
@@ -27,30 +28,42 @@ import { matchResponse, type RpcId, rpcError, rpcResult, toolsCallBody } from '.
 import { readSseResponse } from './sse.js';
 import { toCatalogResult } from './tool-result.js';
 
-const OPERATION = 'catalog.search';
-
-/** Options of `client.catalog.search`. */
-export interface CatalogSearchOptions extends RequestOptions {
+/** Per-call options of the catalog tools (`search`, `lookup`, `getProduct`). */
+export interface CatalogCallOptions extends RequestOptions {
   /** UCP `meta` (e.g. `{ "ucp-agent": { profile } }`); sent as `null` when absent. */
   meta?: CatalogMeta;
 }
+/** Options of `client.catalog.search` (as of every catalog call). */
+export type CatalogSearchOptions = CatalogCallOptions;
 
-/** The parsed catalog answer and the tier the service applied. */
-export interface CatalogSearchResponse {
+/** A parsed catalog tool answer and the tier the service applied. */
+export interface CatalogToolResponse<R> {
   /** `structuredContent` of the tool result; unknown fields kept, buy links untouched. */
-  result: CatalogSearchResult;
+  result: R;
   /** From `x-ucp-auth-tier`: `token` (valid key) or `anonymous`. */
   tier: AuthTier;
 }
+/** The parsed `search_catalog` answer and the tier the service applied. */
+export type CatalogSearchResponse = CatalogToolResponse<CatalogSearchResult>;
 
-function readTier(response: Response, connection: ServiceConnection): AuthTier {
+/** One JSON-RPC exchange with the MCP endpoint: what it sends and how its `result` is read. */
+export interface McpCall<T> {
+  /** The operation name (errors, retries, telemetry, rate-limit surface). */
+  operation: string;
+  /** The request body of one attempt, with its JSON-RPC id. */
+  body(id: RpcId): string;
+  /** The value of the JSON-RPC `result` (the HTTP answer gives its headers). */
+  read(result: unknown, response: Response, redact: Redactor): T;
+}
+
+function readTier(response: Response, connection: ServiceConnection, operation: string): AuthTier {
   const header = response.headers.get('x-ucp-auth-tier')?.trim().toLowerCase();
   const tier = AUTH_TIERS.find((known) => known === header);
   if (tier !== undefined) return tier;
   // The contract promises the header; without it, claim nothing better than anonymous.
   // The value is the server's text: redacted (any case) and cut short before it is logged.
   const shown = header === undefined ? null : connection.redact(header).slice(0, 40);
-  connection.options.logger?.warn?.(`${OPERATION}: missing or unknown x-ucp-auth-tier`, {
+  connection.options.logger?.warn?.(`${operation}: missing or unknown x-ucp-auth-tier`, {
     header: shown,
   });
   return 'anonymous';
@@ -75,82 +88,137 @@ function httpFailure(
   text: string,
   connection: ServiceConnection,
   redact: Redactor,
+  operation: string,
 ): Error {
   const retryable = response.status === 429 || response.status >= 500;
   const carried = retryable ? undefined : carriedRpcError(text);
-  if (carried) return rpcError(carried, response, redact);
+  if (carried) return rpcError(carried, response, redact, operation);
   return errorFromResponse(response, text, {
-    operation: OPERATION,
+    operation,
     redact,
     credentialSent: connection.hasApiKey,
   });
 }
 
-async function readRpcMessage(response: Response, id: RpcId, scope: CallScope, redact: Redactor) {
+async function readRpcMessage(
+  response: Response,
+  id: RpcId,
+  scope: CallScope,
+  redact: Redactor,
+  operation: string,
+) {
   const type = mediaType(response);
   if (type === 'text/event-stream') return readSseResponse(response, id, scope);
   const text = await readBodyText(response, scope);
   if (type !== 'application/json') {
     throw new ProtocolError(
-      `${OPERATION}: expected application/json or text/event-stream, got ${typeShown(response, redact)} (HTTP ${response.status}): ${snippet(text, redact)}`,
+      `${operation}: expected application/json or text/event-stream, got ${typeShown(response, redact)} (HTTP ${response.status}): ${snippet(text, redact)}`,
       { status: response.status },
     );
   }
-  const message = matchResponse(parseJsonText(text, response, OPERATION, redact), id);
+  const message = matchResponse(parseJsonText(text, response, operation, redact), id);
   if (message === undefined)
-    throw new ProtocolError(`${OPERATION}: the JSON answer is not a response`);
+    throw new ProtocolError(`${operation}: the JSON answer is not a response`);
   return message;
 }
 
-async function attempt(
+async function attempt<T>(
   connection: ServiceConnection,
-  argsJson: string,
-  limit: number,
+  call: McpCall<T>,
   id: RpcId,
   scope: CallScope,
-): Promise<CatalogSearchResponse> {
-  const url = connection.mcpEndpoint(OPERATION);
+): Promise<T> {
+  const { operation } = call;
+  const url = connection.mcpEndpoint(operation);
   const headers = connection.mcpHeaders();
-  const body = toolsCallBody(id, SEARCH_CATALOG_TOOL, argsJson);
-  const response = await connection.send({ method: 'POST', url, headers, body }, scope);
+  const response = await connection.send(
+    { method: 'POST', url, headers, body: call.body(id) },
+    scope,
+  );
   // After a paid resend, the credential is a secret of this call's errors too.
   const redact = connection.redactFor(scope);
   if (!response.ok) {
-    throw httpFailure(response, await readBodyText(response, scope), connection, redact);
+    const text = await readBodyText(response, scope);
+    throw httpFailure(response, text, connection, redact, operation);
   }
-  const message = await readRpcMessage(response, id, scope, redact);
-  const parsed = toCatalogResult(rpcResult(message, response, redact), redact, limit);
+  const message = await readRpcMessage(response, id, scope, redact, operation);
+  const value = call.read(rpcResult(message, response, redact, operation), response, redact);
   // A paid answer may echo its credential: it leaves the call redacted with that credential.
   const paid = connection.paidRedactor(scope);
-  const result = paid === undefined ? parsed : paid(parsed);
-  return { result, tier: readTier(response, connection) };
+  return paid === undefined ? value : paid(value);
 }
 
 /**
- * `search_catalog` over MCP: one stateless JSON-RPC `tools/call` POST per attempt (no
- * `initialize`), answered as JSON or SSE. Safe to repeat, so it is retried.
+ * One stateless JSON-RPC POST per attempt to the MCP endpoint (no `initialize`), answered as
+ * JSON or SSE. Only for reads: safe to repeat, so it is retried.
  */
-export function searchCatalog(
+export function callMcp<T>(
   connection: ServiceConnection,
   nextId: () => RpcId,
-  catalog: CatalogQuery,
-  options: CatalogSearchOptions = {},
-): Promise<CatalogSearchResponse> {
+  call: McpCall<T>,
+  options: RequestOptions,
+): Promise<T> {
+  return connection.run(call.operation, 'idempotent', options, (scope) =>
+    attempt(connection, call, nextId(), scope),
+  );
+}
+
+/** A UCP catalog tool: its operation name, tool name and the schemas of its arguments and result. */
+export interface UcpTool<A extends z.$ZodType, R extends z.$ZodType> {
+  operation: string;
+  tool: string;
+  args: A;
+  result: R;
+  /** Most products kept of an answer (default {@link CATALOG_LIMIT_MAX}). */
+  limit?: (args: z.output<A>) => number;
+}
+
+/**
+ * Calls a catalog tool with `{ meta, catalog }`, validated strictly before anything is sent;
+ * the answer is parsed leniently and bounded (see mcp/tool-result.ts).
+ */
+export function callCatalogTool<A extends z.$ZodType, R extends z.$ZodType>(
+  connection: ServiceConnection,
+  nextId: () => RpcId,
+  tool: UcpTool<A, R>,
+  catalog: unknown,
+  options: CatalogCallOptions = {},
+): Promise<CatalogToolResponse<z.output<R>>> {
   try {
-    const args = validateRequest(
-      SearchCatalogArgumentsSchema,
-      { meta: options.meta ?? null, catalog },
-      OPERATION,
-    );
-    connection.mcpEndpoint(OPERATION);
+    const { operation } = tool;
+    const args = validateRequest(tool.args, { meta: options.meta ?? null, catalog }, operation);
+    connection.mcpEndpoint(operation);
+    // Serialised once: every attempt reuses it and only changes the id.
     const argsJson = JSON.stringify(args);
-    // Keep what was asked, never more than CATALOG_LIMIT_MAX (also without a limit, when the
-    // service picks its page size; UCP's is 10).
-    const limit = Math.min(args.catalog.pagination?.limit ?? CATALOG_LIMIT_MAX, CATALOG_LIMIT_MAX);
-    return connection.run(OPERATION, 'idempotent', options, (scope) =>
-      attempt(connection, argsJson, limit, nextId(), scope),
+    const limit = tool.limit?.(args) ?? CATALOG_LIMIT_MAX;
+    return callMcp(
+      connection,
+      nextId,
+      {
+        operation,
+        body: (id) => toolsCallBody(id, tool.tool, argsJson),
+        read: (result, response, redact) => ({
+          result: toCatalogResult(tool.result, result, redact, tool, limit),
+          tier: readTier(response, connection, operation),
+        }),
+      },
+      options,
     );
   } catch (error) {
     return Promise.reject(error);
   }
 }
+
+/** `search_catalog` (see {@link callCatalogTool}). */
+export const SEARCH: UcpTool<
+  typeof SearchCatalogArgumentsSchema,
+  typeof CatalogSearchResultSchema
+> = {
+  operation: 'catalog.search',
+  tool: SEARCH_CATALOG_TOOL,
+  args: SearchCatalogArgumentsSchema,
+  result: CatalogSearchResultSchema,
+  // Keep what was asked, never more than CATALOG_LIMIT_MAX (also without a limit, when the
+  // service picks its page size; UCP's is 10).
+  limit: (args) => Math.min(args.catalog.pagination?.limit ?? CATALOG_LIMIT_MAX, CATALOG_LIMIT_MAX),
+};

@@ -18,8 +18,12 @@ export type RpcId = string | number;
  * per call and reused by every attempt, which only changes the id).
  */
 export function toolsCallBody(id: RpcId, name: string, argsJson: string): string {
-  const params = `{"name":${JSON.stringify(name)},"arguments":${argsJson}}`;
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"tools/call","params":${params}}`;
+  return rpcBody(id, 'tools/call', `{"name":${JSON.stringify(name)},"arguments":${argsJson}}`);
+}
+
+/** A JSON-RPC request body: `method` with `paramsJson` (already serialised). */
+export function rpcBody(id: RpcId, method: string, paramsJson: string): string {
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"${method}","params":${paramsJson}}`;
 }
 
 /**
@@ -48,7 +52,12 @@ function retryAfterSeconds(data: unknown): number | undefined {
 }
 
 /** A JSON-RPC error as a RateLimitError (-32000 with `data.retry_after`) or an McpError. */
-export function rpcError(error: JsonRpcError, response: Response, redact: Redactor): Error {
+export function rpcError(
+  error: JsonRpcError,
+  response: Response,
+  redact: Redactor,
+  operation: string,
+): Error {
   const data = redact(error.data);
   const message = redact(error.message);
   const seconds = retryAfterSeconds(data);
@@ -58,7 +67,7 @@ export function rpcError(error: JsonRpcError, response: Response, redact: Redact
       status: response.status,
       detail: message,
       headers: headerRecord(response.headers, redact),
-      message: `catalog.search is rate limited: ${message}`,
+      message: `${operation} is rate limited: ${message}`,
       ...wait,
     });
   }
@@ -70,6 +79,7 @@ export function rpcResult(
   message: Record<string, unknown>,
   response: Response,
   redact: Redactor,
+  operation: string,
 ): unknown {
   const envelope = asRpcResponse(message);
   if (envelope === undefined) {
@@ -77,7 +87,7 @@ export function rpcResult(
       status: response.status,
     });
   }
-  if (envelope.error) throw rpcError(envelope.error, response, redact);
+  if (envelope.error) throw rpcError(envelope.error, response, redact, operation);
   if (!('result' in envelope)) {
     throw new ProtocolError('MCP answer has neither result nor error', { status: response.status });
   }

@@ -1,18 +1,12 @@
+import type * as z from 'zod/v4/core';
 import { CatalogToolError } from '../errors/mcp-errors.js';
 import { ProtocolError } from '../errors/transport-errors.js';
 import type { Redactor } from '../http/redact.js';
 import { parseResponse, parseServerJson } from '../http/response-body.js';
 import { isRecord } from '../is-record.js';
-import {
-  CATALOG_LIMIT_MAX,
-  CATALOG_VARIANTS_MAX,
-  type CatalogSearchResult,
-  CatalogSearchResultSchema,
-} from '../schemas/catalog.js';
+import { CATALOG_LIMIT_MAX, CATALOG_VARIANTS_MAX } from '../schemas/catalog.js';
 import { type ToolCallResult, ToolCallResultSchema } from '../schemas/mcp.js';
 import { answerCheck } from '../validation/schema-check.js';
-
-const OPERATION = 'catalog.search';
 
 function textsOf(items: readonly unknown[], field: 'text' | 'content'): string[] {
   return items.flatMap((item) => {
@@ -30,7 +24,7 @@ function toolMessages(tool: ToolCallResult): string[] {
 }
 
 /** `structuredContent`, or (older servers) the JSON copy in the first text content. */
-function structuredPayload(tool: ToolCallResult): unknown {
+function structuredPayload(tool: ToolCallResult, operation: string): unknown {
   if (tool.structuredContent !== undefined) return tool.structuredContent;
   const text = tool.content?.find((item) => item.type === 'text')?.text;
   if (typeof text === 'string') {
@@ -41,46 +35,57 @@ function structuredPayload(tool: ToolCallResult): unknown {
       // Plain prose, not a JSON copy: reported below as a missing structuredContent.
     }
   }
-  throw new ProtocolError(`${OPERATION}: the tool result has no structuredContent`);
+  throw new ProtocolError(`${operation}: the tool result has no structuredContent`);
+}
+
+/** The product with at most {@link CATALOG_VARIANTS_MAX} variants (the same value when it has no more). */
+function boundedProduct(product: unknown): unknown {
+  if (!isRecord(product) || !Array.isArray(product.variants)) return product;
+  if (product.variants.length <= CATALOG_VARIANTS_MAX) return product;
+  return { ...product, variants: product.variants.slice(0, CATALOG_VARIANTS_MAX) };
 }
 
 /**
- * The answer cut to what was asked for: at most `limit` products and
- * {@link CATALOG_VARIANTS_MAX} variants each, the rest dropped (trimmed, not refused). Done
- * before anything reads the products, so the model's text, `structuredContent` and the
- * storefront's cards are all bounded by construction. Never mutates the parsed value.
+ * The answer cut to what was asked for: at most `limit` products (`products[]`, or the one
+ * `product` of get_product) and {@link CATALOG_VARIANTS_MAX} variants each, the rest
+ * dropped (trimmed, not refused). Done before anything reads the products, so the model's
+ * text, `structuredContent` and the storefront's cards are all bounded by construction.
+ * Never mutates the parsed value.
  */
 function bounded(payload: unknown, limit: number): unknown {
-  if (!isRecord(payload) || !Array.isArray(payload.products)) return payload;
+  if (!isRecord(payload)) return payload;
+  if (!Array.isArray(payload.products)) {
+    const product = boundedProduct(payload.product);
+    return product === payload.product ? payload : { ...payload, product };
+  }
   const { products } = payload;
   const kept = products.length > limit ? products.slice(0, limit) : products;
-  let changed = kept !== products;
-  const trimmed = kept.map((product: unknown) => {
-    if (!isRecord(product) || !Array.isArray(product.variants)) return product;
-    if (product.variants.length <= CATALOG_VARIANTS_MAX) return product;
-    changed = true;
-    return { ...product, variants: product.variants.slice(0, CATALOG_VARIANTS_MAX) };
-  });
+  const trimmed = kept.map(boundedProduct);
+  const changed = kept !== products || trimmed.some((item, i) => item !== kept[i]);
   return changed ? { ...payload, products: trimmed } : payload;
 }
 
 /**
  * The catalog result of a `tools/call` result: a CatalogToolError for `isError`, else
- * `structuredContent` parsed leniently (unknown fields kept, buy links untouched), at most
- * `limit` products (see {@link bounded}). A result
- * that already is what zod would return (the usual answer) is used as JSON.parse made it:
- * the answer check (validation/schema-check.ts) spares zod's copy of every product.
+ * `structuredContent` parsed leniently with `schema` (unknown fields kept, buy links
+ * untouched), at most `limit` products (see {@link bounded}). A result that already is what
+ * zod would return (the usual answer) is used as JSON.parse made it: the answer check
+ * (validation/schema-check.ts) spares zod's copy of every product.
  */
-export function toCatalogResult(
+export function toCatalogResult<S extends z.$ZodType>(
+  schema: S,
   result: unknown,
   redact: Redactor,
+  call: { operation: string; tool: string },
   limit: number = CATALOG_LIMIT_MAX,
-): CatalogSearchResult {
-  const tool = parseResponse(ToolCallResultSchema, result, OPERATION);
+): z.output<S> {
+  const { operation } = call;
+  const tool = parseResponse(ToolCallResultSchema, result, operation);
   if (tool.isError) {
-    throw new CatalogToolError(redact(toolMessages(tool)), redact(tool.content ?? []));
+    const messages = redact(toolMessages(tool));
+    throw new CatalogToolError(messages, redact(tool.content ?? []), call.tool);
   }
-  const payload = bounded(structuredPayload(tool), limit);
-  if (answerCheck(CatalogSearchResultSchema)?.(payload)) return payload as CatalogSearchResult;
-  return parseResponse(CatalogSearchResultSchema, payload, OPERATION);
+  const payload = bounded(structuredPayload(tool, operation), limit);
+  if (answerCheck(schema)?.(payload)) return payload as z.output<S>;
+  return parseResponse(schema, payload, operation);
 }

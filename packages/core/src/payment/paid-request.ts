@@ -12,8 +12,15 @@ import {
 } from './challenge.js';
 import { notify, type PaymentContext, type PaymentOptions, type PaymentReceipt } from './types.js';
 
-// Operations that change nothing although they POST (the MCP search is a JSON-RPC POST).
-const READ_ONLY_OPERATIONS = new Set(['websites.search', 'catalog.search']);
+// Operations that change nothing although they POST (the MCP calls are JSON-RPC POSTs): a
+// list, not a prefix, so a custom `client.request` operation is never read-only by its name.
+const READ_ONLY_OPERATIONS = new Set([
+  'websites.search',
+  'catalog.search',
+  'catalog.lookup',
+  'catalog.getProduct',
+  'catalog.tools',
+]);
 
 /** What the payment step reads of a call (http/'s CallScope fits). */
 export interface PaymentCall {

@@ -22,6 +22,23 @@ export {
   type Variant,
 } from './catalog.js';
 export {
+  CATALOG_LOOKUP_MAX,
+  type CatalogLookup,
+  type CatalogLookupResult,
+  CatalogLookupResultSchema,
+  CatalogLookupSchema,
+  GET_PRODUCT_TOOL,
+  type GetProductArguments,
+  GetProductArgumentsSchema,
+  type GetProductResult,
+  GetProductResultSchema,
+  LOOKUP_CATALOG_TOOL,
+  type LookupCatalogArguments,
+  LookupCatalogArgumentsSchema,
+  type ProductSelection,
+  ProductSelectionSchema,
+} from './catalog-lookup.js';
+export {
   type Clause,
   type Collection,
   CollectionSchema,

@@ -2,6 +2,16 @@ import * as z from 'zod/v4';
 import { CatalogClient } from '../client.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import type { CatalogStore } from '../store/catalog-store.js';
+import {
+  type GetProductInput,
+  type GetProductOutput,
+  getProductTool,
+} from './built-in/get-product.js';
+import {
+  type LookupCatalogInput,
+  type LookupCatalogOutput,
+  lookupCatalogTool,
+} from './built-in/lookup-catalog.js';
 import { type SearchCatalogInput, searchCatalogTool } from './built-in/search-catalog.js';
 import {
   type SearchWebsitesInput,
@@ -25,7 +35,7 @@ import type {
 } from './definition.js';
 import { errorTextForModel } from './error-text.js';
 import { validateToolInput } from './input/check.js';
-import { type CatalogToolsOptions, readToolOptions } from './options.js';
+import { type CatalogToolsOptions, type LOOKUP_TOOL_NAMES, readToolOptions } from './options.js';
 import { assertCatalogToolResult, type CatalogToolResult } from './result.js';
 import { findStrictModeViolations } from './strict-mode.js';
 
@@ -58,9 +68,11 @@ export interface CatalogTool<
   errorToModelOutput(error: unknown): string | undefined;
 }
 
-/** Any of the three bound built-ins; `tool.originalName === 'search_catalog'` narrows it. */
+/** Any bound built-in; `tool.originalName === 'search_catalog'` narrows it. */
 export type AnyCatalogTool =
   | CatalogTool<SearchCatalogInput, SearchCatalogOutput, 'search_catalog'>
+  | CatalogTool<LookupCatalogInput, LookupCatalogOutput, 'lookup_catalog'>
+  | CatalogTool<GetProductInput, GetProductOutput, 'get_product'>
   | CatalogTool<SearchWebsitesInput, SearchWebsitesOutput, 'search_websites'>
   | CatalogTool<UpdateCollectionInput, UpdateCollectionOutput, 'update_collection'>;
 
@@ -118,8 +130,12 @@ function strictModeProblems({ inputSchema }: AnyCatalogToolDefinition): string[]
   }
 }
 
-const BUILT_INS: Record<CatalogToolName, AnyCatalogToolDefinition> = {
+type BuiltInName = CatalogToolName | (typeof LOOKUP_TOOL_NAMES)[number];
+
+const BUILT_INS: Record<BuiltInName, AnyCatalogToolDefinition> = {
   search_catalog: searchCatalogTool,
+  lookup_catalog: lookupCatalogTool,
+  get_product: getProductTool,
   search_websites: searchWebsitesTool,
   update_collection: updateCollectionTool,
 };
@@ -134,7 +150,7 @@ export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = n
 ): Array<AnyCatalogTool | BoundCatalogTool<Extra>> {
   const read = readToolOptions(options);
   const definitions = read.selected.map(
-    (name) => BUILT_INS[name as CatalogToolName] ?? read.custom.find((tool) => tool.name === name),
+    (name) => BUILT_INS[name as BuiltInName] ?? read.custom.find((tool) => tool.name === name),
   ) as AnyCatalogToolDefinition[];
   for (const definition of read.strict ? read.custom : []) {
     const problems = read.selected.includes(definition.name) ? strictModeProblems(definition) : [];

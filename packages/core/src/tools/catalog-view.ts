@@ -121,21 +121,41 @@ export function catalogViewLegend(buyLinks: BuyLinkMode): string {
   ].join(' ');
 }
 
+/** The tier's and the service's notes, shared by the views of every catalog tool. */
+export function noticeLines(
+  tier: AuthTier | undefined,
+  messages: CatalogSearchResult['messages'] = [],
+  placements = false,
+): string[] {
+  const lines: string[] = [];
+  if (tier === 'anonymous') {
+    lines.push('Buy links are not monetized (anonymous tier: no valid API key).');
+    if (placements) lines.push('Commission data needs a valid API key, so none is shown.');
+  }
+  for (const message of messages) {
+    lines.push(`${message.type}${message.code ? ` ${message.code}` : ''}: ${message.content}`);
+  }
+  return lines;
+}
+
+/** Products, with a category line whenever the category changes (results mostly share one). */
+export function productSection(products: readonly Product[], buyLinks: BuyLinkMode): string[] {
+  let category = '';
+  return products.flatMap((product) => {
+    const next = (product.categories ?? []).map((item) => item.value).join(', ');
+    const heading = next && next !== category ? [`Category ${next}:`] : [];
+    category = next || category;
+    return [...heading, ...productLines(product, buyLinks)];
+  });
+}
+
 function headerLines({ request, response, tier }: SearchCatalogOutput): string[] {
   const count = response.products.length;
   const total = response.pagination?.total_count;
   const found =
     total === undefined ? countOf(count, 'product') : `${count} of ${countOf(total, 'product')}`;
-  const lines = [`${found} for "${request.query}".`];
-  if (tier === 'anonymous') {
-    lines.push('Buy links are not monetized (anonymous tier: no valid API key).');
-    if (request.placements?.length)
-      lines.push('Commission data needs a valid API key, so none is shown.');
-  }
-  for (const message of response.messages ?? []) {
-    lines.push(`${message.type}${message.code ? ` ${message.code}` : ''}: ${message.content}`);
-  }
-  return lines;
+  const placements = Boolean(request.placements?.length);
+  return [`${found} for "${request.query}".`, ...noticeLines(tier, response.messages, placements)];
 }
 
 /**
@@ -150,14 +170,7 @@ export function formatCatalogResult(
   buyLinks: BuyLinkMode = 'reference',
 ): string {
   const { products, pagination } = output.response;
-  let category = '';
-  // A category line whenever the category changes (results mostly share one).
-  const body = products.flatMap((product) => {
-    const next = (product.categories ?? []).map((item) => item.value).join(', ');
-    const heading = next && next !== category ? [`Category ${next}:`] : [];
-    category = next || category;
-    return [...heading, ...productLines(product, buyLinks)];
-  });
+  const body = productSection(products, buyLinks);
   const footer =
     pagination?.has_next_page && pagination.cursor
       ? [`Next page: the same query with cursor "${pagination.cursor}".`]

@@ -1,4 +1,6 @@
 // `@catalogkit/core/tools`: the framework-neutral agent tools the adapters wrap.
+export type { GetProductInput, GetProductOutput } from './built-in/get-product.js';
+export type { LookupCatalogInput, LookupCatalogOutput } from './built-in/lookup-catalog.js';
 export type { SearchCatalogInput } from './built-in/search-catalog.js';
 export {
   formatWebsites,
@@ -12,6 +14,7 @@ export {
   updateCollectionRequest,
 } from './built-in/update-collection.js';
 export { type BuyLinkMode, buyLinkReference } from './buy-link-reference.js';
+export { CATALOG_RESULT_TOOLS, catalogResultProducts } from './catalog-results.js';
 export {
   type AnyCatalogTool,
   type CatalogTool,
@@ -35,7 +38,7 @@ export {
 } from './definition.js';
 export { errorTextForModel } from './error-text.js';
 export { formatMinorUnits, minorUnitsText } from './money.js';
-export type { CatalogToolsOptions } from './options.js';
+export { type CatalogToolsOptions, LOOKUP_TOOL_NAMES } from './options.js';
 export { type ProductOffer, productOffers } from './product-offers.js';
 export type { CatalogToolResult } from './result.js';
 export { findStrictModeViolations } from './strict-mode.js';

@@ -14,6 +14,13 @@ import {
 import { TOOL_RESULT_LIMIT_MAX } from './limits.js';
 
 /**
+ * The service's own tools, offered only when it lists them (`serviceTools`). Inside a tool
+ * set these names always mean the service's tools (a custom tool may not take them), so a
+ * buy link in their results is the service's.
+ */
+export const LOOKUP_TOOL_NAMES = ['lookup_catalog', 'get_product'] as const;
+
+/**
  * Options shared by every adapter (`@catalogkit/ai-sdk`, `@catalogkit/langchain`).
  * `Extra` is the type of the tools added with `tools` (inferred; none by default).
  */
@@ -58,11 +65,19 @@ export interface CatalogToolsOptions<Extra extends AnyCatalogToolDefinition = ne
    * answer with `finalizeBuyLinks`).
    */
   buyLinks?: BuyLinkMode;
+  /**
+   * The tools the service's MCP endpoint lists: pass `await client.catalog.tools()`.
+   * `lookup_catalog` and `get_product` join the tool set only when listed here; without
+   * this option the tool set is search_catalog, search_websites, update_collection (and
+   * `tools`). An option, not a call, so creating tools stays free of I/O.
+   */
+  serviceTools?: readonly string[];
 }
 
 /** Every tool's final name; an issue for a name that breaks the pattern or is taken. */
 function finalNames(
   all: readonly string[],
+  builtIns: number,
   rename: CatalogToolsOptions['rename'],
   issues: string[],
 ) {
@@ -70,7 +85,7 @@ function finalNames(
   const taken = new Set<string>();
   all.forEach((original, index) => {
     const name = rename ? rename(original) : original;
-    const where = rename ? 'rename: gave' : `tools.${index - CATALOG_TOOL_NAMES.length}.name:`;
+    const where = rename ? 'rename: gave' : `tools.${index - builtIns}.name:`;
     if (!TOOL_NAME_PATTERN.test(name)) {
       issues.push(
         `${where} ${JSON.stringify(name)} for ${original}; tool names must match ${TOOL_NAME_PATTERN.source}`,
@@ -109,7 +124,16 @@ export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefin
   if (client && clientOptions) issues.push('give client or clientOptions, not both');
   // The store holds the collection guard's records: one that is not a store is named now.
   if (store !== undefined && !isCatalogStore(store)) issues.push('store: must be a CatalogStore');
-  const all = [...CATALOG_TOOL_NAMES, ...custom.map((tool) => tool.name)];
+  const served = LOOKUP_TOOL_NAMES.filter((name) => options.serviceTools?.includes(name));
+  const builtIns = [...CATALOG_TOOL_NAMES, ...served];
+  custom.forEach(({ name }, index) => {
+    if ((LOOKUP_TOOL_NAMES as readonly string[]).includes(name)) {
+      issues.push(
+        `tools.${index}.name: ${name} is the service's own tool (its results are trusted as buy-link sources); give yours another name`,
+      );
+    }
+  });
+  const all = [...builtIns, ...custom.map((tool) => tool.name)];
   for (const [key, list] of [
     ['include', include],
     ['exclude', exclude],
@@ -134,7 +158,7 @@ export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefin
     (name) => (include ?? all).includes(name) && !exclude?.includes(name),
   );
   if (selected.length === 0 && issues.length === 0) issues.push('include/exclude leave no tools');
-  const names = finalNames(all, rename, issues);
+  const names = finalNames(all, builtIns.length, rename, issues);
   if (issues.length > 0) {
     throw new ConfigurationError(`Invalid catalog tools options: ${issues.join('; ')}`);
   }

@@ -2,7 +2,7 @@ import { SeededRandom } from '../random.js';
 import { type BrandRecord, generateBrands } from './brands.js';
 import { CATEGORY_DEFINITIONS, type CategoryDefinition } from './categories.js';
 import { type CategoryTopLists, rankCategories } from './category-ranks.js';
-import { generateProducts, type ProductRecord } from './products.js';
+import { generateProducts, type ProductRecord, type VariantRecord } from './products.js';
 import { generateWebsites, type WebsiteRecord } from './websites.js';
 
 export type { BrandRecord } from './brands.js';
@@ -23,6 +23,20 @@ export interface CatalogData {
   categoryTopSets: ReadonlyMap<string, ReadonlySet<number>>;
   products: readonly ProductRecord[];
   productById: ReadonlyMap<string, ProductRecord>;
+  /** Every offer by its id, with its product (`lookup_catalog` and `get_product` by variant id). */
+  variantById: ReadonlyMap<string, { product: ProductRecord; variant: VariantRecord }>;
+  /** Every offer by its retailer page ({@link pageKey} of its URL), for lookups by URL. */
+  variantByPage: ReadonlyMap<string, { product: ProductRecord; variant: VariantRecord }>;
+}
+
+/**
+ * A retailer page URL without query, fragment, host case or trailing slash: the link a
+ * shopper pastes (`https://shop.test/products/x?utm=…`) finds the offer whose buy link it is.
+ */
+export function pageKey(url: string): string | undefined {
+  if (!URL.canParse(url)) return undefined;
+  const { origin, pathname } = new URL(url);
+  return `${origin}${pathname.replace(/\/+$/, '')}`;
 }
 
 /** The default seed of the emulator and its CLI. */
@@ -37,6 +51,9 @@ export function generateCatalogData(seed: number): CatalogData {
   const brands = generateBrands(new SeededRandom(seed + 1));
   const categoryTop = rankCategories(new SeededRandom(seed + 2), websites);
   const products = generateProducts(new SeededRandom(seed + 3), websites, brands, categoryTop);
+  const offers = products.flatMap((product) =>
+    product.variants.map((variant) => ({ product, variant })),
+  );
   return {
     seed,
     websites,
@@ -47,6 +64,8 @@ export function generateCatalogData(seed: number): CatalogData {
     categoryTopSets: new Map([...categoryTop].map(([slug, list]) => [slug, new Set(list)])),
     products,
     productById: new Map(products.map((product) => [product.id, product])),
+    variantById: new Map(offers.map((offer) => [offer.variant.id, offer])),
+    variantByPage: new Map(offers.map((offer) => [pageKey(offer.variant.url) ?? '', offer])),
   };
 }
 

@@ -114,7 +114,11 @@ export function mcpPostHandler(emulator: EmulatorContext) {
       if (!decision.allowed)
         return rateLimited(rpc.body, caller.tier, decision.retryAfterSeconds, limit);
     }
-    const server = createMcpServer(emulator.data, caller, new URL(c.req.url).origin);
+    const server = createMcpServer(emulator.data, {
+      caller,
+      origin: new URL(c.req.url).origin,
+      lookupTools: emulator.lookupTools,
+    });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: emulator.mcpResponse === 'json',

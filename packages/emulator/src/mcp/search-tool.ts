@@ -9,7 +9,7 @@ import { monetizedUrl, placementFor } from './links.js';
 export const CATALOG_LIMIT = { default: 10, max: 50 } as const;
 
 /** UCP version reported in results. */
-const UCP_VERSION = '2026-01-11';
+export const UCP_VERSION = '2026-01-11';
 
 /** Who is asking: the tier decides links and placement data. */
 export interface Caller {
@@ -35,14 +35,14 @@ function decodeCursor(cursor: string): number {
   return Number(match[1]);
 }
 
-interface Presentation {
+export interface Presentation {
   withPlacement: boolean;
   country?: CountryCode;
   /** The origin the request came to: media paths become URLs on it. */
   origin?: string;
 }
 
-function productForCaller(
+export function productForCaller(
   data: CatalogData,
   product: ProductRecord,
   caller: Caller,

@@ -31,23 +31,32 @@ async function exported<F extends Factory>(
   return value as F;
 }
 
-type CreateTools = (options: { clientOptions: ServiceClientOptions }) => unknown;
+type CreateTools = (options: {
+  clientOptions: ServiceClientOptions;
+  serviceTools: readonly string[];
+}) => unknown;
 
-async function tools(load: ModuleLoader, adapter: string, clientOptions: ServiceClientOptions) {
-  const createCatalogTools = await exported<CreateTools>(load, adapter, 'createCatalogTools');
-  return createCatalogTools({ clientOptions });
+/** Where the agent's tools find the service, and the tools it lists (`serviceTools`). */
+export interface ServiceSetup {
+  clientOptions: ServiceClientOptions;
+  serviceTools: readonly string[];
 }
 
-async function aiSdk(load: ModuleLoader, baseURL: string, clientOptions: ServiceClientOptions) {
+async function tools(load: ModuleLoader, adapter: string, service: ServiceSetup) {
+  const createCatalogTools = await exported<CreateTools>(load, adapter, 'createCatalogTools');
+  return createCatalogTools(service);
+}
+
+async function aiSdk(load: ModuleLoader, baseURL: string, service: ServiceSetup) {
   type CreateOpenAI = (options: { baseURL: string; apiKey: string }) => (id: string) => unknown;
   const createOpenAI = await exported<CreateOpenAI>(load, '@ai-sdk/openai', 'createOpenAI');
   return {
     model: createOpenAI({ baseURL, apiKey: STAND_IN_KEY })(STAND_IN_MODEL),
-    tools: await tools(load, '@catalogkit/ai-sdk', clientOptions),
+    tools: await tools(load, '@catalogkit/ai-sdk', service),
   };
 }
 
-async function langChain(load: ModuleLoader, baseURL: string, clientOptions: ServiceClientOptions) {
+async function langChain(load: ModuleLoader, baseURL: string, service: ServiceSetup) {
   type ChatOpenAI = new (options: {
     model: string;
     apiKey: string;
@@ -60,15 +69,11 @@ async function langChain(load: ModuleLoader, baseURL: string, clientOptions: Ser
   )) as unknown as ChatOpenAI;
   return {
     model: new Chat({ model: STAND_IN_MODEL, apiKey: STAND_IN_KEY, configuration: { baseURL } }),
-    tools: await tools(load, '@catalogkit/langchain', clientOptions),
+    tools: await tools(load, '@catalogkit/langchain', service),
   };
 }
 
-async function openAiAgents(
-  load: ModuleLoader,
-  baseURL: string,
-  clientOptions: ServiceClientOptions,
-) {
+async function openAiAgents(load: ModuleLoader, baseURL: string, service: ServiceSetup) {
   type Provider = new (options: {
     apiKey: string;
     baseURL: string;
@@ -89,21 +94,21 @@ async function openAiAgents(
   )) as unknown as Provider;
   return {
     model: await new OpenAIProvider({ apiKey: STAND_IN_KEY, baseURL }).getModel(STAND_IN_MODEL),
-    tools: await tools(load, '@catalogkit/openai-agents', clientOptions),
+    tools: await tools(load, '@catalogkit/openai-agents', service),
   };
 }
 
 /**
  * The model and tools for an agent of `framework`: the framework's own OpenAI model
  * pointed at the stand-in (`baseURL`), and catalogkit's tools for it built with
- * `clientOptions`, each loaded with `load` from the project's own packages.
+ * `service` (`clientOptions` and the `serviceTools` the service lists), each loaded with `load` from the project's own packages.
  */
 export function setUpFramework(
   framework: Framework,
-  options: { baseURL: string; clientOptions: ServiceClientOptions; load: ModuleLoader },
+  options: { baseURL: string; service: ServiceSetup; load: ModuleLoader },
 ): Promise<FrameworkSetup> {
-  const { baseURL, clientOptions, load } = options;
-  if (framework === 'langchain') return langChain(load, baseURL, clientOptions);
-  if (framework === 'openai-agents') return openAiAgents(load, baseURL, clientOptions);
-  return aiSdk(load, baseURL, clientOptions);
+  const { baseURL, service, load } = options;
+  if (framework === 'langchain') return langChain(load, baseURL, service);
+  if (framework === 'openai-agents') return openAiAgents(load, baseURL, service);
+  return aiSdk(load, baseURL, service);
 }

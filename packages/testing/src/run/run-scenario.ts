@@ -114,6 +114,7 @@ async function play<Model, Tools>(
   options: RunScenarioOptions,
   service: CatalogService,
   model: RunningStandIn,
+  serviceTools: readonly string[],
 ): Promise<ScenarioRun> {
   const approvals: ApprovalRecord[] = [];
   const run: ScenarioRun = {
@@ -128,7 +129,7 @@ async function play<Model, Tools>(
   try {
     setup = await setUpFramework(options.framework ?? 'ai-sdk', {
       baseURL: model.baseURL,
-      clientOptions: service.clientOptions,
+      service: { clientOptions: service.clientOptions, serviceTools },
       load: options.load ?? importFromKit,
     });
   } catch (error) {
@@ -142,6 +143,7 @@ async function play<Model, Tools>(
     model: setup.model as Model,
     tools: setup.tools as Tools,
     clientOptions: service.clientOptions,
+    serviceTools,
     approve: approver(approvals, scenario.shopper),
   };
   const started = Promise.resolve().then(() => agent(scenario.prompt, context));
@@ -166,9 +168,11 @@ export async function runScenario<Model = unknown, Tools = unknown>(
   const service = await startCatalogService(scenario.service);
   let model: RunningStandIn | undefined;
   try {
+    // Read before the scenario's faults: the tool set is the service's, whatever it then does.
+    const serviceTools = await service.serviceTools();
     scenario.arm?.(service);
     model = await startOpenAiStandIn(scenario.model(service));
-    const run = await play(scenario, agent, options, service, model);
+    const run = await play(scenario, agent, options, service, model, serviceTools);
     const secrets = service.secrets();
     let found: string[];
     try {

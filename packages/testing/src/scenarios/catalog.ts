@@ -2,6 +2,7 @@ import { UPDATE_ROUTE } from '../assertions/changes.js';
 import type { CatalogService } from '../service/catalog-service.js';
 import type { ModelScript, ModelView, ScriptedCall, ScriptedTurn } from '../stand-ins/script.js';
 import { type CommonExpectations, commonProblems } from './expectations.js';
+import { lookupByUrl, productDetails, productNotFound } from './lookup.js';
 import { MANGLES } from './mangles.js';
 import { answerWithOffers, lastResult, type OfferSeen, offersIn, resultsOf } from './offers.js';
 import type { Scenario, ScenarioRun } from './types.js';
@@ -248,4 +249,7 @@ export const SCENARIOS: readonly Scenario[] = [
   keyEchoed,
   linkCopiedWrong,
   changeDenied,
+  productDetails,
+  lookupByUrl,
+  productNotFound,
 ];

@@ -35,13 +35,16 @@ export type Approve = (call: ApprovalRequest) => Promise<ApprovalDecision>;
  * - `tools`: catalogkit's tools for your framework (from your `@catalogkit/ai-sdk`,
  *   `@catalogkit/langchain` or `@catalogkit/openai-agents`), built with `clientOptions`.
  * - `clientOptions`: where the scenario's catalog service is, for an agent that builds its
- *   own tools (`createCatalogTools({ clientOptions })`).
+ *   own tools (`createCatalogTools({ clientOptions, serviceTools })`).
+ * - `serviceTools`: the tools the service lists (`lookup_catalog`, `get_product` when it
+ *   offers them), as `await client.catalog.tools()` reads them.
  * - `approve`: the shopper; ask before any change runs.
  */
 export interface AgentContext<Model = unknown, Tools = unknown> {
   model: Model;
   tools: Tools;
   clientOptions: ServiceClientOptions;
+  serviceTools: readonly string[];
   approve: Approve;
 }
 

@@ -1,11 +1,17 @@
+import { CATALOG_RESULT_TOOLS, catalogResultProducts } from '@catalogkit/core/tools';
 import { isJson, type Json } from '../json.js';
 import type { ServiceExchange } from './proxy.js';
 
-/** One `search_catalog` call the service answered with a result. */
+/** The catalog tools whose results hold buy links (core's `CATALOG_RESULT_TOOLS`). */
+const CATALOG_TOOLS: readonly string[] = CATALOG_RESULT_TOOLS;
+
+/** One catalog tool call (`search_catalog`, `lookup_catalog`, `get_product`) the service answered with a result. */
 export interface SearchAnswer {
+  /** The tool called. */
+  tool: string;
   /** The `catalog` argument the client sent. */
   catalog: unknown;
-  /** The result the service answered (`structuredContent`: `{ products, pagination, ... }`). */
+  /** The result the service answered (`structuredContent`: `{ products, ... }` or `{ product }`). */
   result: Json;
 }
 
@@ -28,27 +34,34 @@ export function answerMessages(body: string): unknown[] {
     });
 }
 
-function searchCall(exchange: ServiceExchange): Json | undefined {
+function catalogCall(exchange: ServiceExchange): Json | undefined {
   if (exchange.method !== 'POST' || !exchange.path.endsWith('/mcp')) return undefined;
   const [message] = answerMessages(exchange.requestBody);
   if (!isJson(message) || message.method !== 'tools/call' || !isJson(message.params))
     return undefined;
-  return message.params.name === 'search_catalog' ? message : undefined;
+  const { name } = message.params;
+  return typeof name === 'string' && CATALOG_TOOLS.includes(name) ? message : undefined;
 }
 
-/** The `search_catalog` results the service gave, in order (failed calls left out). */
-export function searchAnswers(exchanges: readonly ServiceExchange[]): SearchAnswer[] {
+/** The catalog tools' results the service gave, in order (failed calls left out). */
+export function catalogAnswers(exchanges: readonly ServiceExchange[]): SearchAnswer[] {
   return exchanges.flatMap((exchange) => {
-    const call = searchCall(exchange);
-    if (!call || exchange.cut || exchange.status !== 200) return [];
-    const args = isJson(call.params) && isJson(call.params.arguments) ? call.params.arguments : {};
+    const call = catalogCall(exchange);
+    if (!call || exchange.cut || exchange.status !== 200 || !isJson(call.params)) return [];
+    const tool = String(call.params.name);
+    const args = isJson(call.params.arguments) ? call.params.arguments : {};
     return answerMessages(exchange.responseBody)
       .filter(isJson)
       .filter((message) => message.id === call.id && isJson(message.result))
       .map((message) => (message.result as Json).structuredContent)
-      .filter((result): result is Json => isJson(result) && Array.isArray(result.products))
-      .map((result) => ({ catalog: args.catalog, result }));
+      .filter((result): result is Json => catalogResultProducts(result) !== undefined)
+      .map((result) => ({ tool, catalog: args.catalog, result }));
   });
+}
+
+/** The `search_catalog` results the service gave, in order (failed calls left out). */
+export function searchAnswers(exchanges: readonly ServiceExchange[]): SearchAnswer[] {
+  return catalogAnswers(exchanges).filter((answer) => answer.tool === 'search_catalog');
 }
 
 /** The retailer sites the service gave in `search_websites` answers (`websites[].url`). */

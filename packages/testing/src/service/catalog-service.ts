@@ -1,3 +1,4 @@
+import { CatalogClient } from '@catalogkit/core';
 import {
   DEFAULT_KEYS,
   type EmulatorKeys,
@@ -6,11 +7,17 @@ import {
   startEmulator,
 } from '@catalogkit/emulator';
 import { isJson, type Json } from '../json.js';
-import { retailerSites, type SearchAnswer, searchAnswers, webAddressesIn } from './answers.js';
+import {
+  catalogAnswers,
+  retailerSites,
+  type SearchAnswer,
+  searchAnswers,
+  webAddressesIn,
+} from './answers.js';
 import { type CollectionsSnapshot, snapshotCollections } from './collections.js';
 import { echoKeyInAnswer } from './echo.js';
 import { type ServiceExchange, ServiceProxy } from './proxy.js';
-import { searchToolOutput } from './tool-output.js';
+import { catalogToolOutput } from './tool-output.js';
 
 /** Options of {@link startCatalogService}: the emulator's, and how the service misbehaves. */
 export interface CatalogServiceOptions extends Omit<StartEmulatorOptions, 'port' | 'host'> {
@@ -50,16 +57,22 @@ export interface CatalogService {
   /** Every `search_catalog` result the service gave. */
   searches(): SearchAnswer[];
   /**
-   * The true `search_catalog` outputs, as the application gets them, for core's
-   * `verifyBuyLinks` and `finalizeBuyLinks`: what the service really answered.
+   * The true outputs of the catalog tools (`search_catalog`, `lookup_catalog`,
+   * `get_product`), as the application gets them, for `verifyBuyLinks` and
+   * `finalizeBuyLinks`: what the service really answered.
    */
   buyLinkSources(): BuyLinkSource[];
   /**
    * Every URL the service's results hold: the retailer sites of `search_websites` answers and
-   * the product pages and pictures of `search_catalog` results. An answer may show them,
+   * the product pages and pictures of the catalog tools' results. An answer may show them,
    * exactly as given (they are the catalog's, not foreign links).
    */
   catalogUrls(): string[];
+  /**
+   * The tools the service's MCP endpoint lists (`tools/list`), for `createCatalogTools({
+   * serviceTools })`: read from the emulator itself, so the read is no request of the run.
+   */
+  serviceTools(): Promise<readonly string[]>;
   /** Requests that reached the service, optionally only those matching `method` and `path`. */
   requestCount(filter?: { method?: string; path?: RegExp }): number;
   /**
@@ -77,11 +90,11 @@ function paymentCredentials(exchanges: readonly ServiceExchange[]): string[] {
   });
 }
 
-/** The true `search_catalog` outputs, as the application gets them. */
+/** The true outputs of the catalog tools (search, lookup, get_product), as the application gets them. */
 function buyLinkSources(exchanges: readonly ServiceExchange[]): BuyLinkSource[] {
-  return searchAnswers(exchanges).map((answer) => ({
-    toolName: 'search_catalog',
-    output: searchToolOutput(isJson(answer.catalog) ? answer.catalog : {}, answer.result as Json),
+  return catalogAnswers(exchanges).map((answer) => ({
+    toolName: answer.tool,
+    output: catalogToolOutput(isJson(answer.catalog) ? answer.catalog : {}, answer.result as Json),
   }));
 }
 
@@ -137,6 +150,8 @@ export async function startCatalogService(
         ...webAddressesIn(buyLinkSources(proxy.exchanges).map((source) => source.output)),
       ]),
     ],
+    serviceTools: () =>
+      new CatalogClient({ apiKey: emulator.keys.valid, mcpUrl: emulator.mcpUrl }).catalog.tools(),
     requestCount: (filter = {}) =>
       proxy.exchanges.filter(
         (exchange) =>

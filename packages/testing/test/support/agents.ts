@@ -103,6 +103,10 @@ export const aiSdkReferenceAgent: AgentFunction<LanguageModel, ToolSet> = async 
   prompt,
   context,
 ) => {
-  const tools = createCatalogTools({ clientOptions: context.clientOptions, buyLinks: 'reference' });
+  const tools = createCatalogTools({
+    clientOptions: context.clientOptions,
+    serviceTools: context.serviceTools,
+    buyLinks: 'reference',
+  });
   return aiSdkAgent(prompt, { ...context, tools: tools as ToolSet });
 };

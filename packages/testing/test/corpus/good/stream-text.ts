@@ -10,12 +10,12 @@ const SYSTEM = 'You are a shopping assistant. Give buy links exactly as the tool
 
 const agent: AgentFunction<LanguageModel, ToolSet> = async (
   prompt,
-  { model, clientOptions, approve },
+  { model, clientOptions, serviceTools, approve },
 ) => {
   const result = streamText({
     model,
     system: SYSTEM,
-    tools: createCatalogTools({ clientOptions, buyLinks: 'reference' }),
+    tools: createCatalogTools({ clientOptions, serviceTools, buyLinks: 'reference' }),
     prompt,
     stopWhen: isStepCount(8),
     experimental_transform: resolveBuyLinksTransform(),

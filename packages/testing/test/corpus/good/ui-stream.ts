@@ -9,12 +9,12 @@ export const framework = 'ai-sdk';
 
 const agent: AgentFunction<LanguageModel, ToolSet> = async (
   prompt,
-  { model, clientOptions, approve },
+  { model, clientOptions, serviceTools, approve },
 ) => {
   const result = streamText({
     model,
     system: 'You are a shopping assistant. Give buy links exactly as the tools print them.',
-    tools: createCatalogTools({ clientOptions, buyLinks: 'reference' }),
+    tools: createCatalogTools({ clientOptions, serviceTools, buyLinks: 'reference' }),
     prompt,
     stopWhen: isStepCount(8),
     experimental_transform: resolveBuyLinksTransform(),

@@ -1,0 +1,103 @@
+import type { z } from 'zod/v4';
+import { isRecord } from '../../is-record.js';
+import type { AuthTier } from '../../schemas/catalog.js';
+import {
+  GET_PRODUCT_TOOL,
+  type GetProductResult,
+  type ProductSelection,
+} from '../../schemas/catalog-lookup.js';
+import { schema } from '../../schemas/define.js';
+import { catalogViewLegend, noticeLines, productSection } from '../catalog-view.js';
+import { defineCatalogTool } from '../definition.js';
+import { listOf, objectOf, trimmed } from '../input/coerce.js';
+import { exactObject, list, modelInput, text } from '../input/fields.js';
+import type { CatalogToolResult } from '../result.js';
+
+const optionText = (what: string) => text({ what, empty: `give the ${what}` });
+
+/** Arguments the model gives `get_product`: the product, options chosen, their priority. */
+export const GetProductInputSchema = /* @__PURE__ */ schema(() =>
+  modelInput(
+    {
+      product_id: trimmed,
+      selected: listOf(objectOf({ name: trimmed, label: trimmed }), false),
+      preferences: listOf(trimmed),
+    },
+    exactObject({
+      product_id: optionText('product_id').describe('The product_id exactly as printed.'),
+      selected: list(
+        exactObject({ name: optionText('option name'), label: optionText('option value') }),
+        'options as {"name","label"}',
+      )
+        .nullable()
+        .describe(
+          'Options the shopper chose, e.g. [{"name":"Color","label":"Black"}]; null for none.',
+        ),
+      preferences: list(optionText('option name'), 'option names')
+        .nullable()
+        .describe('Option names in the order they matter most, e.g. ["Color"]; null for none.'),
+    }),
+  ),
+);
+/** The input of `get_product` once validated; `null` means "not given". */
+export type GetProductInput = z.output<typeof GetProductInputSchema>;
+
+/** What the application gets from `get_product`: the selection sent, the answer, the tier. */
+export interface GetProductOutput extends CatalogToolResult<ProductSelection, GetProductResult> {
+  tier: AuthTier;
+}
+
+/** `Color: Black, Red (out of stock)`: an option's values with their availability, if sent. */
+function optionLine(option: unknown): string | undefined {
+  if (!isRecord(option) || typeof option.name !== 'string' || !Array.isArray(option.values)) {
+    return undefined;
+  }
+  const values = option.values.filter(isRecord).map((value) => {
+    const note =
+      value.exists === false ? ' (no offer)' : value.available === false ? ' (out of stock)' : '';
+    return `${String(value.label)}${note}`;
+  });
+  return `${option.name}: ${values.join(', ')}`;
+}
+
+/** `get_product`: one product's offers, narrowed by the options the shopper chose. */
+export const getProductTool = /* @__PURE__ */ defineCatalogTool<
+  GetProductInput,
+  GetProductOutput,
+  'get_product'
+>({
+  name: GET_PRODUCT_TOOL,
+  description: (names, view) =>
+    [
+      `Details of one product by its product_id (from ${names.search_catalog}): its offers with current prices, availability and buy links, and its options (e.g. Color) with the values in stock.`,
+      'Use it when the shopper asks about a specific product; pass the options they chose in selected to see only matching offers.',
+      catalogViewLegend(view?.buyLinks ?? 'reference'),
+    ].join(' '),
+  inputSchema: GetProductInputSchema,
+  mutates: false,
+  async execute(input, { client, signal }) {
+    const selected = input.selected ?? [];
+    const preferences = input.preferences ?? [];
+    const request: ProductSelection = {
+      id: input.product_id,
+      ...(selected.length > 0 ? { selected } : {}),
+      ...(preferences.length > 0 ? { preferences } : {}),
+    };
+    const { result, tier } = await client.catalog.getProduct(request, signal ? { signal } : {});
+    return { request, response: result, tier };
+  },
+  toModelOutput: ({ request, response, tier }, view) => {
+    const { product } = response;
+    const chosen = (product?.selected ?? []).map((option) => `${option.name} ${option.label}`);
+    return [
+      product
+        ? `Product ${product.id}${chosen.length ? ` (selected: ${chosen.join(', ')})` : ''}:`
+        : `No product ${request.id}.`,
+      ...noticeLines(tier, response.messages),
+      ...(product?.options ?? []).flatMap((option) => optionLine(option) ?? []),
+      ...(product ? productSection([product], view?.buyLinks ?? 'reference') : []),
+    ].join('\n');
+  },
+  modelFieldName: (wirePath) =>
+    wirePath.replace(/^catalog\.id\b/, 'product_id').replace(/^catalog\./, ''),
+});

@@ -1,0 +1,78 @@
+import type { z } from 'zod/v4';
+import type { AuthTier } from '../../schemas/catalog.js';
+import {
+  type CatalogLookup,
+  type CatalogLookupResult,
+  LOOKUP_CATALOG_TOOL,
+  PageUrlSchema,
+} from '../../schemas/catalog-lookup.js';
+import { schema } from '../../schemas/define.js';
+import { catalogViewLegend, noticeLines, productSection } from '../catalog-view.js';
+import { defineCatalogTool } from '../definition.js';
+import { listOf, trimmed } from '../input/coerce.js';
+import { exactObject, list, modelInput, text } from '../input/fields.js';
+import { countOf } from '../plural.js';
+import type { CatalogToolResult } from '../result.js';
+
+/** Arguments the model gives `lookup_catalog`: product ids and/or retailer page URLs. */
+export const LookupCatalogInputSchema = /* @__PURE__ */ schema(() =>
+  modelInput(
+    { product_ids: listOf(trimmed), urls: listOf(trimmed) },
+    exactObject({
+      product_ids: list(
+        text({ what: 'a product_id as printed', empty: 'give a product_id as printed' }),
+        'product ids',
+      )
+        .nullable()
+        .describe('product_id values exactly as printed by a catalog tool; null for none.'),
+      urls: list(
+        text({ what: 'a retailer product page URL', empty: 'give a URL', rule: PageUrlSchema }),
+        'URLs',
+      )
+        .nullable()
+        .describe('Product page URLs the shopper gave (http or https); null for none.'),
+    }),
+  ),
+);
+/** The input of `lookup_catalog` once validated; `null` means "not given". */
+export type LookupCatalogInput = z.output<typeof LookupCatalogInputSchema>;
+
+/** What the application gets from `lookup_catalog`: the lookup sent, the answer, the tier. */
+export interface LookupCatalogOutput extends CatalogToolResult<CatalogLookup, CatalogLookupResult> {
+  tier: AuthTier;
+}
+
+/** `lookup_catalog`: current offers of known products, by id or retailer URL. */
+export const lookupCatalogTool = /* @__PURE__ */ defineCatalogTool<
+  LookupCatalogInput,
+  LookupCatalogOutput,
+  'lookup_catalog'
+>({
+  name: LOOKUP_CATALOG_TOOL,
+  description: (names, view) =>
+    [
+      `Look up products by product_id (from ${names.search_catalog}) or by the URL of a retailer's product page the shopper gives: current prices, availability and buy links.`,
+      'Use it to check products shown earlier or a link the shopper pasted; ids or URLs not found are listed as not_found.',
+      catalogViewLegend(view?.buyLinks ?? 'reference'),
+    ].join(' '),
+  inputSchema: LookupCatalogInputSchema,
+  mutates: false,
+  async execute(input, { client, signal }) {
+    const ids = input.product_ids ?? [];
+    const urls = input.urls ?? [];
+    const request: CatalogLookup = {
+      ...(ids.length > 0 ? { ids } : {}),
+      ...(urls.length > 0 ? { urls } : {}),
+    };
+    const { result, tier } = await client.catalog.lookup(request, signal ? { signal } : {});
+    return { request, response: result, tier };
+  },
+  toModelOutput: ({ response, tier }, view) =>
+    [
+      `${countOf(response.products.length, 'product')} found.`,
+      ...noticeLines(tier, response.messages),
+      ...productSection(response.products, view?.buyLinks ?? 'reference'),
+    ].join('\n'),
+  modelFieldName: (wirePath) =>
+    wirePath.replace(/^catalog\.ids/, 'product_ids').replace(/^catalog\./, ''),
+});
