@@ -10,7 +10,6 @@ import {
   CatalogSearchResultSchema,
 } from '../schemas/catalog.js';
 import { type ToolCallResult, ToolCallResultSchema } from '../schemas/mcp.js';
-import { answerCheck } from '../validation/schema-check.js';
 
 const OPERATION = 'catalog.search';
 
@@ -81,6 +80,5 @@ export function toCatalogResult(
     throw new CatalogToolError(redact(toolMessages(tool)), redact(tool.content ?? []));
   }
   const payload = bounded(structuredPayload(tool), limit);
-  if (answerCheck(CatalogSearchResultSchema)?.(payload)) return payload as CatalogSearchResult;
   return parseResponse(CatalogSearchResultSchema, payload, OPERATION);
 }

@@ -1,5 +1,4 @@
 import type { AuthChallenge } from '../errors/api-errors.js';
-import { repeatedChallengeParams } from '../http/www-authenticate.js';
 import { decodeBase64UrlJson } from './base64url.js';
 import { baseUnits, currencyKey, isDecimals, MAX_DECIMALS } from './units.js';
 
@@ -101,7 +100,7 @@ function requestProblem(request: Record<string, unknown>): string | undefined {
 function readPaymentChallenge(challenge: AuthChallenge): ReadChallenge | undefined {
   if (challenge.scheme.toLowerCase() !== 'payment') return undefined;
   const { params } = challenge;
-  const repeated = repeatedChallengeParams(challenge);
+  const { repeated = [] } = challenge;
   if (repeated.length > 0) return { problem: `${repeated.join(', ')} given more than once` };
   const { id, method, intent } = params;
   if (!id || !method || !intent) return { problem: 'id, method and intent are required' };
