@@ -14,7 +14,7 @@ const NAMES =
   'amp& lt< gt> quot" apos\' plus+ sol/ bsol\\ equals= lowbar_ hyphen- period. colon: semi; comma, num# percnt% excl! quest? commat@ dollar$ ast* lpar( rpar) lsqb[ rsqb] lcub{ rcub} verbar| grave` hat^ tilde~';
 let named: Map<string, number> | undefined; // built at first use: module code stays pure
 /** Decoded units of short texts (most strings of an answer): redaction is synchronous. */
-let scratch = { units: new Uint16Array(0), ends: new Int32Array(0) };
+let scratch: { units: Uint16Array; ends: Int32Array } | undefined;
 
 /** The unit the escape `match` stands for; -1 if it stands for none. */
 function unitOf([, percent, json, any, hex, decimal, name]: RegExpExecArray): number {
@@ -33,10 +33,11 @@ function unitOf([, percent, json, any, hex, decimal, name]: RegExpExecArray): nu
  * (leading zeros aside). `ends[i]` is where decoded unit `i` ends in `text`.
  */
 function decode(text: string, keep = text.length <= 65_536) {
-  const fits = keep && scratch.units.length >= text.length;
-  const { units, ends } = fits
-    ? scratch
-    : { units: new Uint16Array(text.length), ends: new Int32Array(text.length) };
+  const fits = keep && scratch !== undefined && scratch.units.length >= text.length;
+  const { units, ends } =
+    fits && scratch
+      ? scratch
+      : { units: new Uint16Array(text.length), ends: new Int32Array(text.length) };
   if (keep) scratch = { units, ends };
   let length = 0;
   for (let i = 0; i < text.length; length++) {
