@@ -32,13 +32,12 @@ function unitOf([, percent, json, any, hex, decimal, name]: RegExpExecArray): nu
  * `+` as a space (a query mixes `+` and `%20`). Linear: each escape is at most 8 units
  * (leading zeros aside). `ends[i]` is where decoded unit `i` ends in `text`.
  */
-function decode(text: string, keep = text.length <= 65_536) {
-  const fits = keep && scratch !== undefined && scratch.units.length >= text.length;
-  const { units, ends } =
-    fits && scratch
-      ? scratch
-      : { units: new Uint16Array(text.length), ends: new Int32Array(text.length) };
-  if (keep) scratch = { units, ends };
+function decode(text: string, mapped = false) {
+  const short = text.length <= 65_536;
+  if (short) scratch ??= { units: new Uint16Array(65_536), ends: new Int32Array(65_536) };
+  const units = short && scratch ? scratch.units : new Uint16Array(text.length);
+  // A long text is mapped back only when it holds a secret (a second pass): 4 bytes a unit.
+  const ends = short && scratch ? scratch.ends : new Int32Array(mapped ? text.length : 0);
   let length = 0;
   for (let i = 0; i < text.length; length++) {
     let unit = text.charCodeAt(i++);
@@ -52,7 +51,7 @@ function decode(text: string, keep = text.length <= 65_536) {
       }
     }
     units[length] = unit === 43 ? 32 : unit >= 65 && unit <= 90 ? unit + 32 : unit;
-    ends[length] = i;
+    if (short || mapped) ends[length] = i;
   }
   return { units, ends, length };
 }
@@ -74,7 +73,7 @@ const ENCODERS = [
  */
 function formsOf(secret: string): string[] {
   const read = (text: string) => {
-    const { units, length } = decode(text, false);
+    const { units, length } = decode(text);
     return String.fromCharCode(...units.subarray(0, length));
   };
   const forms = [
@@ -208,9 +207,10 @@ class Matcher {
 function redactText(text: string, matchers: readonly Matcher[]): string {
   // Decoding only shortens a text: one shorter than every form holds none.
   if (matchers.every((matcher) => text.length < matcher.shortest)) return text;
-  const { units, ends, length } = decode(text);
+  const { units, ends: decodedEnds, length } = decode(text);
   const spans = matchers.flatMap((matcher) => matcher.scan(units, length));
   if (spans.length === 0) return text;
+  const ends = decodedEnds.length >= length ? decodedEnds : decode(text, true).ends;
   let out = '';
   let done = 0;
   for (const [start, end] of spans.sort((a, b) => a[0] - b[0])) {
