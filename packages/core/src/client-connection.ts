@@ -35,7 +35,6 @@ export class ClientConnection implements ServiceConnection {
   readonly #secrets: SentSecrets;
   /** Redacts the key and the latest payment credentials sent. */
   readonly redact: Redactor;
-  readonly #callCredentials = new WeakMap<CallScope, string>();
   readonly send: Send;
   readonly #pause: RateLimitPause;
   #updateScope: Promise<string> | undefined;
@@ -73,20 +72,19 @@ export class ClientConnection implements ServiceConnection {
       redact: this.redact,
       credentialSent: (scope, credential) => {
         this.#secrets.add(credential);
-        this.#callCredentials.set(scope, credentialToken(credential));
+        scope.credential = credentialToken(credential);
       },
     });
   }
 
   /** The redactor of one call's answer: also its payment credential and bearer `token`. */
   redactFor(scope: CallScope, token?: string): Redactor {
-    return this.#secrets.with(token, this.#callCredentials.get(scope));
+    return this.#secrets.with(token, scope.credential);
   }
 
   /** The redactor of a paid call's answer; undefined when the call did not pay. */
   paidRedactor(scope: CallScope): Redactor | undefined {
-    const credential = this.#callCredentials.get(scope);
-    return credential === undefined ? undefined : this.#secrets.with(credential);
+    return scope.credential === undefined ? undefined : this.#secrets.with(scope.credential);
   }
 
   get hasApiKey(): boolean {

@@ -46,49 +46,30 @@ export interface CallObserver {
  * of that call, is told once to `onThrow`, and the call goes on as if unobserved. Made only
  * when the client has an instrumentation.
  */
-class GuardedObserver implements CallObserver {
-  #inner: CallObserver | undefined;
-  readonly #onThrow: (error: unknown) => void;
-
-  constructor(inner: CallObserver, onThrow: (error: unknown) => void) {
-    this.#inner = inner;
-    this.#onThrow = onThrow;
-  }
-
-  #report(report: (observer: CallObserver) => void): void {
-    const inner = this.#inner;
-    if (inner === undefined) return;
-    try {
-      report(inner);
-    } catch (error) {
-      this.#inner = undefined;
-      this.#onThrow(error);
-    }
-  }
-
-  attemptStart(attempt: number): void {
-    this.#report((observer) => observer.attemptStart(attempt));
-  }
-
-  response(status: number, tier: string | null): void {
-    this.#report((observer) => observer.response(status, tier));
-  }
-
-  attemptEnd(attempt: number, error: unknown): void {
-    this.#report((observer) => observer.attemptEnd(attempt, error));
-  }
-
-  wait(kind: 'retry' | 'rateLimitPause', ms: number): void {
-    this.#report((observer) => observer.wait(kind, ms));
-  }
-
-  end(error: unknown, attempts: number): void {
-    this.#report((observer) => observer.end(error, attempts));
-  }
+function guarded(inner: CallObserver, onThrow: (error: unknown) => void): CallObserver {
+  let live: CallObserver | undefined = inner;
+  const guard =
+    <A extends unknown[]>(report: (observer: CallObserver, ...args: A) => void) =>
+    (...args: A): void => {
+      if (live === undefined) return;
+      try {
+        report(live, ...args);
+      } catch (error) {
+        live = undefined;
+        onThrow(error);
+      }
+    };
+  return {
+    attemptStart: guard((o, attempt: number) => o.attemptStart(attempt)),
+    response: guard((o, status: number, tier: string | null) => o.response(status, tier)),
+    attemptEnd: guard((o, attempt: number, error: unknown) => o.attemptEnd(attempt, error)),
+    wait: guard((o, kind: 'retry' | 'rateLimitPause', ms: number) => o.wait(kind, ms)),
+    end: guard((o, error: unknown, attempts: number) => o.end(error, attempts)),
+  };
 }
 
 /**
- * Starts observing one call through `instrumentation`, guarded (see GuardedObserver): a
+ * Starts observing one call through `instrumentation`, guarded (see `guarded`): a
  * `startCall` that throws leaves the call unobserved, never failed.
  */
 export function observeCall(
@@ -99,7 +80,7 @@ export function observeCall(
 ): CallObserver | undefined {
   try {
     const inner = instrumentation.startCall(operation, mutates);
-    return inner === undefined ? undefined : new GuardedObserver(inner, onThrow);
+    return inner === undefined ? undefined : guarded(inner, onThrow);
   } catch (error) {
     onThrow(error);
     return undefined;

@@ -55,9 +55,8 @@ const FORMS: Record<string, (secret: string) => string> = {
       /[+/=_]/g,
       (c) => ({ '+': '&plus;', '/': '&sol;', '=': '&equals;' })[c] ?? '&lowbar;',
     ),
-  // Escaped twice (red team, wave 4): a URL encoded again, references in raw JSON text (A2).
-  uriTwice: (secret) => encodeURIComponent(encodeURIComponent(secret)),
-  jsonOfHtml: (secret) => [...secret].map((c) => `\\u0026#x${hex(c.charCodeAt(0))};`).join(''),
+  // Escaped twice (red team wave 4: a URL encoded again, references in raw JSON text) was
+  // retired in wave 4c: out of scope, docs/SECURITY.md.
   base64: (secret) => Buffer.from(secret).toString('base64'),
   base64Unpadded: (secret) => Buffer.from(secret).toString('base64').replace(/=+$/, ''),
   base64url: (secret) => Buffer.from(secret).toString('base64url'),

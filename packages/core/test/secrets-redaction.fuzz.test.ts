@@ -67,33 +67,8 @@ describe('redaction of any secret in any in-scope form (property)', () => {
     );
   });
 
-  // Red team (wave 4, A2-A4): echoes escaped more than once, by any mix of the in-scope
-  // escapers, base64 (of the secret alone) innermost or not at all.
-  it('an echo through up to three escapers in any order never survives', () => {
-    const escapers = ['upper', 'lower', 'uriComponent', 'form', 'percentEveryByte', 'json'];
-    escapers.push('jsonSlash', 'jsonUnicode', 'htmlHex', 'htmlDec', 'html5Named');
-    fc.assert(
-      fc.property(
-        secret.filter((value) => value.length >= 8),
-        fc.constantFrom('raw', 'base64', 'base64url'),
-        fc
-          .array(fc.constantFrom(...escapers), { minLength: 1, maxLength: 3 })
-          .filter((layers) => layers.filter((name) => name.startsWith('json')).length <= 2),
-        surrounding,
-        (value, inner, layers, before) => {
-          const echoed = layers.reduce(
-            (text, name) => FORMS[name]?.(text) ?? '',
-            FORMS[inner]?.(value) ?? '',
-          );
-          const out = createRedactor(value)(`${before}[${echoed}]`);
-          expect(out.toLowerCase()).not.toContain(echoed.toLowerCase());
-          expect(out.toLowerCase()).not.toContain(value.toLowerCase());
-          expect(out).toContain('[redacted]');
-        },
-      ),
-      { numRuns: RUNS },
-    );
-  });
+  // Retired in wave 4c: echoes escaped more than once (red team A2-A4) are out of scope
+  // (docs/SECURITY.md): an accidental echo goes through one encoder.
 
   it('leaves text without the secret unchanged', () => {
     fc.assert(

@@ -111,7 +111,7 @@ describe('core layering', () => {
   it('reads a real graph: http/ and payment/ are there, with their imports', async () => {
     const graph = await coreGraph();
     expect(graph['http/rest-call.ts']).toContain('http/body-reader.ts');
-    expect(graph['payment/challenge.ts']).toContain('http/www-authenticate.ts');
+    expect(graph['payment/paid-request.ts']).toContain('http/www-authenticate.ts');
     expect(graph['client-connection.ts']).toContain('payment/paid-request.ts');
   }, 60_000);
 

@@ -17,8 +17,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRedactor } from '../../src/http/redact.js';
 
-/** The redactor of main before issue 33, item 2 (one decoded view, 451 lines). */
-const OLD = process.env.OLD || 'f94acb3fd5908c30dc186aa96ee908441bdc8acc';
+/** The redactor of wave 4b (escapes decoded to any depth, 506 lines), before wave 4c. */
+const OLD = process.env.OLD || 'a392a6d';
 const RUNS = Number(process.env.RUNS) || 5;
 const SIZE = 10_000_000;
 

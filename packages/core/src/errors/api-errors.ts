@@ -53,6 +53,11 @@ export interface AuthChallenge {
   params: Record<string, string>;
   /** The token68 form (`Scheme abc==`), when used instead of parameters. */
   token68?: string;
+  /**
+   * Parameter names given more than once, lower-cased (RFC 9110 §11.2: each at most once).
+   * Such a challenge is ambiguous (two `amount`s) and is never paid; `params` holds the first.
+   */
+  repeated?: string[];
 }
 
 /**

@@ -117,9 +117,17 @@ export function tooLarge(
  * decode of the joined bytes is cheaper than a decode per chunk.
  */
 export async function readBodyText(response: Response, scope: CallScope): Promise<string> {
+  const limit = scope.limits.maxResponseBytes;
+  // A body framed by its length, not encoded, cannot exceed it: fetch reads it whole.
+  const { headers } = response;
+  const length = Number(headers.get('content-length') ?? Number.NaN);
+  if (length <= limit && !headers.has('content-encoding')) {
+    return response.text().catch((error: unknown) => {
+      throw readFailure(error, response, scope);
+    });
+  }
   const reader = response.body?.getReader();
   if (reader === undefined) return '';
-  const limit = scope.limits.maxResponseBytes;
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {

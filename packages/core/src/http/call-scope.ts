@@ -35,6 +35,8 @@ export class CallScope {
    * `outcomeUnknown` on a failed change.
    */
   mayHaveArrived = false;
+  /** The token of the payment credential this call sent, once it paid: its answer may echo it. */
+  credential: string | undefined = undefined;
   /** What this call reports to the client's instrumentation; undefined without one. */
   observer: CallObserver | undefined = undefined;
 

@@ -17,7 +17,7 @@ import {
 import type { Redactor } from './redact.js';
 import { headerRecord, parseServerJson, snippet } from './response-body.js';
 import { parseRetryAfter } from './retry-after.js';
-import { parseWwwAuthenticate, redactChallenges } from './www-authenticate.js';
+import { parseWwwAuthenticate } from './www-authenticate.js';
 
 /** What is known about the call that got the error answer. */
 interface ErrorContext {
@@ -81,10 +81,7 @@ function byStatus(init: ApiErrorInit, response: Response, context: ErrorContext)
     // Why a `Payment` challenge could not be paid is added by the connection (payment/
     // lives above http/): see nameUnpayableChallenges.
     const offered = parseWwwAuthenticate(response.headers.get('www-authenticate'));
-    return new PaymentRequiredError({
-      ...init,
-      challenges: redactChallenges(offered, context.redact),
-    });
+    return new PaymentRequiredError({ ...init, challenges: context.redact(offered) });
   }
   if (status === 404) return new NotFoundError(init);
   if (status === 422)

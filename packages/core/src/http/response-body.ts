@@ -2,6 +2,7 @@ import type * as z from 'zod/v4/core';
 import { safeParse } from 'zod/v4/core';
 import { ProtocolError } from '../errors/transport-errors.js';
 import { describeIssue, issuePath } from '../validation/request.js';
+import { answerCheck } from '../validation/schema-check.js';
 import type { Redactor } from './redact.js';
 
 const SNIPPET_LENGTH = 120;
@@ -131,13 +132,15 @@ export function headerRecord(headers: Headers, redact: Redactor): Record<string,
 /**
  * Parses a response leniently (unknown fields kept, strings untouched); an answer missing
  * a required field is a ProtocolError naming it. Any zod 4 schema, classic or mini; the
- * messages are core's own, since zod mini loads no locale.
+ * messages are core's own, since zod mini loads no locale. An answer the schema's answer
+ * check passes is already what zod would output, and is returned as parsed (no copy).
  */
 export function parseResponse<S extends z.$ZodType>(
   schema: S,
   data: unknown,
   operation: string,
 ): z.output<S> {
+  if (answerCheck(schema)?.(data)) return data as z.output<S>;
   const parsed = safeParse(schema, data);
   if (parsed.success) return parsed.data;
   const fields = parsed.error.issues

@@ -85,36 +85,6 @@ function readParam(cursor: Cursor): [string, string] | undefined {
   return [name.toLowerCase(), value];
 }
 
-/** Challenges that gave a parameter more than once, with the names repeated. */
-const repeatedParams = new WeakMap<AuthChallenge, string[]>();
-
-/**
- * The parameter names `challenge` gave more than once (RFC 9110 §11.2: each at most once),
- * lower-cased; empty when none was. Such a challenge is ambiguous (two `amount`s, two
- * `expires`) and must be refused, not read by guessing which one counts.
- */
-export function repeatedChallengeParams(challenge: AuthChallenge): readonly string[] {
-  return repeatedParams.get(challenge) ?? [];
-}
-
-/**
- * `redact(challenges)`, each copy still reporting the parameters its original repeated:
- * a redactor copies what it changes, and a repeated parameter must keep making a
- * challenge unpayable (and be named) after redaction too.
- */
-export function redactChallenges(
-  challenges: readonly AuthChallenge[],
-  redact: <T>(value: T) => T,
-): AuthChallenge[] {
-  const redacted = redact([...challenges]);
-  challenges.forEach((original, index) => {
-    const repeated = repeatedParams.get(original);
-    const copy = redacted[index];
-    if (repeated !== undefined && copy !== undefined) repeatedParams.set(copy, repeated);
-  });
-  return redacted;
-}
-
 function readChallenge(cursor: Cursor, scheme: string): AuthChallenge {
   const challenge: AuthChallenge = { scheme, params: {} };
   if (cursor.peek() !== ' ' && cursor.peek() !== '\t') return challenge;
@@ -129,7 +99,7 @@ function readChallenge(cursor: Cursor, scheme: string): AuthChallenge {
     if (Object.hasOwn(challenge.params, param[0])) repeated.add(param[0]);
     else challenge.params[param[0]] = param[1];
   }
-  if (repeated.size > 0) repeatedParams.set(challenge, [...repeated]);
+  if (repeated.size > 0) challenge.repeated = [...repeated];
   return challenge;
 }
 
@@ -138,7 +108,7 @@ function readChallenge(cursor: Cursor, scheme: string): AuthChallenge {
  * challenges, quoted strings with backslash escapes, commas inside quotes, token68.
  * Parameter names are lower-cased; malformed trailing text is ignored rather than thrown,
  * because the 402 it came with must still surface. A repeated parameter keeps its first
- * value and is reported by {@link repeatedChallengeParams}.
+ * value and is named in `repeated`.
  */
 export function parseWwwAuthenticate(header: string | null | undefined): AuthChallenge[] {
   if (!header) return [];

@@ -6,7 +6,6 @@ import { parseResponse, parseServerJson } from '../http/response-body.js';
 import { isRecord } from '../is-record.js';
 import { CATALOG_LIMIT_MAX, CATALOG_VARIANTS_MAX } from '../schemas/catalog.js';
 import { type ToolCallResult, ToolCallResultSchema } from '../schemas/mcp.js';
-import { answerCheck } from '../validation/schema-check.js';
 
 function textsOf(items: readonly unknown[], field: 'text' | 'content'): string[] {
   return items.flatMap((item) => {
@@ -86,6 +85,5 @@ export function toCatalogResult<S extends z.$ZodType>(
     throw new CatalogToolError(messages, redact(tool.content ?? []), call.tool);
   }
   const payload = bounded(structuredPayload(tool, operation), limit);
-  if (answerCheck(schema)?.(payload)) return payload as z.output<S>;
   return parseResponse(schema, payload, operation);
 }

@@ -1,5 +1,4 @@
 import type { AuthChallenge } from '../errors/api-errors.js';
-import { repeatedChallengeParams } from '../http/www-authenticate.js';
 import { isRecord } from '../is-record.js';
 import { baseUnits, currencyKey, isDecimals, MAX_DECIMALS } from './units.js';
 
@@ -74,7 +73,7 @@ export function parseRfc3339(value: string): Date | undefined {
 function readChallenge(challenge: AuthChallenge): PaymentChallenge | string | undefined {
   if (challenge.scheme.toLowerCase() !== 'payment') return undefined;
   const { params } = challenge;
-  const repeated = repeatedChallengeParams(challenge);
+  const { repeated = [] } = challenge;
   if (repeated.length > 0) return `${repeated.join(', ')} given more than once`;
   const { id, method, intent } = params;
   if (!id || !method || !intent) return 'id, method and intent are required';
