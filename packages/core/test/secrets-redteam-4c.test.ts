@@ -3,11 +3,83 @@
 // secrets, F6 names that are not ASCII). docs/SECURITY.md lists them.
 import net from 'node:net';
 import { inspect } from 'node:util';
+import { encodeHTML } from 'entities';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CatalogClient, ConnectionError } from '../src/index.js';
+import { createRedactor, redactSecrets } from '../src/http/redact.js';
+import { CatalogClient, ConfigurationError, ConnectionError } from '../src/index.js';
 import { type AnyCatalogTool, createCatalogToolList } from '../src/tools/index.js';
 
 const KEY = 'ck_live_Ab3dEf9hIjKlMn0pQr';
+
+describe('F1: every HTML5 name an encoder writes for ASCII punctuation', () => {
+  it.each([
+    ['vert', '|'],
+    ['VerticalLine', '|'],
+    ['lbrack', '['],
+    ['rbrack', ']'],
+    ['lbrace', '{'],
+    ['rbrace', '}'],
+    ['midast', '*'],
+    ['UnderBar', '_'],
+    ['DiacriticalGrave', '`'],
+    ['Hat', '^'],
+    ['QUOT', '"'],
+  ])('&%s; reads as %s', (name, char) => {
+    expect(redactSecrets(`x ab&${name};cdef y`, [`ab${char}cdef`])).toBe('x [redacted] y');
+  });
+
+  it('a Sanctum-shaped key through entities.encodeHTML is redacted', () => {
+    const key = '7|Ab3dEf9hIjKlMn0pQrStUv';
+    expect(encodeHTML(key)).toContain('&vert;');
+    expect(createRedactor(key)(`invalid key ${encodeHTML(key)}`)).toBe('invalid key [redacted]');
+  });
+});
+
+describe('F6: names that are not ASCII in HTML5 stay as written', () => {
+  it.each([
+    ['hyphen', '-'], // U+2010
+    ['tilde', '~'], // U+02DC
+    ['Vert', '|'], // U+2016
+    ['Colon', ':'], // U+2237
+    ['hat', '^'], // no such name
+  ])('&%s; is not read as %s', (name, char) => {
+    const text = `x ab&${name};cdef y`;
+    expect(redactSecrets(text, [`ab${char}cdef`])).toBe(text);
+  });
+});
+
+describe('F5: a secret past any header limit', () => {
+  it('redaction with a 100,000-character secret neither throws nor misses', () => {
+    const secret = `k${'e'.repeat(100_000)}`;
+    const redact = createRedactor(secret);
+    expect(redact('hello')).toBe('hello');
+    expect(redact(`key ${secret}`)).toBe('key [redacted]');
+  });
+
+  it('an API key longer than 16 KiB is a ConfigurationError naming apiKey', () => {
+    const build = () => new CatalogClient({ apiKey: `ck_${'e'.repeat(16_400)}` });
+    expect(build).toThrow(ConfigurationError);
+    expect(build).toThrow(/option apiKey is longer than 16384 characters/);
+  });
+});
+
+describe('F3: a key with a non-ASCII character', () => {
+  it.each([
+    ['Latin-1', 'ck_live_clé_Ab3dEf9hIjKlMn0p'],
+    ['beyond Latin-1', 'ck_live_cl€_Ab3dEf9hIjKlMn0p'],
+    ['a control character', 'ck_live_cl\u0007_Ab3dEf9hIjKlMn0p'],
+  ])('(%s) is refused at construction, naming apiKey, not echoing it', (_name, apiKey) => {
+    let error: unknown;
+    try {
+      new CatalogClient({ apiKey });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(String(error)).toMatch(/option apiKey must be printable ASCII/);
+    expect(inspect(error, { showHidden: true })).not.toContain('Ab3dEf9hIjKlMn0p');
+  });
+});
 
 describe('F2: a malformed answer echoing the key never reaches an error', () => {
   /** Answers: the key it received echoed where undici's parser keeps it (`HTTPParserError.data`). */

@@ -1,6 +1,7 @@
 import { abortable } from '../async.js';
 import { type AuthChallenge, PaymentRequiredError } from '../errors/api-errors.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
+import { MAX_SECRET_LENGTH } from '../http/redact.js';
 import { parseWwwAuthenticate } from '../http/www-authenticate.js';
 import type { CatalogLogger } from '../logger.js';
 import {
@@ -129,6 +130,11 @@ function checkCredential(value: unknown, operation: string): asserts value is st
   if (!/^[\x20-\x7e\t]+$/.test(value)) {
     throw new ConfigurationError(
       `${operation}: payment.pay returned an Authorization value with a character outside printable ASCII (a line break, a control or non-ASCII character), which cannot be sent in a header; nothing was sent`,
+    );
+  }
+  if (value.length > MAX_SECRET_LENGTH) {
+    throw new ConfigurationError(
+      `${operation}: payment.pay returned an Authorization value longer than ${MAX_SECRET_LENGTH} characters; nothing was sent`,
     );
   }
 }
