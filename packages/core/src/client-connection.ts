@@ -52,7 +52,7 @@ export class ClientConnection implements ServiceConnection {
       addresses: { rest: rest.baseUrl, mcp: rest.mcpUrl },
       apiKey,
     });
-    const fetched: Send = (request, scope) => send(rest.fetch, request, scope);
+    const fetched: Send = (request, scope) => send(rest.fetch, request, scope, this.redact);
     // Only with an instrumentation does an answer cost one more step (its status and tier).
     const plain: Send = rest.instrumentation
       ? (request, scope) =>

@@ -1,5 +1,6 @@
 import { ConfigurationError } from './errors/catalog-error.js';
 import { type BodyLimits, DEFAULT_BODY_LIMITS } from './http/call-scope.js';
+import { MAX_SECRET_LENGTH } from './http/redact.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './http/retry.js';
 import type { CatalogInstrumentation } from './instrumentation.js';
 import type { CatalogLogger } from './logger.js';
@@ -201,10 +202,25 @@ function resolveInstrumentation(
   );
 }
 
+/**
+ * A key is sent as a header value, so it must be printable ASCII (fetch would send `é` as
+ * one Latin-1 byte, a form the redactor does not look for) and at most
+ * {@link MAX_SECRET_LENGTH} characters. The message never echoes the key.
+ */
+function checkApiKey(apiKey: string | undefined): string | undefined {
+  if (apiKey !== undefined && !/^[\x20-\x7e]*$/.test(apiKey))
+    throw new ConfigurationError(
+      'option apiKey must be printable ASCII (header values are ASCII): it holds a control or non-ASCII character',
+    );
+  if ((apiKey?.length ?? 0) > MAX_SECRET_LENGTH)
+    throw new ConfigurationError(`option apiKey is longer than ${MAX_SECRET_LENGTH} characters`);
+  return apiKey;
+}
+
 /** Applies defaults and environment fallbacks, and checks every option. */
 export function resolveOptions(options: CatalogClientOptions = {}): ResolvedOptions {
   return {
-    apiKey: options.apiKey?.trim() || readEnv(ENV_VARS.apiKey),
+    apiKey: checkApiKey(options.apiKey?.trim() || readEnv(ENV_VARS.apiKey)),
     baseUrl: resolveUrl('baseUrl', options.baseUrl),
     mcpUrl: resolveUrl('mcpUrl', options.mcpUrl),
     fetch: resolveFetch(options.fetch),

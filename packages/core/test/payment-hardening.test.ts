@@ -180,6 +180,7 @@ describe('a credential fetch cannot send', () => {
     ['Latin-1 but not ASCII', 'Payment créd_SECRETMARK'],
     ['a control character', 'Payment cred\u0000_SECRETMARK'],
     ['a line break', 'Payment SECRETMARK\r\nx-injected: 1'],
+    ['longer than 16 KiB (red team F5)', `Payment SECRETMARK${'e'.repeat(16_400)}`],
   ])(
     '(%s) is refused before sending: ConfigurationError, outcomeUnknown false',
     async (_name, credential) => {
@@ -189,7 +190,9 @@ describe('a credential fetch cannot send', () => {
         .update('col_1', { name: 'New' })
         .catch((caught) => caught);
       expect(error).toBeInstanceOf(ConfigurationError);
-      expect(error.message).toMatch(/outside printable ASCII|Authorization header value/);
+      expect(error.message).toMatch(
+        /outside printable ASCII|Authorization header value|longer than/,
+      );
       expect(error.message).not.toContain('SECRETMARK');
       expect(error.outcomeUnknown).toBe(false);
       expect(server.requests).toHaveLength(1);

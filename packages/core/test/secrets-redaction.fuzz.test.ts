@@ -1,3 +1,4 @@
+import { encodeHTML, encodeXML } from 'entities';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRedactor } from '../src/http/redact.js';
@@ -39,6 +40,9 @@ const FORMS: Record<string, (value: string) => string> = {
   htmlDec: (v) => v.replace(/[^A-Za-z0-9]/g, (c) => `&#${c.charCodeAt(0)};`),
   html5Named: (v) =>
     v.replace(/[+/=]/g, (c) => ({ '+': '&plus;', '/': '&sol;', '=': '&equals;' })[c] ?? c),
+  // Real HTML/XML encoders (entities: htmlparser2, cheerio): `|` as `&vert;`, `{` as `&lbrace;`.
+  entitiesHtml: encodeHTML,
+  entitiesXml: encodeXML,
   base64: b64,
   base64Unpadded: (v) => b64(v).replace(/=+$/, ''),
   base64url: (v) => Buffer.from(v).toString('base64url'),

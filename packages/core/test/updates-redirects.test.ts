@@ -140,7 +140,9 @@ describe('a later hop never clears "may have arrived"', () => {
   it('a redirect followed by ECONNREFUSED leaves mayHaveArrived true', async () => {
     const scope = new CallScope('test.redirect', 5_000);
     const request = { method: 'POST' as const, url: `${origin}/first`, headers: {}, body: '{}' };
-    const error = await send(fetch, request, scope).catch((caught: unknown) => caught);
+    const error = await send(fetch, request, scope, (value) => value).catch(
+      (caught: unknown) => caught,
+    );
     scope.dispose();
     expect(String(error)).toMatch(/ECONNREFUSED/);
     expect(scope.mayHaveArrived).toBe(true);

@@ -10,10 +10,42 @@ export class ConnectionError extends CatalogError {
   /** `false` when the request provably never reached the service. */
   readonly requestSent: boolean;
 
-  constructor(message: string, options: CatalogErrorOptions & { requestSent: boolean }) {
-    super('connection', message, options);
+  /**
+   * `cause` is kept only as a {@link PlainCause} copy: a fetch error may hold the raw answer
+   * (undici's `HTTPParserError.data`, an echoed key included), which no redactor sees.
+   * `redact` clears the copied messages; without it they are left out.
+   */
+  constructor(
+    message: string,
+    options: CatalogErrorOptions & { requestSent: boolean; redact?: (text: string) => string },
+  ) {
+    super('connection', message, { cause: plainCause(options.cause, options.redact) });
     this.requestSent = options.requestSent;
   }
+}
+
+/** What a {@link ConnectionError} keeps of the error under it, at each level of its chain. */
+export interface PlainCause {
+  name: string;
+  code?: string;
+  message?: string;
+  cause?: PlainCause;
+}
+
+/** A plain copy of `error`'s chain (3 levels): its name, string `code` and redacted message. */
+function plainCause(
+  error: unknown,
+  redact: ((text: string) => string) | undefined,
+  depth = 0,
+): PlainCause | undefined {
+  if (!(error instanceof Error) || depth > 2) return undefined;
+  const { code, cause } = error as { code?: unknown; cause?: unknown };
+  const copy: PlainCause = { name: error.name };
+  if (typeof code === 'string') copy.code = code;
+  if (redact) copy.message = redact(error.message);
+  const under = plainCause(cause, redact, depth + 1);
+  if (under) copy.cause = under;
+  return copy;
 }
 
 /** The call took longer than its `timeoutMs`. */

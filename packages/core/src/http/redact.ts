@@ -7,11 +7,20 @@ export type Redactor = <T>(value: T) => T;
 const REDACTED = '[redacted]';
 /** A very short "secret" would shred ordinary text; real keys and tokens are long. */
 const MIN_SECRET_LENGTH = 4;
+/**
+ * The longest secret (an API key, a payment credential) the client sends: 16 KiB, a header
+ * limit of common servers. Longer ones are refused before use, so forms stay bounded.
+ */
+export const MAX_SECRET_LENGTH = 16_384;
 /** One escape at the cursor: percent, JSON (`\uXXXX`, `\` + any), HTML references with `;`. */
 const ESCAPE =
-  /%([0-9a-f]{2})|\\u([0-9a-f]{4})|\\(["\\/])|&#x0*([0-9a-f]{1,4});|&#0*(\d{1,5});|&([a-z]{2,6});/iy;
+  /%([0-9a-f]{2})|\\u([0-9a-f]{4})|\\(["\\/])|&#x0*([0-9a-f]{1,4});|&#0*(\d{1,5});|&([a-z]{2,16});/iy;
+/**
+ * Every HTML5 named reference (WHATWG table) that stands for printable ASCII punctuation,
+ * case-sensitive as HTML reads them (`&Vert;` is U+2016; none stands for `-` or `~`).
+ */
 const NAMES =
-  'amp& lt< gt> quot" apos\' plus+ sol/ bsol\\ equals= lowbar_ hyphen- period. colon: semi; comma, num# percnt% excl! quest? commat@ dollar$ ast* lpar( rpar) lsqb[ rsqb] lcub{ rcub} verbar| grave` hat^ tilde~';
+  'excl! quot" QUOT" num# dollar$ percnt% amp& AMP& apos\' lpar( rpar) ast* midast* plus+ comma, period. sol/ colon: semi; lt< LT< equals= gt> GT> quest? commat@ lbrack[ lsqb[ bsol\\ rbrack] rsqb] Hat^ lowbar_ UnderBar_ grave` DiacriticalGrave` lbrace{ lcub{ verbar| vert| VerticalLine| rbrace} rcub}';
 let named: Map<string, number> | undefined; // built at first use: module code stays pure
 /** Decoded units of short texts (most strings of an answer): redaction is synchronous. */
 let scratch: { units: Uint16Array; ends: Int32Array } | undefined;
@@ -22,14 +31,14 @@ function unitOf([, percent, json, any, hex, decimal, name]: RegExpExecArray): nu
     NAMES.split(' ').map((entry) => [entry.slice(0, -1), entry.charCodeAt(entry.length - 1)]),
   );
   if (any !== undefined) return any.charCodeAt(0);
-  if (name !== undefined) return named.get(name.toLowerCase()) ?? -1;
+  if (name !== undefined) return named.get(name) ?? -1;
   const value = Number.parseInt(percent ?? json ?? hex ?? decimal ?? '', decimal ? 10 : 16);
   return value <= 0xffff ? value : -1;
 }
 
 /**
  * `text` as the matcher reads it: one layer of escapes decoded, ASCII letters in lower case,
- * `+` as a space (a query mixes `+` and `%20`). Linear: each escape is at most 8 units
+ * `+` as a space (a query mixes `+` and `%20`). Linear: each escape is at most 18 units
  * (leading zeros aside). `ends[i]` is where decoded unit `i` ends in `text`.
  */
 function decode(text: string, mapped = false) {
@@ -74,7 +83,10 @@ const ENCODERS = [
 function formsOf(secret: string): string[] {
   const read = (text: string) => {
     const { units, length } = decode(text);
-    return String.fromCharCode(...units.subarray(0, length));
+    let form = ''; // in slices: spreading a long secret's units would overflow the stack
+    for (let at = 0; at < length; at += 4096)
+      form += String.fromCharCode(...units.subarray(at, Math.min(at + 4096, length)));
+    return form;
   };
   const forms = [
     secret,

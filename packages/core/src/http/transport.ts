@@ -1,5 +1,6 @@
 import { ConnectionError, ProtocolError } from '../errors/transport-errors.js';
 import type { CallScope } from './call-scope.js';
+import type { Redactor } from './redact.js';
 
 /** One outgoing HTTP request, credential headers included. */
 export interface OutgoingRequest {
@@ -52,12 +53,17 @@ function pathOf(first: OutgoingRequest): string {
   return new URL(first.url).pathname;
 }
 
-function toConnectionError(error: unknown, first: OutgoingRequest): ConnectionError {
+function toConnectionError(
+  error: unknown,
+  first: OutgoingRequest,
+  redact: Redactor,
+): ConnectionError {
   const code = errorCode((error as { cause?: unknown } | null)?.cause);
-  const reason = code ?? (error instanceof Error ? error.message : 'unknown error');
+  const reason = code ?? (error instanceof Error ? redact(error.message) : 'unknown error');
   const { origin, pathname } = new URL(first.url);
   return new ConnectionError(`${first.method} ${origin}${pathname} failed: ${reason}`, {
     cause: error,
+    redact,
     requestSent: !provablyNotSent(error),
   });
 }
@@ -81,9 +87,10 @@ function fetchFailure(
   first: OutgoingRequest,
   scope: CallScope,
   earlier: boolean,
+  redact: Redactor,
 ): Error {
   if (scope.failure) return scope.failure;
-  const failure = toConnectionError(error, first);
+  const failure = toConnectionError(error, first, redact);
   scope.mayHaveArrived = earlier || failure.requestSent;
   return failure;
 }
@@ -170,6 +177,7 @@ export async function send(
   fetchImpl: typeof fetch,
   request: OutgoingRequest,
   scope: CallScope,
+  redact: Redactor,
 ): Promise<Response> {
   let current = request;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
@@ -188,7 +196,7 @@ export async function send(
         signal: scope.signal,
       });
     } catch (error) {
-      throw fetchFailure(error, request, scope, earlier);
+      throw fetchFailure(error, request, scope, earlier, redact);
     }
     const { status } = response;
     // A 4xx is a refusal: the service did not act on the request. Anything else (a 2xx, a

@@ -2,6 +2,7 @@ import { abortable } from '../async.js';
 import { PaymentRequiredError } from '../errors/api-errors.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import { TimeoutError } from '../errors/transport-errors.js';
+import { MAX_SECRET_LENGTH } from '../http/redact.js';
 import { parseWwwAuthenticate } from '../http/www-authenticate.js';
 import type { CatalogLogger } from '../logger.js';
 import {
@@ -101,10 +102,13 @@ function paymentStepFailure(call: PaymentCall): Error {
  */
 function checkCredential(value: unknown, operation: string): string | undefined {
   const sendable =
-    typeof value === 'string' && value.trim() !== '' && /^[\x20-\x7e\t]+$/.test(value);
+    typeof value === 'string' &&
+    value.trim() !== '' &&
+    value.length <= MAX_SECRET_LENGTH &&
+    /^[\x20-\x7e\t]+$/.test(value);
   if (value === undefined || sendable) return value;
   throw new ConfigurationError(
-    `${operation}: payment.pay must return undefined or the Authorization header value ("Payment <credential>"), in printable ASCII on one line; nothing was sent`,
+    `${operation}: payment.pay must return undefined or the Authorization header value ("Payment <credential>"), in printable ASCII on one line, at most ${MAX_SECRET_LENGTH} characters; nothing was sent`,
   );
 }
 
