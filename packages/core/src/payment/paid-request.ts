@@ -3,6 +3,7 @@ import { type AuthChallenge, PaymentRequiredError } from '../errors/api-errors.j
 import { ConfigurationError } from '../errors/catalog-error.js';
 import { parseWwwAuthenticate } from '../http/www-authenticate.js';
 import type { CatalogLogger } from '../logger.js';
+import { MCP_OPERATIONS } from '../mcp-operations.js';
 import {
   decodePaymentChallenges,
   type PaymentChallenge,
@@ -13,7 +14,7 @@ import type { PaymentContext, PaymentOptions } from './types.js';
 
 // Operations that change nothing although they POST (the MCP calls are JSON-RPC POSTs).
 const readOnly = (operation: string) =>
-  operation === 'websites.search' || operation.startsWith('catalog.');
+  operation === 'websites.search' || MCP_OPERATIONS.has(operation);
 
 /**
  * What the payment step reads of a call (http/'s CallScope fits): declared here, so that

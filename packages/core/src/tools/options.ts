@@ -44,7 +44,8 @@ export interface CatalogToolsOptions<Extra extends AnyCatalogToolDefinition = ne
    * Your own tools (made with `defineCatalogTool`), added after the three built-ins. They get
    * the same treatment: input validation, redaction of the API key in model text, error text
    * for the model, approval when `mutates` is true, the strict-mode check, rename and
-   * include/exclude by their names. A name may not repeat a built-in's.
+   * include/exclude by their names. A name may not repeat a built-in's, nor be
+   * `lookup_catalog` or `get_product` (reserved for the service's tools, listed or not).
    */
   tools?: readonly Extra[];
   /** Only these tools (default: all, the built-ins and `tools`). */
@@ -220,17 +221,22 @@ const checkOptions = () =>
     ),
   });
 
-/** Custom tool names: each usable and its own. */
-function customNameIssues(
-  custom: readonly AnyCatalogToolDefinition[],
-  builtIns: readonly string[],
-  issues: Issues,
-): void {
-  const seen = new Set<string>(builtIns);
+/**
+ * Custom tool names: each usable and its own. The lookup tools' names are reserved whether or
+ * not the service lists them: inside catalogkit's tool sets `lookup_catalog` and `get_product`
+ * always mean the service's tools, so trusting their results by name (`CATALOG_RESULT_TOOLS`)
+ * holds by construction.
+ */
+function customNameIssues(custom: readonly AnyCatalogToolDefinition[], issues: Issues): void {
+  const seen = new Set<string>([...CATALOG_TOOL_NAMES, ...LOOKUP_TOOL_NAMES]);
   custom.forEach(({ name }, index) => {
     const path = `tools.${index}.name`;
     if (!TOOL_NAME_PATTERN.test(name)) {
       issues.push(`${path}: is ${JSON.stringify(name)}; must match ${TOOL_NAME_PATTERN.source}`);
+    } else if ((LOOKUP_TOOL_NAMES as readonly string[]).includes(name)) {
+      issues.push(
+        `${path}: ${name} is reserved for the catalog service's own tool (its results are trusted buy-link sources); name yours differently`,
+      );
     } else if (seen.has(name)) {
       issues.push(`${path}: ${name} is already taken`);
     }
@@ -300,7 +306,7 @@ export function readToolOptions(given: unknown): ToolOptionsRead {
     issues.push('give client or clientOptions, not both');
   }
   const custom = [...(options.tools ?? [])];
-  if (issues.length === 0) customNameIssues(custom, builtIns, issues);
+  if (issues.length === 0) customNameIssues(custom, issues);
   const all = [...builtIns, ...names];
   const included: readonly string[] = options.include ?? all;
   const selected = all.filter(
