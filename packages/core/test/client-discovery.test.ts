@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpError } from '../src/errors/index.js';
-import { CatalogClient, ProtocolError, TimeoutError } from '../src/index.js';
+import { CatalogClient, ProtocolError, RateLimitError, TimeoutError } from '../src/index.js';
 import { rpcIdOf, TEST_KEY } from './support/fixtures.js';
 import { sendJson, startTestServer, type TestServer } from './support/test-server.js';
 
@@ -122,5 +122,37 @@ describe('catalog.tools against a service that pages, loops or answers oddly', (
     // Listed without lookup_catalog: the typed call refuses and sends no tools/call.
     await expect(catalog.lookup({ ids: ['p1'] })).rejects.toBeInstanceOf(McpError);
     expect(server.requests.map((r) => rpc(r.body).method)).toEqual(['tools/list', 'tools/list']);
+  });
+});
+
+// Red team 37 F7: the MCP rate-limit surface was any `catalog.` prefix, so a REST call named
+// `catalog.*` that met a 429 paused the MCP endpoint. The MCP operations are an exact list.
+describe('the MCP operations are an exact list', () => {
+  it('a 429 on a REST call named catalog.* pauses REST, not the MCP endpoint', async () => {
+    server.handle((request, response) => {
+      if (request.url.startsWith('/v1/')) {
+        return sendJson(response, 429, { detail: 'slow down' }, { 'retry-after': '600' });
+      }
+      const result = { tools: [{ name: 'search_catalog' }] };
+      sendJson(response, 200, { jsonrpc: '2.0', id: rpcIdOf(request.body), result }, tier);
+    });
+    const limited = new CatalogClient({
+      apiKey: TEST_KEY,
+      baseUrl: server.origin,
+      mcpUrl: `${server.origin}/ucp`,
+      maxRetries: 0,
+    });
+    const body = { user_id: 'u1' };
+    const order = {
+      operation: 'catalog.createOrder',
+      method: 'POST',
+      path: '/v1/orders',
+      body,
+    } as const;
+    await expect(limited.request({ ...order, retry: 'once' })).rejects.toBeInstanceOf(
+      RateLimitError,
+    );
+    expect(await limited.catalog.tools()).toEqual(['search_catalog']);
+    expect(server.requests).toHaveLength(2);
   });
 });
