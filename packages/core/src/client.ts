@@ -66,6 +66,8 @@ export interface CatalogApi {
   /**
    * The names of the tools the MCP endpoint lists (`tools/list`), read once and cached for
    * this client's life (a failed read is not cached); `refresh: true` reads them again.
+   * `timeoutMs` covers every page. `[]` when the service has no `tools/list` (-32601);
+   * a ProtocolError when it names over 1,000 tools or pages past 10.
    */
   tools(options?: CatalogDiscoveryOptions): Promise<readonly string[]>;
   /**

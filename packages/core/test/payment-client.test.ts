@@ -111,6 +111,32 @@ describe('the payment option', () => {
     ]);
   });
 
+  // Red team 37 F7: read-only was any `catalog.` prefix, so a caller's own POST named
+  // `catalog.createOrder` reached the pay hook as read-only. An exact list of operations now.
+  it('only the MCP reads are read-only POSTs: a REST POST named catalog.* mutates', async () => {
+    server.handle((_request, response) => challenge(response));
+    const seen: { operation: string; mutates: boolean }[] = [];
+    const client = clientWith((_challenges, { operation, mutates }) => {
+      seen.push({ operation, mutates });
+      return undefined;
+    });
+    const body = { user_id: 'u1' };
+    await client
+      .request({
+        operation: 'catalog.createOrder',
+        method: 'POST',
+        path: '/v1/orders',
+        body,
+        retry: 'once',
+      })
+      .catch(() => undefined);
+    await client.catalog.tools().catch(() => undefined);
+    expect(seen).toEqual([
+      { operation: 'catalog.createOrder', mutates: true },
+      { operation: 'catalog.tools', mutates: false },
+    ]);
+  });
+
   it('a declined payment is the usual PaymentRequiredError, and nothing is resent', async () => {
     paidOnly({ websites: [] });
     const client = clientWith(() => undefined);

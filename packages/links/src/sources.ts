@@ -15,7 +15,9 @@ export interface BuyLinkTrustOptions {
   /**
    * Names of the tools whose results are catalog results. Default core's
    * `CATALOG_RESULT_TOOLS` (`search_catalog`, `lookup_catalog`, `get_product`); give the new
-   * names if you renamed the tools.
+   * names if you renamed the tools. Inside catalogkit's tool sets those names are always the
+   * service's tools (a custom tool may not take them); a tool of those names from elsewhere
+   * (another MCP server's) must not be passed as a source, or pass this list without it.
    */
   catalogToolNames?: readonly string[];
 }

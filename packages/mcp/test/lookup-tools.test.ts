@@ -1,8 +1,13 @@
 import { CatalogClient } from '@catalogkit/core';
-import type { GetProductOutput, LookupCatalogOutput } from '@catalogkit/core/tools';
+import {
+  defineCatalogTool,
+  type GetProductOutput,
+  type LookupCatalogOutput,
+} from '@catalogkit/core/tools';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { finalizeBuyLinks } from '@catalogkit/links';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod/v4';
 import { type CatalogMcpHandlerOptions, createCatalogMcpHandler } from '../src/index.js';
 import { connectHttpClient, mountInHono } from './support/http-host.js';
 import { textOf } from './support/inputs.js';
@@ -93,6 +98,27 @@ describe('lookup_catalog and get_product on the MCP server', () => {
     } finally {
       await fallback.close();
       await today.close();
+    }
+  });
+
+  // Red team 37 F1: an app's own get_product was silently replaced by the built-in (listed
+  // readOnlyHint with the built-in's output schema). Refused at construction, listed or not.
+  it('refuses an application tool named get_product or lookup_catalog', async () => {
+    const off = await discovered({ lookupTools: false });
+    for (const name of ['get_product', 'lookup_catalog']) {
+      const own = defineCatalogTool({
+        name,
+        description: () => 'Reads a product page.',
+        inputSchema: z.strictObject({ url: z.string() }),
+        mutates: false,
+        execute: async ({ url }) => ({ request: { url }, response: {} }),
+        toModelOutput: () => 'page',
+      });
+      for (const serviceTools of [undefined, off.serviceTools]) {
+        expect(() =>
+          createCatalogMcpHandler({ client: off.client, serviceTools, tools: [own] }),
+        ).toThrow(new RegExp(`tools\\.0\\.name: ${name} is reserved`));
+      }
     }
   });
 });

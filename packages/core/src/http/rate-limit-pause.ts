@@ -1,6 +1,7 @@
 import { monotonicMs } from '../async.js';
 import { RateLimitError } from '../errors/api-errors.js';
 import type { CatalogLogger } from '../logger.js';
+import { MCP_OPERATIONS } from '../mcp-operations.js';
 import type { CatalogStore } from '../store/catalog-store.js';
 import { originOf, scopeDigest } from '../store/scope.js';
 import { callStore, STORE_TIMEOUT_MS, storeName } from '../store/store-call.js';
@@ -41,11 +42,11 @@ const KEY = 'catalogkit:rate-limit:';
 /** Errors made from a pause (not the service's answers), so they are not shared again. */
 const fromPause = new WeakSet<object>();
 
-/** The service's limits are separate for REST and for MCP (the `catalog.*` operations). */
+/** The service's limits are separate for REST and for MCP (`MCP_OPERATIONS`). */
 type Surface = 'rest' | 'mcp';
 
 function surfaceOf(operation: string): Surface {
-  return operation.startsWith('catalog.') ? 'mcp' : 'rest';
+  return MCP_OPERATIONS.has(operation) ? 'mcp' : 'rest';
 }
 
 export interface RateLimitPauseSettings {

@@ -122,7 +122,8 @@ async function readRpcMessage(
   return message;
 }
 
-async function attempt<T>(
+/** One attempt of an MCP call within `scope` (callers that run their own scope use it). */
+export async function mcpAttempt<T>(
   connection: ServiceConnection,
   call: McpCall<T>,
   id: RpcId,
@@ -159,7 +160,7 @@ export function callMcp<T>(
   options: RequestOptions,
 ): Promise<T> {
   return connection.run(call.operation, 'idempotent', options, (scope) =>
-    attempt(connection, call, nextId(), scope),
+    mcpAttempt(connection, call, nextId(), scope),
   );
 }
 
@@ -171,6 +172,8 @@ export interface UcpTool<A extends z.$ZodType, R extends z.$ZodType> {
   result: R;
   /** Most products kept of an answer (default {@link CATALOG_LIMIT_MAX}). */
   limit?: (args: z.output<A>) => number;
+  /** The answer holds one `product`, not `products[]` (get_product). */
+  single?: boolean;
 }
 
 /**

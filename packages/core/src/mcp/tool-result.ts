@@ -45,18 +45,21 @@ function boundedProduct(product: unknown): unknown {
 }
 
 /**
- * The answer cut to what was asked for: at most `limit` products (`products[]`, or the one
- * `product` of get_product) and {@link CATALOG_VARIANTS_MAX} variants each, the rest
- * dropped (trimmed, not refused). Done before anything reads the products, so the model's
- * text, `structuredContent` and the storefront's cards are all bounded by construction.
- * Never mutates the parsed value.
+ * The answer cut to what was asked for: at most `limit` products and
+ * {@link CATALOG_VARIANTS_MAX} variants each, the rest dropped (trimmed, not refused). Read by
+ * tool, never by shape: a `single` tool's (get_product's) products are its one `product`, so
+ * a `products` beside it is dropped, and no reader (view, trusted buy links, bounds) can
+ * find a product the others did not. Done before anything reads the products, so the
+ * model's text, `structuredContent` and the storefront's cards are all bounded by
+ * construction. Never mutates the parsed value.
  */
-function bounded(payload: unknown, limit: number): unknown {
+function bounded(payload: unknown, limit: number, single: boolean): unknown {
   if (!isRecord(payload)) return payload;
-  if (!Array.isArray(payload.products)) {
-    const product = boundedProduct(payload.product);
-    return product === payload.product ? payload : { ...payload, product };
+  if (single) {
+    const { products: _notItsField, ...rest } = payload;
+    return 'product' in rest ? { ...rest, product: boundedProduct(rest.product) } : rest;
   }
+  if (!Array.isArray(payload.products)) return payload;
   const { products } = payload;
   const kept = products.length > limit ? products.slice(0, limit) : products;
   const trimmed = kept.map(boundedProduct);
@@ -67,7 +70,7 @@ function bounded(payload: unknown, limit: number): unknown {
 /**
  * The catalog result of a `tools/call` result: a CatalogToolError for `isError`, else
  * `structuredContent` parsed leniently with `schema` (unknown fields kept, buy links
- * untouched), at most `limit` products (see {@link bounded}). A result that already is what
+ * untouched), bounded (see {@link bounded}). A result that already is what
  * zod would return (the usual answer) is used as JSON.parse made it: the answer check
  * (validation/schema-check.ts) spares zod's copy of every product.
  */
@@ -75,7 +78,7 @@ export function toCatalogResult<S extends z.$ZodType>(
   schema: S,
   result: unknown,
   redact: Redactor,
-  call: { operation: string; tool: string },
+  call: { operation: string; tool: string; single?: boolean },
   limit: number = CATALOG_LIMIT_MAX,
 ): z.output<S> {
   const { operation } = call;
@@ -84,6 +87,6 @@ export function toCatalogResult<S extends z.$ZodType>(
     const messages = redact(toolMessages(tool));
     throw new CatalogToolError(messages, redact(tool.content ?? []), call.tool);
   }
-  const payload = bounded(structuredPayload(tool, operation), limit);
+  const payload = bounded(structuredPayload(tool, operation), limit, call.single === true);
   return parseResponse(schema, payload, operation);
 }

@@ -5,6 +5,7 @@ import { TimeoutError } from '../errors/transport-errors.js';
 import { MAX_SECRET_LENGTH } from '../http/redact.js';
 import { parseWwwAuthenticate } from '../http/www-authenticate.js';
 import type { CatalogLogger } from '../logger.js';
+import { MCP_OPERATIONS } from '../mcp-operations.js';
 import {
   decodeBase64UrlJson,
   decodePaymentChallenges,
@@ -13,15 +14,9 @@ import {
 } from './challenge.js';
 import { notify, type PaymentContext, type PaymentOptions, type PaymentReceipt } from './types.js';
 
-// Operations that change nothing although they POST (the MCP calls are JSON-RPC POSTs): a
-// list, not a prefix, so a custom `client.request` operation is never read-only by its name.
-const READ_ONLY_OPERATIONS = new Set([
-  'websites.search',
-  'catalog.search',
-  'catalog.lookup',
-  'catalog.getProduct',
-  'catalog.tools',
-]);
+// Operations that change nothing although they POST (the MCP calls are JSON-RPC POSTs).
+const readOnly = (operation: string) =>
+  operation === 'websites.search' || MCP_OPERATIONS.has(operation);
 
 /** What the payment step reads of a call (http/'s CallScope fits). */
 export interface PaymentCall {
@@ -148,7 +143,7 @@ export class PaymentStep<C extends PaymentCall> {
         operation,
         method: request.method,
         url: `${origin}${pathname}${search}`,
-        mutates: request.method !== 'GET' && !READ_ONLY_OPERATIONS.has(operation),
+        mutates: request.method !== 'GET' && !readOnly(operation),
         signal: call.signal,
       };
       const credential = await this.#ask(challenges, context, response, call);

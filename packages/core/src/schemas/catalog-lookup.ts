@@ -18,9 +18,52 @@ export const GET_PRODUCT_TOOL = 'get_product';
  */
 export const CATALOG_LOOKUP_MAX = 50;
 
-const nonEmpty = () => z.string().check(z.trim(), z.minLength(1));
-/** A retailer page URL: http or https, kept as written (never normalised). */
-export const PageUrlSchema = /* @__PURE__ */ schema(() => z.httpUrl());
+/** Longest id, option name or label sent (a real one is far shorter). */
+export const LOOKUP_TEXT_MAX = 1000;
+/** Longest retailer page URL sent (what browsers and servers commonly accept). */
+export const PAGE_URL_MAX = 2048;
+/** Most `selected` options, and most `preferences`, of one get_product call. */
+export const SELECTION_MAX = 50;
+
+const nonEmpty = () =>
+  z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1),
+      z.maxLength(LOOKUP_TEXT_MAX, { error: `must be at most ${LOOKUP_TEXT_MAX} characters` }),
+    );
+
+/** What is wrong with a retailer page URL, if anything. */
+function pageUrlProblem(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return 'must be a full URL (http or https), e.g. https://shop.example/p/1';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must be an http or https URL';
+  const host = url.hostname;
+  if (host.startsWith('[') || /^[\d.]+$/.test(host) || /(^|\.)localhost$/.test(host)) {
+    return 'must be a retailer page on a public host name, not an IP address or localhost';
+  }
+  return z.regexes.domain.test(host) ? undefined : `has an invalid host name: ${host}`;
+}
+
+/**
+ * A retailer page URL: http or https on a public host name (retailer pages are public
+ * hosts, never an IP address or localhost), at most {@link PAGE_URL_MAX} characters, kept as
+ * written (never normalised).
+ */
+export const PageUrlSchema = /* @__PURE__ */ schema(() =>
+  z.string().check(
+    z.maxLength(PAGE_URL_MAX, { error: `must be at most ${PAGE_URL_MAX} characters` }),
+    z.check<string>((payload) => {
+      const problem = pageUrlProblem(payload.value);
+      if (problem) payload.issues.push({ code: 'custom', message: problem, input: payload.value });
+    }),
+  ),
+);
 
 /** The `catalog` argument of `lookup_catalog`: product/variant ids and/or retailer page URLs. */
 export const CatalogLookupSchema = /* @__PURE__ */ schema(() =>
@@ -69,6 +112,7 @@ export const ProductSelectionSchema = /* @__PURE__ */ schema(() =>
     selected: described(
       z.optional(
         z.array(OptionSelectionSchema).check(
+          z.maxLength(SELECTION_MAX, { error: `must hold at most ${SELECTION_MAX} options` }),
           z.refine((all) => new Set(all.map((o) => o.name)).size === all.length, {
             error: 'Name each option at most once',
           }),
@@ -77,7 +121,11 @@ export const ProductSelectionSchema = /* @__PURE__ */ schema(() =>
       'Options chosen so far, e.g. [{"name":"Size","label":"10"}].',
     ),
     preferences: described(
-      z.optional(z.array(nonEmpty())),
+      z.optional(
+        z
+          .array(nonEmpty())
+          .check(z.maxLength(SELECTION_MAX, { error: `must hold at most ${SELECTION_MAX} names` })),
+      ),
       'Option names to keep first when no offer matches every choice, e.g. ["Size","Color"].',
     ),
   }),
@@ -126,10 +174,13 @@ export const GetProductResultSchema = /* @__PURE__ */ schema(() =>
 /** A parsed `get_product` answer: the product (if found) and messages; unknown fields kept. */
 export type GetProductResult = Closed<z.infer<typeof GetProductResultSchema>>;
 
-/** The tools a `tools/list` page names (only `name` is read), and the cursor of the next page. */
+/**
+ * The tools a `tools/list` page names (only a text `name` is read; other entries are
+ * skipped), and the cursor of the next page.
+ */
 export const ToolsListResultSchema = /* @__PURE__ */ schema(() =>
   z.looseObject({
-    tools: z.array(z.looseObject({ name: z.string() })),
+    tools: z.array(z.unknown()),
     nextCursor: z.optional(z.nullable(z.string())),
   }),
 );

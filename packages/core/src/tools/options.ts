@@ -38,9 +38,11 @@ export interface CatalogToolsOptions<Extra extends AnyCatalogToolDefinition = ne
    */
   store?: CatalogStore;
   /**
-   * Your own tools (made with `defineCatalogTool`), added after the built-ins, with the same
-   * input validation, redaction, error text, approval (`mutates`), strict-mode check, rename
-   * and include/exclude. A name may not repeat a built-in's.
+   * Your own tools (made with `defineCatalogTool`), added after the three built-ins. They get
+   * the same treatment: input validation, redaction of the API key in model text, error text
+   * for the model, approval when `mutates` is true, the strict-mode check, rename and
+   * include/exclude by their names. A name may not repeat a built-in's, nor be
+   * `lookup_catalog` or `get_product` (reserved for the service's tools, listed or not).
    */
   tools?: readonly Extra[];
   /** Only these tools (default: all, the built-ins and `tools`). */
@@ -129,7 +131,7 @@ export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefin
   custom.forEach(({ name }, index) => {
     if ((LOOKUP_TOOL_NAMES as readonly string[]).includes(name)) {
       issues.push(
-        `tools.${index}.name: ${name} is the service's own tool (its results are trusted as buy-link sources); give yours another name`,
+        `tools.${index}.name: ${name} is reserved for the catalog service's own tool (its results are trusted as buy-link sources); give yours another name`,
       );
     }
   });

@@ -47,17 +47,32 @@ export interface GetProductOutput extends CatalogToolResult<ProductSelection, Ge
   tier: AuthTier;
 }
 
+/** Most options, and most values per option, the model reads (the rest are counted). */
+const OPTIONS_SHOWN = 20;
+const more = (total: number) => (total > OPTIONS_SHOWN ? ` and ${total - OPTIONS_SHOWN} more` : '');
+
 /** `Color: Black, Red (out of stock)`: an option's values with their availability, if sent. */
 function optionLine(option: unknown): string | undefined {
   if (!isRecord(option) || typeof option.name !== 'string' || !Array.isArray(option.values)) {
     return undefined;
   }
-  const values = option.values.filter(isRecord).map((value) => {
+  // A value without a text label says nothing the model could choose: skipped.
+  const labelled = option.values.filter(
+    (value): value is Record<string, unknown> => isRecord(value) && typeof value.label === 'string',
+  );
+  const values = labelled.slice(0, OPTIONS_SHOWN).map((value) => {
     const note =
       value.exists === false ? ' (no offer)' : value.available === false ? ' (out of stock)' : '';
     return `${String(value.label)}${note}`;
   });
-  return `${option.name}: ${values.join(', ')}`;
+  return `${option.name}: ${values.join(', ')}${more(labelled.length)}`;
+}
+
+/** The option lines of a product: at most {@link OPTIONS_SHOWN}, then how many more. */
+function optionLines(options: readonly unknown[]): string[] {
+  const lines = options.flatMap((option) => optionLine(option) ?? []);
+  const extra = more(lines.length);
+  return [...lines.slice(0, OPTIONS_SHOWN), ...(extra ? [`Options:${extra}`] : [])];
 }
 
 /** `get_product`: one product's offers, narrowed by the options the shopper chose. */
@@ -94,7 +109,7 @@ export const getProductTool = /* @__PURE__ */ defineCatalogTool<
         ? `Product ${product.id}${chosen.length ? ` (selected: ${chosen.join(', ')})` : ''}:`
         : `No product ${request.id}.`,
       ...noticeLines(tier, response.messages),
-      ...(product?.options ?? []).flatMap((option) => optionLine(option) ?? []),
+      ...optionLines(product?.options ?? []),
       ...(product ? productSection([product], view?.buyLinks ?? 'reference') : []),
     ].join('\n');
   },

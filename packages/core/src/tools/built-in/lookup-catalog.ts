@@ -1,6 +1,7 @@
 import type { z } from 'zod/v4';
 import type { AuthTier } from '../../schemas/catalog.js';
 import {
+  CATALOG_LOOKUP_MAX,
   type CatalogLookup,
   type CatalogLookupResult,
   LOOKUP_CATALOG_TOOL,
@@ -31,9 +32,20 @@ export const LookupCatalogInputSchema = /* @__PURE__ */ schema(() =>
       )
         .nullable()
         .describe('Product page URLs the shopper gave (http or https); null for none.'),
-    }),
+    })
+      .refine(({ product_ids, urls }) => countOfLists(product_ids, urls) > 0, {
+        error: 'give at least one product_id in product_ids or one URL in urls',
+      })
+      .refine(({ product_ids, urls }) => countOfLists(product_ids, urls) <= CATALOG_LOOKUP_MAX, {
+        error: `give at most ${CATALOG_LOOKUP_MAX} product_ids and urls together`,
+      }),
   ),
 );
+
+/** How many ids and URLs together (counted in the model's fields, so errors name them). */
+const countOfLists = (...lists: (readonly string[] | null)[]) =>
+  lists.reduce((sum, list) => sum + (list?.length ?? 0), 0);
+
 /** The input of `lookup_catalog` once validated; `null` means "not given". */
 export type LookupCatalogInput = z.output<typeof LookupCatalogInputSchema>;
 
