@@ -95,10 +95,13 @@ describe('catalogkit-mcp --http', () => {
 
     const { client } = await connectHttpClient(cli.url);
     const { tools } = await client.listTools();
+    // The service lists lookup_catalog and get_product (read at start): served after the built-ins.
     expect(tools.map((tool) => tool.name)).toEqual([
       'search_catalog',
       'search_websites',
       'update_collection',
+      'lookup_catalog',
+      'get_product',
     ]);
     const found = await client.callTool({
       name: 'search_catalog',

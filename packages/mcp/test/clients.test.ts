@@ -23,7 +23,14 @@ import { textOf } from './support/inputs.js';
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const BIN = ['--conditions=@catalogkit/source', '--import', 'tsx', 'src/cli.ts'];
 const SERVER_ARGS = [...BIN, '--confirm-changes', 'annotations-only'];
-const TOOL_NAMES = ['search_catalog', 'search_websites', 'update_collection'];
+// The built-ins, then the service's own lookup tools: the bin reads the emulator's tools/list.
+const TOOL_NAMES = [
+  'search_catalog',
+  'search_websites',
+  'update_collection',
+  'lookup_catalog',
+  'get_product',
+];
 
 let emulator: RunningEmulator;
 let http: { child: ChildProcessWithoutNullStreams; url: URL };
