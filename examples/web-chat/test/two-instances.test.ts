@@ -14,8 +14,8 @@ import { PAGE_DIR, PATCH_ROUTE, SECRET_KEY } from './support/app.js';
 import { chromiumMissing, launchChromium, type OpenedPage, openPage } from './support/browser.js';
 import { ChatDriver, reasonOf } from './support/chat.js';
 import {
-  INSTANCE_ENTRY,
   INSTANCE_NODE_ARGS,
+  instanceEntry,
   redisMissing,
   startTwoInstanceApp,
   type TwoInstanceApp,
@@ -336,7 +336,7 @@ describe.skipIf(noRedis)(
           pageDir: PAGE_DIR,
           redisUrl: redis.url,
           ...secrets,
-          entry: INSTANCE_ENTRY,
+          entry: await instanceEntry(),
           nodeArgs: INSTANCE_NODE_ARGS,
           onOutput: () => undefined,
         });

@@ -10,15 +10,19 @@ import {
   hrefsIn,
   launch,
   type Outcome,
+  openTab,
   show,
+  type Tab,
   TITLE,
 } from './support/page.js';
 import { RENDERERS } from './support/render-both.js';
 
 let browser: Browser;
+let tab: Tab;
 
 beforeAll(async () => {
   browser = await launch();
+  tab = await openTab(browser);
 });
 
 afterAll(async () => {
@@ -44,12 +48,12 @@ describe.each(Object.entries(RENDERERS))('in Chromium, %s', (_name, render) => {
   it.each(Object.entries({ ...ATTACKS, ...GFM_DISAGREEMENTS }))(
     '%s: only buy links are clickable, no script runs',
     async (_attack, answer) => {
-      expectSafe(await show(browser, render(answer), true));
+      expectSafe(await show(tab, render(answer), true));
     },
   );
 
   it('a plain buy link stays clickable and opens the buy link', async () => {
-    const outcome = await show(browser, render(`Get it [here](${BUY}) or at <${BUY_2}>.`), true);
+    const outcome = await show(tab, render(`Get it [here](${BUY}) or at <${BUY_2}>.`), true);
     expectSafe(outcome);
     expect(outcome.anchors).toBe(2);
     expect(outcome.clicked).toEqual([new URL(BUY).href, new URL(BUY_2).href]);
@@ -119,7 +123,7 @@ describe('generated hostile answers', () => {
     async (_name, render) => {
       await fc.assert(
         fc.asyncProperty(ANSWER, async (answer) => {
-          expectSafe(await show(browser, render(answer), false));
+          expectSafe(await show(tab, render(answer), false));
         }),
         { numRuns: RUNS },
       );
@@ -130,7 +134,7 @@ describe('generated hostile answers', () => {
   it('renderAnswerHtml makes clickable exactly the links verifyBuyLinks verified', async () => {
     await fc.assert(
       fc.asyncProperty(ANSWER, async (answer) => {
-        const hrefs = await hrefsIn(browser, RENDERERS.renderAnswerHtml!(answer));
+        const hrefs = await hrefsIn(tab, RENDERERS.renderAnswerHtml!(answer));
         expect(hrefs).toEqual(verifyBuyLinks(answer, toolResults).verified.map(({ url }) => url));
       }),
       { numRuns: RUNS },

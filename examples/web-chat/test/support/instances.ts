@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import type { RunningEmulator } from '@catalogkit/emulator';
 import { type StartEmulatorOptions, startEmulator } from '@catalogkit/emulator';
+import { build } from 'esbuild';
 import { expect } from 'vitest';
 import type { InstanceSettings } from '../../src/dev/instance.js';
 import { startInstances } from '../../src/dev/instances.js';
@@ -46,10 +46,42 @@ export interface ProxyRecord {
 }
 
 /** The instance process of the tests (the scripted model, the test's clock). */
-export const INSTANCE_ENTRY = fileURLToPath(new URL('./instance-main.ts', import.meta.url));
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-/** Node's options for it: the TypeScript sources, through tsx. */
-export const INSTANCE_NODE_ARGS = ['--conditions=@catalogkit/source', '--import', TSX_LOADER];
+const INSTANCE_SOURCE = fileURLToPath(new URL('./instance-main.ts', import.meta.url));
+/** Node's options for it: none, the bundle holds every module it runs. */
+export const INSTANCE_NODE_ARGS: string[] = [];
+
+let bundled: Promise<string> | undefined;
+
+/**
+ * instance-main.ts and the workspace sources it imports (`@catalogkit/source`), bundled once
+ * per test file into one ES module, as a deployment ships it. Through tsx every instance spent
+ * about 3 s of CPU loading and compiling the same sources, and these tests start dozens of
+ * instances; the code they run is the same.
+ */
+export function instanceEntry(): Promise<string> {
+  bundled ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'webchat-instance-'));
+    // Removed when the test file's worker exits (its last instance has stopped by then).
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const outfile = join(dir, 'instance.mjs');
+    await build({
+      entryPoints: [INSTANCE_SOURCE],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node22',
+      conditions: ['@catalogkit/source'],
+      outfile,
+      logLevel: 'warning',
+      // Some dependencies (ioredis) are CommonJS: their `require` calls need one in the module.
+      banner: {
+        js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+      },
+    });
+    return outfile;
+  })();
+  return bundled;
+}
 const SETTINGS: ReadonlyArray<keyof InstanceSettings> = [
   'collections',
   'showCommission',
@@ -106,7 +138,7 @@ export async function startTwoInstanceApp(
     pageDir: PAGE_DIR,
     redisUrl,
     settings,
-    entry: INSTANCE_ENTRY,
+    entry: await instanceEntry(),
     nodeArgs: INSTANCE_NODE_ARGS,
     env: clock ? { WEBCHAT_TEST_CLOCK_FILE: clock.file } : {},
     onOutput: (instance, line) => output.push(`[instance ${instance}] ${line}`),
