@@ -120,6 +120,23 @@ export function createCatalogTools<
     include?: readonly Included[];
     exclude?: readonly Excluded[];
     rename?: undefined;
+    serviceTools?: undefined;
+  },
+): CatalogToolSet<Pick<CatalogToolTypes<Extra>, Exclude<Included, Excluded | LookupToolName>>>;
+/**
+ * With `serviceTools`, `lookup_catalog` and `get_product` are in the set only when the service
+ * lists them, so they are optional members of its type.
+ */
+export function createCatalogTools<
+  const Extra extends AnyCatalogToolDefinition = never,
+  const Included extends ToolNameOf<Extra> = ToolNameOf<Extra>,
+  const Excluded extends ToolNameOf<Extra> = never,
+>(
+  options: AiSdkCatalogToolsOptions<Extra> & {
+    include?: readonly Included[];
+    exclude?: readonly Excluded[];
+    rename?: undefined;
+    serviceTools: readonly string[];
   },
 ): CatalogToolSet<Pick<CatalogToolTypes<Extra>, Exclude<Included, Excluded | LookupToolName>>> &
   Partial<CatalogToolSet<Pick<LookupToolTypes, Exclude<Included, Excluded> & LookupToolName>>>;
