@@ -6,7 +6,7 @@ import { inspect } from 'node:util';
 import { encodeHTML } from 'entities';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedactor, redactSecrets } from '../src/http/redact.js';
-import { CatalogClient, ConfigurationError, ConnectionError } from '../src/index.js';
+import { CatalogClient, CatalogError, ConfigurationError, ConnectionError } from '../src/index.js';
 import { type AnyCatalogTool, createCatalogToolList } from '../src/tools/index.js';
 
 const KEY = 'ck_live_Ab3dEf9hIjKlMn0pQr';
@@ -126,9 +126,13 @@ describe('F2: a malformed answer echoing the key never reaches an error', () => 
       const error = await new CatalogClient(options()).websites
         .search({ query: 'shoes' })
         .catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(ConnectionError);
+      expect(error).toBeInstanceOf(CatalogError);
       for (const view of views(error)) expect(view).not.toContain('Ab3dEf9hIjKlMn0pQr');
-      // The cause is a copy (name, code, message), never the fetch error itself.
+      // Node 22's fetch (undici 6) reads a folded header or a header name with a space as an
+      // answer, so the call ends with its status (the redactor covers header names and
+      // values); newer ones refuse the answer, and the ConnectionError's cause is a copy
+      // (name, code, message), never the fetch error itself.
+      if (!(error instanceof ConnectionError)) return;
       const cause = (error as Error).cause as Record<string, unknown>;
       expect(cause).not.toBeInstanceOf(Error);
       expect(
