@@ -5,5 +5,5 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { conditions: ['@catalogkit/source'] },
   ssr: { resolve: { conditions: ['@catalogkit/source'] } },
-  test: { testTimeout: 120_000, hookTimeout: 120_000, fileParallelism: false },
+  test: { isolate: false, testTimeout: 120_000, hookTimeout: 120_000, fileParallelism: false },
 });

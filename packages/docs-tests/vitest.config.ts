@@ -51,6 +51,9 @@ export default defineConfig({
   resolve: { conditions: ['@catalogkit/source'] },
   ssr: { resolve: { conditions: ['@catalogkit/source'] } },
   test: {
+    // Isolated, unlike the other packages: each flow is a module that reads its settings at
+    // import, as the README's snippets do, so every file needs its own copy of them.
+    isolate: true,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [

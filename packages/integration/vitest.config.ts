@@ -3,5 +3,5 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { conditions: ['@catalogkit/source'] },
   ssr: { resolve: { conditions: ['@catalogkit/source'] } },
-  test: { testTimeout: 60_000, hookTimeout: 60_000 },
+  test: { isolate: false, maxWorkers: 3, testTimeout: 60_000, hookTimeout: 60_000 },
 });

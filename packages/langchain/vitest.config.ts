@@ -19,6 +19,7 @@ export default defineConfig({
   resolve: { conditions: ['@catalogkit/source'] },
   ssr: { resolve: { conditions: ['@catalogkit/source'] } },
   test: {
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [coreProject('core-v1'), coreProject('core-v03', 'langchain-core-03')],
