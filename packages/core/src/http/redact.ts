@@ -32,13 +32,16 @@ function unitOf([, percent, json, any, hex, decimal, name]: RegExpExecArray): nu
 
 /**
  * `text` as the matcher reads it, in one linear pass: one layer of escapes decoded, ASCII
- * letters in lower case, `+` as a space (a query mixes `+` and `%20`); unit `i` ends at `ends[i]`.
+ * letters in lower case, `+` as a space (a query mixes `+` and `%20`); unit `i` ends at
+ * `ends[i]`, kept for a long text only if `mapped` (4 bytes a unit: most texts hold no secret).
  */
-function decode(text: string) {
+function decode(text: string, mapped = false) {
   const short = text.length <= 65_536;
   if (short) scratch ??= [new Uint16Array(65_536), new Int32Array(65_536)];
   const [units, ends] =
-    short && scratch ? scratch : [new Uint16Array(text.length), new Int32Array(text.length)];
+    short && scratch
+      ? scratch
+      : [new Uint16Array(text.length), new Int32Array(mapped ? text.length : 0)];
   let length = 0;
   for (let i = 0; i < text.length; length++) {
     let unit = text.charCodeAt(i++);
@@ -49,7 +52,7 @@ function decode(text: string) {
       if (decoded >= 0) [unit, i] = [decoded, ESCAPE.lastIndex];
     }
     units[length] = unit === 43 ? 32 : unit >= 65 && unit <= 90 ? unit + 32 : unit;
-    ends[length] = i;
+    if (short || mapped) ends[length] = i;
   }
   return { units, ends, length };
 }
@@ -178,8 +181,9 @@ class Matcher {
 function redactText(text: string, matchers: readonly Matcher[]): string {
   // Decoding only shortens a text: one shorter than every form holds none.
   if (matchers.every((matcher) => text.length < matcher.shortest)) return text;
-  const { units, ends, length } = decode(text);
+  const { units, ends: decodedEnds, length } = decode(text);
   const spans = matchers.flatMap((matcher) => matcher.scan(units, length));
+  const ends = spans.length === 0 || decodedEnds.length > 0 ? decodedEnds : decode(text, true).ends;
   let [out, done] = ['', 0];
   for (const [start, end] of spans.sort((a, b) => a[0] - b[0])) {
     const [from, to] = [start === 0 ? 0 : ends[start - 1]!, ends[end - 1]!];
