@@ -1,14 +1,12 @@
 /**
- * Removes secrets from text the service sent back (a `detail` that echoes the key, an HTML
- * page) before it goes into an error, a log line or what a model reads. One invariant: the
- * text and each secret's forms are read through the same one-layer decode, and one
- * Aho-Corasick automaton finds the forms in one linear pass (docs/SECURITY.md).
+ * Removes secrets from text the service sent back (a `detail` echoing the key, an HTML page)
+ * before an error, a log line or a model gets it. The text and each secret's forms are read
+ * through the same one-layer decode; one automaton finds the forms in one linear pass.
  */
 export type Redactor = <T>(value: T) => T;
 
 const REDACTED = '[redacted]';
-/** A very short "secret" would shred ordinary text; real keys and tokens are long. */
-const MIN_SECRET_LENGTH = 4;
+const MIN_SECRET_LENGTH = 4; // a shorter "secret" would shred ordinary text
 /** The longest secret the client sends (a common header limit): longer ones are refused. */
 export const MAX_SECRET_LENGTH = 16_384;
 /** One escape at the cursor: percent, JSON (`\uXXXX`, `\"`, `\\`, `\/`), HTML with `;`. */
@@ -18,7 +16,7 @@ const ESCAPE =
 const NAMES =
   'excl! quot" QUOT" num# dollar$ percnt% amp& AMP& apos\' lpar( rpar) ast* midast* plus+ comma, period. sol/ colon: semi; lt< LT< equals= gt> GT> quest? commat@ lbrack[ lsqb[ bsol\\ rbrack] rsqb] Hat^ lowbar_ UnderBar_ grave` DiacriticalGrave` lbrace{ lcub{ verbar| vert| VerticalLine| rbrace} rcub}';
 let named: Map<string, number> | undefined; // built at first use: module code stays pure
-/** Decoded units and their ends of short texts (most strings), reused: redaction is synchronous. */
+/** Decoded units and ends of short texts (most strings), reused: redaction is synchronous. */
 let scratch: [Uint16Array, Int32Array] | undefined;
 
 /** The unit the escape `match` stands for; -1 if none. */
@@ -93,9 +91,8 @@ function formsOf(secret: string): string[] {
 }
 
 /**
- * An Aho-Corasick automaton of the forms of some secrets: each decoded unit moves it once
- * (fail links amortised), so matching is linear whatever the secrets (`indexOf` of `-`×1500
- * in dashes is quadratic). Node 0 is the root.
+ * An Aho-Corasick automaton of some secrets' forms: a decoded unit moves it once (fail links
+ * amortised), linear whatever the secrets (`indexOf` of `-`×1500 in dashes is quadratic).
  */
 class Matcher {
   readonly secrets: readonly string[];
@@ -104,7 +101,7 @@ class Matcher {
   readonly #unit = [-1]; // a node's first edge, its unit and child: most nodes have one
   readonly #next = [0];
   readonly #edges = new Map<number, number>(); // the others, keyed `node * 0x10000 + unit`
-  readonly #fail = [0];
+  readonly #fail = [0]; // node 0 is the root
   readonly #longest = [0]; // the longest form ending at a node or down its fail chain
   readonly #owner = [-1]; // the secret whose form ends at a node (-1: none)
 
@@ -154,11 +151,7 @@ class Matcher {
     }
   }
 
-  /**
-   * Where the forms occur in `units[0, length)`, as merged [start, end) spans (a longer form
-   * may reach back over earlier ones); given `owners`, adds the secrets found (each fail
-   * chain walked once: linear).
-   */
+  /** Where forms occur in `units`, as merged [start, end) spans; adds the secrets to `owners`. */
   scan(units: Uint16Array, length: number, owners?: Set<number>): [number, number][] {
     const spans: [number, number][] = [];
     const walked = new Set<number>();
@@ -168,6 +161,7 @@ class Matcher {
       if (from > i) continue;
       while (spans.length > 0 && from <= spans.at(-1)![1]) from = Math.min(from, spans.pop()![0]);
       spans.push([from, i + 1]);
+      // Each fail chain walked once: linear.
       for (let at = node; owners && at !== 0 && !walked.has(at); at = this.#fail[at]!) {
         walked.add(at);
         if (this.#owner[at]! >= 0) owners.add(this.#owner[at]!);
@@ -202,10 +196,9 @@ function isContainer(value: unknown): value is Container {
 }
 
 /**
- * Redacts strings and member names at any depth (a server may echo a key as a member name),
- * rebuilding only arrays and object literals that hold a secret (a class instance is the
- * application's own). An explicit stack, children before their parent, so deep nesting
- * cannot overflow the call stack; each object is walked once, so cycles end.
+ * Redacts strings and member names at any depth, rebuilding only arrays and object literals
+ * that hold a secret. An explicit stack, children before their parent: deep nesting cannot
+ * overflow the call stack; each object is walked once, so cycles end.
  */
 function redactValue(value: unknown, matchers: readonly Matcher[]): unknown {
   const copies = new Map<unknown, Container>();
@@ -241,11 +234,9 @@ function redactorOf(all: readonly Matcher[]): Redactor {
 }
 
 /**
- * Replaces every echo of `secrets` in `text`: as written, in any ASCII letter case,
- * percent-encoded (`+` or `%20` for a space), JSON-escaped, HTML-escaped (named, decimal,
- * hex references), and base64 / base64url of the secret alone, each one layer deep
- * (docs/SECURITY.md says what is out of scope). Linear in the text; secrets shorter than
- * 4 characters are ignored.
+ * Replaces every echo of `secrets` in `text`, in linear time: as written, in any ASCII letter
+ * case, percent-encoded, JSON-escaped, HTML-escaped, and base64 / base64url of the secret
+ * alone, one layer deep (docs/SECURITY.md). Secrets shorter than 4 characters are ignored.
  */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
   return redactText(text, [new Matcher(secrets)]);
@@ -265,11 +256,7 @@ export function findSecretEchoes(text: string, secrets: readonly (string | undef
   return secretEchoesIn(text, secrets).length > 0;
 }
 
-/**
- * Builds a redactor that replaces each secret (the API key, a bearer token, a payment
- * credential) in strings and member names, deeply, in the forms {@link redactSecrets}
- * covers. Missing and very short secrets are ignored.
- */
+/** A redactor of `secrets` in strings and member names, deeply, as {@link redactSecrets}. */
 export function createRedactor(...secrets: (string | undefined)[]): Redactor {
   return redactorOf([new Matcher(secrets)]);
 }
