@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SentSecrets } from '../src/http/redact.js';
 
 // Red team R2: every paid call rebuilt the one matcher of all live credentials (116 ms per
@@ -14,6 +14,22 @@ const cpu = () => {
 };
 
 describe('SentSecrets', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('keeps a credential for 30 minutes from its last send, then forgets it', () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.UTC(2026, 0, 1) });
+    const sent = new SentSecrets(KEY);
+    const [early, again] = [credential(), credential()];
+    sent.add(`Payment ${early}`);
+    sent.add(`Payment ${again}`);
+    vi.setSystemTime(Date.now() + 20 * 60_000);
+    sent.add(`Payment ${again}`); // sent again: 30 minutes from now
+    vi.setSystemTime(Date.now() + 15 * 60_000);
+    // A merge after the window drops `early`; `again` and the key stay.
+    for (let i = 0; i < 4; i++) sent.add(`Payment ${credential()}`);
+    expect(sent.redact(`${early} ${again} ${KEY}`)).toBe(`${early} [redacted] [redacted]`);
+  });
+
   it('redacts each credential from its add on, and the earlier ones, across merges', () => {
     const sent = new SentSecrets(KEY);
     const all: string[] = [];
