@@ -10,7 +10,6 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['@catalogkit/source'] } },
   test: {
     isolate: false,
-    maxWorkers: 3,
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -485,8 +485,16 @@ export function describeStoreSuite(target: StoreTarget): void {
       // ioredis by default queues a command while disconnected and sends it on reconnect,
       // after the store has reported it failed: that late SET NX must not keep the lock.
       const { client } = await context.connect('defaults');
-      const store = createRedisStore(client, { prefix: context.prefix, timeoutMs: 500 });
-      await store.get('warm-up');
+      // 2 s, not less: on a busy machine a healthy GET can take over 500 ms (CI, load 21).
+      const store = createRedisStore(client, { prefix: context.prefix, timeoutMs: 2_000 });
+      await waitUntil(
+        () =>
+          store.get('warm-up').then(
+            () => true,
+            () => false,
+          ),
+        20_000,
+      );
       await context.server.kill();
       try {
         const error = await store
