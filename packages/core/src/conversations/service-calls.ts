@@ -37,7 +37,12 @@ function postToConversation(
   request: Pick<RestRequest, 'body' | 'auth'>,
   signal: AbortSignal | undefined,
 ): Promise<RestResponse> {
-  const id = validateRequest(ConversationIdSchema, conversationId, operation, 'conversationId');
+  const id = validateRequest(
+    ConversationIdSchema,
+    conversationId,
+    operation,
+    'conversationId',
+  ).data;
   const path = `/v1/conversations/${encodeURIComponent(id)}/${what}`;
   return client.request({ operation, method: 'POST', path, retry: 'once', ...request }, { signal });
 }
@@ -59,7 +64,7 @@ export function createHttpTokenMinter(options: {
   const { client, conversationId } = options;
   validateRequest(ConversationIdSchema, conversationId, operation, 'conversationId');
   const ttlSeconds = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
-  const body = validateRequest(TokenMintRequestSchema, { ttl_seconds: ttlSeconds }, operation);
+  const body = validateRequest(TokenMintRequestSchema, { ttl_seconds: ttlSeconds }, operation).data;
   return async ({ signal }): Promise<MintedToken> => {
     const response = await postToConversation(
       client,
@@ -95,7 +100,7 @@ export type TurnSender = (turn: TurnInput) => Promise<Turn>;
 export function createTurnSender(options: { client: RestCaller }): TurnSender {
   const operation = 'conversations.sendTurn';
   return async ({ conversationId, token, message, signal }) => {
-    const body = validateRequest(TurnRequestSchema, { message }, operation);
+    const body = validateRequest(TurnRequestSchema, { message }, operation).data;
     // Checked and trimmed like ChatSession's (visible ASCII only; the token is never quoted).
     const auth = { type: 'bearer' as const, token: requireToken(token, operation) };
     const response = await postToConversation(
