@@ -69,8 +69,6 @@ function refusal(value: unknown, inArray: boolean): string | undefined {
       return inArray
         ? 'must not be undefined or a hole in a list (JSON would send null)'
         : undefined;
-    case 'string':
-      return hasLoneSurrogate(value) ? LONE_SURROGATE_MESSAGE : undefined;
     case 'function':
     case 'symbol':
     case 'bigint':
@@ -103,9 +101,8 @@ interface Walk {
   values: number;
 }
 
-function report(walk: Walk, message: string, key?: string): void {
-  const path = key === undefined ? [...walk.path] : [...walk.path, shownKey(key)];
-  walk.payload.issues.push({ code: 'custom', message, input: undefined, path });
+function report(walk: Walk, message: string): void {
+  walk.payload.issues.push({ code: 'custom', message, input: undefined, path: [...walk.path] });
 }
 
 /** Copies one member: `toJSON` called once, as JSON.stringify would; undefined when refused. */
@@ -138,7 +135,6 @@ function copy(walk: Walk, raw: unknown, key: string, depth: number, inArray: boo
   }
   const target: Record<string, unknown> = {};
   for (const name of Object.keys(source)) {
-    if (hasLoneSurrogate(name)) report(walk, `field name ${LONE_SURROGATE_MESSAGE}`, name);
     walk.path.push(shownKey(name));
     const member = copy(walk, source[name], name, depth + 1, false);
     walk.path.pop();
@@ -158,9 +154,9 @@ function copy(walk: Walk, raw: unknown, key: string, depth: number, inArray: boo
  * The check of an open map (`meta`, a conversation's body), whose members zod does not
  * know: zod copied its top level, reading each member once; this copies the rest as JSON
  * sends it, reading each member and calling each `toJSON` once, so zod's output is what is
- * sent. Refused, each named: what JSON would change or cannot carry (a lone surrogate in a
- * value or a field name, NaN, a function, a Map, a hole), more than MAX_DEPTH levels (a
- * cycle), more than MAX_VALUES values.
+ * sent. Refused, each named: what JSON would change or cannot carry (NaN, a function, a
+ * Map, a hole), more than MAX_DEPTH levels (a cycle), more than MAX_VALUES values. Lone
+ * surrogates are found by {@link checkRequest}, in strict fields too.
  */
 export function copyOpenMap(payload: z.ParsePayload<Record<string, unknown>>): void {
   const walk: Walk = { payload, path: [], values: 0 };
@@ -177,12 +173,15 @@ export function copyOpenMap(payload: z.ParsePayload<Record<string, unknown>>): v
 // after an even number of backslashes (`\\ud800` is a backslash and the text "ud800").
 const ESCAPED_LONE_SURROGATE = /(?:^|[^\\])(?:\\\\)*\\ud[89a-f]/;
 
-/** The paths of strings and field names in plain `value` that hold a lone surrogate. */
+/** The strings and field names in plain `value` that hold a lone surrogate, named. */
 function loneSurrogates(value: unknown, path: string[], found: RequestIssue[]): RequestIssue[] {
   if (typeof value === 'string' && hasLoneSurrogate(value)) {
     found.push({ path: path.join('.'), message: LONE_SURROGATE_MESSAGE });
   } else if (value !== null && typeof value === 'object') {
     for (const [key, member] of Object.entries(value)) {
+      const at = [...path, shownKey(key)].join('.');
+      if (hasLoneSurrogate(key))
+        found.push({ path: at, message: `field name ${LONE_SURROGATE_MESSAGE}` });
       loneSurrogates(member, [...path, shownKey(key)], found);
     }
   }
