@@ -65,8 +65,8 @@ export async function searchWebsites(
   options?: RequestOptions,
 ): Promise<WebsiteSearchResponse> {
   const operation = 'websites.search';
-  const { data } = validateRequest(WebsiteSearchParamsSchema, params, operation);
-  const query = websiteSearchQuery(data);
+  const valid = validateRequest(WebsiteSearchParamsSchema, params, operation);
+  const query = websiteSearchQuery(valid);
   const path = '/v1/websites/search';
   const response = await callRest(
     connection,
@@ -109,10 +109,10 @@ export async function createConversation(
   options?: RequestOptions,
 ): Promise<Conversation> {
   const operation = 'conversations.create';
-  const { data } = validateRequest(ConversationCreateSchema, body, operation, 'body');
+  const valid = validateRequest(ConversationCreateSchema, body, operation, 'body');
   const response = await callRest(
     connection,
-    { operation, method: 'POST', path: '/v1/conversations', body: data, retry: 'once' },
+    { operation, method: 'POST', path: '/v1/conversations', body: valid, retry: 'once' },
     options,
   );
   return parseChangeAnswer(ConversationSchema, response, operation);

@@ -43,7 +43,7 @@ describe('the zod-free text checks match the wire schemas', () => {
     fc.assert(
       fc.property(texts, (value) => {
         expect(outcome(() => requireId(value, 'ChatSession', 'sessionId'))).toEqual(
-          outcome(() => validateRequest(ConversationIdSchema, value, 'ChatSession', 'sessionId').data),
+          outcome(() => validateRequest(ConversationIdSchema, value, 'ChatSession', 'sessionId')),
         );
       }),
       { numRuns: RUNS },
@@ -71,7 +71,7 @@ describe('the zod-free text checks match the wire schemas', () => {
   it('requireMessage gives what validateRequest(TurnRequestSchema) gives for { message }', () => {
     fc.assert(
       fc.property(values, (message) => {
-        const viaSchema = outcome(() => validateRequest(TurnRequestSchema, { message }, 'send').data);
+        const viaSchema = outcome(() => validateRequest(TurnRequestSchema, { message }, 'send'));
         const expected =
           'value' in (viaSchema as object)
             ? { value: (viaSchema as { value: { message: unknown } }).value.message }

@@ -37,12 +37,7 @@ function postToConversation(
   request: Pick<RestRequest, 'body' | 'auth'>,
   signal: AbortSignal | undefined,
 ): Promise<RestResponse> {
-  const id = validateRequest(
-    ConversationIdSchema,
-    conversationId,
-    operation,
-    'conversationId',
-  ).data;
+  const id = validateRequest(ConversationIdSchema, conversationId, operation, 'conversationId');
   const path = `/v1/conversations/${encodeURIComponent(id)}/${what}`;
   return client.request({ operation, method: 'POST', path, retry: 'once', ...request }, { signal });
 }
@@ -64,7 +59,7 @@ export function createHttpTokenMinter(options: {
   const { client, conversationId } = options;
   validateRequest(ConversationIdSchema, conversationId, operation, 'conversationId');
   const ttlSeconds = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
-  const body = validateRequest(TokenMintRequestSchema, { ttl_seconds: ttlSeconds }, operation).data;
+  const body = validateRequest(TokenMintRequestSchema, { ttl_seconds: ttlSeconds }, operation);
   return async ({ signal }): Promise<MintedToken> => {
     const response = await postToConversation(
       client,
@@ -100,7 +95,7 @@ export type TurnSender = (turn: TurnInput) => Promise<Turn>;
 export function createTurnSender(options: { client: RestCaller }): TurnSender {
   const operation = 'conversations.sendTurn';
   return async ({ conversationId, token, message, signal }) => {
-    const body = validateRequest(TurnRequestSchema, { message }, operation).data;
+    const body = validateRequest(TurnRequestSchema, { message }, operation);
     // Checked and trimmed like ChatSession's (visible ASCII only; the token is never quoted).
     const auth = { type: 'bearer' as const, token: requireToken(token, operation) };
     const response = await postToConversation(

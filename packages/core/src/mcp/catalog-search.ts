@@ -189,13 +189,10 @@ export function callCatalogTool<A extends z.$ZodType, R extends z.$ZodType>(
 ): Promise<CatalogToolResponse<z.output<R>>> {
   try {
     const { operation } = tool;
-    // Serialised once, by the check: every attempt reuses it and only changes the id.
-    const { data: args, json: argsJson } = validateRequest(
-      tool.args,
-      { meta: options.meta ?? null, catalog },
-      operation,
-    );
+    const args = validateRequest(tool.args, { meta: options.meta ?? null, catalog }, operation);
     connection.mcpEndpoint(operation);
+    // Serialised once: every attempt reuses it and only changes the id.
+    const argsJson = JSON.stringify(args);
     const limit = tool.limit?.(args) ?? CATALOG_LIMIT_MAX;
     return callMcp(
       connection,

@@ -169,39 +169,41 @@ export function copyOpenMap(payload: z.ParsePayload<Record<string, unknown>>): v
   }
 }
 
-// A lone surrogate in a string or a field name, as JSON.stringify escapes it: `\ud800`
-// after an even number of backslashes (`\\ud800` is a backslash and the text "ud800").
-const ESCAPED_LONE_SURROGATE = /(?:^|[^\\])(?:\\\\)*\\ud[89a-f]/;
+/** Whether plain `value` holds a lone surrogate in a string or a field name. */
+function holdsLoneSurrogate(value: unknown): boolean {
+  if (typeof value === 'string') return hasLoneSurrogate(value);
+  if (value === null || typeof value !== 'object') return false;
+  for (const key of Object.keys(value)) {
+    const member = (value as Record<string, unknown>)[key];
+    if (hasLoneSurrogate(key) || holdsLoneSurrogate(member)) return true;
+  }
+  return false;
+}
 
-/** The strings and field names in plain `value` that hold a lone surrogate, named. */
+/** The strings and field names in plain `value` that hold a lone surrogate, named (rare). */
 function loneSurrogates(value: unknown, path: string[], found: RequestIssue[]): RequestIssue[] {
   if (typeof value === 'string' && hasLoneSurrogate(value)) {
     found.push({ path: path.join('.'), message: LONE_SURROGATE_MESSAGE });
   } else if (value !== null && typeof value === 'object') {
     for (const [key, member] of Object.entries(value)) {
-      const at = [...path, shownKey(key)].join('.');
-      if (hasLoneSurrogate(key))
-        found.push({ path: at, message: `field name ${LONE_SURROGATE_MESSAGE}` });
-      loneSurrogates(member, [...path, shownKey(key)], found);
+      const at = [...path, shownKey(key)];
+      if (hasLoneSurrogate(key)) {
+        found.push({ path: at.join('.'), message: `field name ${LONE_SURROGATE_MESSAGE}` });
+      }
+      loneSurrogates(member, at, found);
     }
   }
   return found;
 }
 
-/** A request that passed: zod's output, and its JSON text (what is sent). */
-export interface Valid<T> {
-  data: T;
-  json: string;
-}
-
 /** The outcome of checking one input: its parsed value, or the issues found. */
-export type Checked<T> = ({ ok: true } & Valid<T>) | { ok: false; issues: RequestIssue[] };
+export type Checked<T> = { ok: true; data: T } | { ok: false; issues: RequestIssue[] };
 
 /**
  * Checks input strictly, without throwing. zod's output is a plain copy read once from the
  * input (what the schema knows by zod, open maps by {@link copyOpenMap}), so what was
- * checked is what is sent. Its JSON text is the wire's; a lone surrogate, which
- * JSON.stringify escapes rather than refuses, is found in that text.
+ * checked is what is sent. A lone surrogate, which JSON.stringify would escape rather than
+ * refuse, is looked for in that copy, in strict fields and open maps alike.
  */
 export function checkRequest<S extends z.$ZodType>(
   schema: S,
@@ -212,8 +214,7 @@ export function checkRequest<S extends z.$ZodType>(
   if (!parsed.success) {
     return { ok: false, issues: parsed.error.issues.map((issue) => toRequestIssue(issue, prefix)) };
   }
-  const json = JSON.stringify(parsed.data);
-  if (!ESCAPED_LONE_SURROGATE.test(json)) return { ok: true, data: parsed.data, json };
+  if (!holdsLoneSurrogate(parsed.data)) return { ok: true, data: parsed.data };
   return { ok: false, issues: loneSurrogates(parsed.data, prefix === '' ? [] : [prefix], []) };
 }
 
@@ -226,8 +227,8 @@ export function validateRequest<S extends z.$ZodType>(
   input: unknown,
   operation: string,
   prefix = '',
-): Valid<z.output<S>> {
+): z.output<S> {
   const checked = checkRequest(schema, input, prefix);
-  if (checked.ok) return checked;
+  if (checked.ok) return checked.data;
   throw new RequestValidationError(operation, checked.issues);
 }
