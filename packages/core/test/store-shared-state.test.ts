@@ -204,12 +204,17 @@ describe('the rate-limit pause, shared through the store', () => {
   });
 
   it('a pause longer than the call may wait ends the call at once, nothing sent', async () => {
-    const store = new MemoryCatalogStore();
+    const store = new CountingStore();
     mode = '429-long';
     const limited = client(store);
-    await expect(limited.websites.search({ query: 'nike' })).rejects.toBeInstanceOf(RateLimitError);
+    const answered = await limited.websites.search({ query: 'nike' }).catch((error) => error);
+    expect(answered).toMatchObject({ paused: false });
+    expect(store.operations).toEqual(['set']);
     const search = await limited.websites.search({ query: 'nike' }).catch((error) => error);
     expect(search).toBeInstanceOf(RateLimitError);
+    // The pause's own error says so, and is never shared again as if the service said it.
+    expect(search).toMatchObject({ paused: true, status: 429 });
+    expect(store.operations).toEqual(['set', 'get']);
     // An hour, or less before UTC midnight (the cap, tested with a fixed clock in store-redteam).
     const pause = sharedPauseMs(3_600_000);
     expect((search as RateLimitError).retryAfterMs).toBeGreaterThan(pause - 10_000);

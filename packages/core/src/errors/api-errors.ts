@@ -106,11 +106,17 @@ export class RateLimitError extends ApiError {
   readonly retryAfterMs: number | undefined;
   /** The moment the wait ends. */
   readonly resetsAt: Date | undefined;
+  /**
+   * True when nothing was sent: a pause another call's 429 shared through the store stopped
+   * this call (`status` is then 429 and `headers` empty). False for the service's own answer.
+   */
+  readonly paused: boolean;
 
-  constructor(init: ApiErrorInit & { retryAfterMs?: number; resetsAt?: Date }) {
+  constructor(init: ApiErrorInit & { retryAfterMs?: number; resetsAt?: Date; paused?: boolean }) {
     super(init, 'rate_limited');
     this.retryAfterMs = init.retryAfterMs;
     this.resetsAt = init.resetsAt;
+    this.paused = init.paused === true;
   }
 }
 

@@ -39,9 +39,6 @@ const MAX_PAUSE_ROUNDS = 3;
  */
 const KEY = 'catalogkit:rate-limit:';
 
-/** Errors made from a pause (not the service's answers), so they are not shared again. */
-const fromPause = new WeakSet<object>();
-
 /** The service's limits are separate for REST and for MCP (`MCP_OPERATIONS`). */
 type Surface = 'rest' | 'mcp';
 
@@ -111,7 +108,8 @@ export class RateLimitPause implements AttemptHooks {
   }
 
   async afterFailure(error: unknown, scope: CallScope): Promise<void> {
-    if (!(error instanceof RateLimitError) || fromPause.has(error)) return;
+    // A pause's own error is not the service's answer: it is never shared again.
+    if (!(error instanceof RateLimitError) || error.paused) return;
     const waitMs = error.retryAfterMs;
     if (waitMs === undefined || !(waitMs > 0)) return;
     const { store, logger } = this.#settings;
@@ -198,14 +196,13 @@ export class RateLimitPause implements AttemptHooks {
 
 /** The RateLimitError of a call the pause stopped before sending. */
 function pausedError(operation: string, leftMs: number): RateLimitError {
-  const error = new RateLimitError({
+  return new RateLimitError({
     status: 429,
     detail: undefined,
     headers: {},
     message: `${operation}: not sent, a rate limit (429) another call reached resets in ${leftMs} ms`,
     retryAfterMs: leftMs,
     resetsAt: new Date(Date.now() + leftMs),
+    paused: true,
   });
-  fromPause.add(error);
-  return error;
 }

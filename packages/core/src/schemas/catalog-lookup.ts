@@ -1,7 +1,7 @@
 import * as z from 'zod/v4/mini';
 import { CatalogSearchResultSchema, ProductSchema } from './catalog.js';
 import type { Closed } from './closed.js';
-import { described, schema } from './define.js';
+import { described, openObject, schema } from './define.js';
 
 // UCP catalog lookup: `lookup_catalog` and `get_product`, offered only when the service
 // lists them. Requests strict, answers lenient, as for `search_catalog`.
@@ -98,7 +98,7 @@ export type CatalogLookup = z.infer<typeof CatalogLookupSchema>;
 
 /** The `arguments` of a `tools/call` to `lookup_catalog`: `{ meta, catalog: { ids, urls } }`. */
 export const LookupCatalogArgumentsSchema = /* @__PURE__ */ schema(() =>
-  z.strictObject({ meta: z.nullable(z.looseObject({})), catalog: CatalogLookupSchema }),
+  z.strictObject({ meta: z.nullable(openObject()), catalog: CatalogLookupSchema }),
 );
 /** The `arguments` of a `tools/call` to `lookup_catalog`. */
 export type LookupCatalogArguments = z.infer<typeof LookupCatalogArgumentsSchema>;
@@ -141,7 +141,7 @@ export type ProductSelection = z.infer<typeof ProductSelectionSchema>;
 
 /** The `arguments` of a `tools/call` to `get_product`: `{ meta, catalog: { id, selected?, preferences? } }`. */
 export const GetProductArgumentsSchema = /* @__PURE__ */ schema(() =>
-  z.strictObject({ meta: z.nullable(z.looseObject({})), catalog: ProductSelectionSchema }),
+  z.strictObject({ meta: z.nullable(openObject()), catalog: ProductSelectionSchema }),
 );
 /** The `arguments` of a `tools/call` to `get_product`. */
 export type GetProductArguments = z.infer<typeof GetProductArgumentsSchema>;

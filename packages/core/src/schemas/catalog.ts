@@ -1,7 +1,7 @@
 import * as z from 'zod/v4/mini';
 import { isRecord } from '../is-record.js';
 import type { Closed } from './closed.js';
-import { described, schema } from './define.js';
+import { described, openObject, schema } from './define.js';
 
 /** The name of the catalog search tool on the MCP endpoint. */
 export const SEARCH_CATALOG_TOOL = 'search_catalog';
@@ -56,7 +56,7 @@ export type CatalogQuery = z.infer<typeof CatalogQuerySchema>;
 
 /** The `arguments` of a `tools/call` to `search_catalog`; `meta` is null or UCP agent metadata. */
 export const SearchCatalogArgumentsSchema = /* @__PURE__ */ schema(() =>
-  z.strictObject({ meta: z.nullable(z.looseObject({})), catalog: CatalogQuerySchema }),
+  z.strictObject({ meta: z.nullable(openObject()), catalog: CatalogQuerySchema }),
 );
 /** The `arguments` of a `tools/call` to `search_catalog`: `{ meta, catalog }`. */
 export type SearchCatalogArguments = z.infer<typeof SearchCatalogArgumentsSchema>;

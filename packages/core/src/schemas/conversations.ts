@@ -1,13 +1,13 @@
 import * as z from 'zod/v4/mini';
 import { hasText, MESSAGE_WITHOUT_TEXT } from '../validation/text.js';
 import type { Closed } from './closed.js';
-import { schema } from './define.js';
+import { openObject, schema } from './define.js';
 
 /**
  * Body of `POST /v1/conversations`. The contract does not show its shape, so any JSON
- * object is accepted and sent as given.
+ * object is accepted and sent as JSON sends it (see `openObject`).
  */
-export const ConversationCreateSchema = /* @__PURE__ */ schema(() => z.looseObject({}));
+export const ConversationCreateSchema = /* @__PURE__ */ schema(() => openObject());
 /** The body of `POST /v1/conversations`: any JSON object. */
 export type ConversationCreate = z.infer<typeof ConversationCreateSchema>;
 

@@ -1,7 +1,7 @@
 import type * as z from 'zod/v4/core';
 import { safeParse } from 'zod/v4/core';
 import { type RequestIssue, RequestValidationError } from '../errors/catalog-error.js';
-import { snapshotRequest } from './snapshot.js';
+import { hasLoneSurrogate, LONE_SURROGATE_MESSAGE } from './text.js';
 
 type ZodIssue = z.$ZodIssue;
 
@@ -45,27 +45,177 @@ function toRequestIssue(issue: ZodIssue, prefix: string): RequestIssue {
   return { path: issuePath(issue, prefix), message: describeIssue(issue) };
 }
 
+/** Deepest nesting of an open map (`meta`, a conversation's body); a cycle ends there too. */
+const MAX_DEPTH = 256;
+/** Most values (strings, numbers, objects, items...) one open map may hold. */
+const MAX_VALUES = 1_000_000;
+
+/** Ends the copy of an open map: too deep or too large. */
+class Stop {
+  constructor(
+    readonly path: string[],
+    readonly message: string,
+  ) {}
+}
+
+/** Why JSON cannot carry `value` as it is, or undefined when it can. */
+function refusal(value: unknown, inArray: boolean): string | undefined {
+  switch (typeof value) {
+    case 'number':
+      return Number.isFinite(value)
+        ? undefined
+        : 'must be a finite number (JSON has no NaN or Infinity)';
+    case 'undefined':
+      return inArray
+        ? 'must not be undefined or a hole in a list (JSON would send null)'
+        : undefined;
+    case 'function':
+    case 'symbol':
+    case 'bigint':
+      return `cannot be sent as JSON (${typeof value})`;
+    case 'object': {
+      if (value === null || Array.isArray(value)) return undefined;
+      // Map, Set, RegExp, typed arrays, boxed primitives: JSON would send `{}`, a bare
+      // string or a list of digits, not what the caller holds.
+      const tag = Object.prototype.toString.call(value);
+      return tag === '[object Object]' ? undefined : `cannot be sent as JSON (${tag.slice(8, -1)})`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** A field name as a path shows it: a lone surrogate as `\uD800` text, so messages stay well-formed. */
+function shownKey(key: string): string {
+  if (!hasLoneSurrogate(key)) return key;
+  return key.replace(
+    /[\uD800-\uDFFF]/gu,
+    (unit) => `\\u${unit.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+}
+
+/** One copy of an open map in progress: its issues, the path (shown keys) being copied. */
+interface Walk {
+  readonly payload: z.ParsePayload;
+  readonly path: string[];
+  values: number;
+}
+
+function report(walk: Walk, message: string): void {
+  walk.payload.issues.push({ code: 'custom', message, input: undefined, path: [...walk.path] });
+}
+
+/** Copies one member: `toJSON` called once, as JSON.stringify would; undefined when refused. */
+function copy(walk: Walk, raw: unknown, key: string, depth: number, inArray: boolean): unknown {
+  if (++walk.values > MAX_VALUES) throw new Stop([], `too large (more than ${MAX_VALUES} values)`);
+  const toJson = raw !== null && typeof raw === 'object' ? (raw as { toJSON?: unknown }).toJSON : 0;
+  const value = typeof toJson === 'function' ? toJson.call(raw, key) : raw;
+  const refused = refusal(value, inArray);
+  if (refused !== undefined) return report(walk, refused);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_DEPTH) {
+    // Too deep a path to print whole: its first levels name the field that goes too deep.
+    const first = walk.path.slice(0, 2);
+    first.push(`${first.pop() ?? ''}…`);
+    throw new Stop(first, `nested too deeply or circular (more than ${MAX_DEPTH} levels)`);
+  }
+  const source = value as Record<string, unknown>;
+  if (Array.isArray(source)) {
+    const items: unknown[] = [];
+    for (let index = 0; index < source.length; index++) {
+      walk.path.push(String(index));
+      items.push(
+        index in source
+          ? copy(walk, source[index], String(index), depth + 1, true)
+          : report(walk, refusal(undefined, true) as string),
+      );
+      walk.path.pop();
+    }
+    return items;
+  }
+  const target: Record<string, unknown> = {};
+  for (const name of Object.keys(source)) {
+    walk.path.push(shownKey(name));
+    const member = copy(walk, source[name], name, depth + 1, false);
+    walk.path.pop();
+    // A data member even for `__proto__`, as JSON.parse makes it.
+    if (member !== undefined)
+      Object.defineProperty(target, name, {
+        value: member,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+  }
+  return target;
+}
+
+/**
+ * The check of an open map (`meta`, a conversation's body), whose members zod does not
+ * know: zod copied its top level, reading each member once; this copies the rest as JSON
+ * sends it, reading each member and calling each `toJSON` once, so zod's output is what is
+ * sent. Refused, each named: what JSON would change or cannot carry (NaN, a function, a
+ * Map, a hole), more than MAX_DEPTH levels (a cycle), more than MAX_VALUES values. Lone
+ * surrogates are found by {@link checkRequest}, in strict fields too.
+ */
+export function copyOpenMap(payload: z.ParsePayload<Record<string, unknown>>): void {
+  const walk: Walk = { payload, path: [], values: 0 };
+  try {
+    payload.value = copy(walk, payload.value, '', 0, false) as Record<string, unknown>;
+  } catch (error) {
+    if (!(error instanceof Stop)) throw error;
+    walk.path.splice(0, walk.path.length, ...error.path);
+    report(walk, error.message);
+  }
+}
+
+/** Whether plain `value` holds a lone surrogate in a string or a field name. */
+function holdsLoneSurrogate(value: unknown): boolean {
+  if (typeof value === 'string') return hasLoneSurrogate(value);
+  if (value === null || typeof value !== 'object') return false;
+  for (const key of Object.keys(value)) {
+    const member = (value as Record<string, unknown>)[key];
+    if (hasLoneSurrogate(key) || holdsLoneSurrogate(member)) return true;
+  }
+  return false;
+}
+
+/** The strings and field names in plain `value` that hold a lone surrogate, named (rare). */
+function loneSurrogates(value: unknown, path: string[], found: RequestIssue[]): RequestIssue[] {
+  if (typeof value === 'string' && hasLoneSurrogate(value)) {
+    found.push({ path: path.join('.'), message: LONE_SURROGATE_MESSAGE });
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, member] of Object.entries(value)) {
+      const at = [...path, shownKey(key)];
+      if (hasLoneSurrogate(key)) {
+        found.push({ path: at.join('.'), message: `field name ${LONE_SURROGATE_MESSAGE}` });
+      }
+      loneSurrogates(member, at, found);
+    }
+  }
+  return found;
+}
+
 /** The outcome of checking one input: its parsed value, or the issues found. */
 export type Checked<T> = { ok: true; data: T } | { ok: false; issues: RequestIssue[] };
 
 /**
- * Checks input strictly, without throwing: zod's verdict on one plain snapshot of the input
- * (`snapshot.ts`), plus what JSON cannot carry. The data is zod's output of the snapshot, so
- * no getter, Proxy or `toJSON` of the caller can change it after the check.
+ * Checks input strictly, without throwing. zod's output is a plain copy read once from the
+ * input (what the schema knows by zod, open maps by {@link copyOpenMap}), so what was
+ * checked is what is sent. A lone surrogate, which JSON.stringify would escape rather than
+ * refuse, is looked for in that copy, in strict fields and open maps alike.
  */
 export function checkRequest<S extends z.$ZodType>(
   schema: S,
   input: unknown,
   prefix = '',
 ): Checked<z.output<S>> {
-  const snapshot = snapshotRequest(input, prefix);
-  if (snapshot.truncated) return { ok: false, issues: snapshot.issues };
-  const parsed = safeParse(schema, snapshot.value);
-  if (parsed.success && snapshot.issues.length === 0) return { ok: true, data: parsed.data };
-  const issues = parsed.success
-    ? snapshot.issues
-    : [...parsed.error.issues.map((issue) => toRequestIssue(issue, prefix)), ...snapshot.issues];
-  return { ok: false, issues };
+  const parsed = safeParse(schema, input);
+  if (!parsed.success) {
+    return { ok: false, issues: parsed.error.issues.map((issue) => toRequestIssue(issue, prefix)) };
+  }
+  if (!holdsLoneSurrogate(parsed.data)) return { ok: true, data: parsed.data };
+  return { ok: false, issues: loneSurrogates(parsed.data, prefix === '' ? [] : [prefix], []) };
 }
 
 /**
