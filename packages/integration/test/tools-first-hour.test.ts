@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { createCatalogTools } from '@catalogkit/ai-sdk';
 import {
   type AnyCatalogTool,
-  ConfigurationError,
   createCatalogToolList,
   type SearchWebsitesOutput,
   type UpdateCollectionOutput,

@@ -1,19 +1,8 @@
 import type { SearchCatalogOutput } from '@catalogkit/core';
 import { buyLinkReference } from '@catalogkit/links';
-import {
-  AIMessage,
-  AIMessageChunk,
-  type BaseMessage,
-  HumanMessage,
-  ToolMessage,
-} from '@langchain/core/messages';
+import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
-import {
-  createCatalogTools,
-  finalizeAIMessageBuyLinks,
-  resolveBuyLinkChunks,
-  toolArtifactsOf,
-} from '../../src/index.js';
+import { createCatalogTools, finalizeAIMessageBuyLinks, toolArtifactsOf } from '../../src/index.js';
 import { clientOptions, useEmulator } from './langchain-tools-suite.js';
 
 /**
