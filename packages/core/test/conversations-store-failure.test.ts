@@ -56,7 +56,6 @@ describe('a store failing while a token is minted', () => {
         const manager = new ConversationTokenManager({
           key: 'session:token',
           store: failingStore(operation, thrown),
-          random: () => 0,
           mint: async () => {
             mints += 1;
             return { token: `tok_${mints}`, expiresAt: Date.now() + 60_000 };

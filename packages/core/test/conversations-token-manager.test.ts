@@ -83,7 +83,11 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.useRealTimers();
+  vi.restoreAllMocks();
 });
+
+/** Fixes the backoff's jitter: 0 waits half the ceiling, 1 the whole ceiling. */
+const jitter = (value: number) => vi.spyOn(Math, 'random').mockReturnValue(value);
 
 describe('ConversationTokenManager lifecycle', () => {
   const TOKEN_MS = 30 * MINUTE;
@@ -92,18 +96,13 @@ describe('ConversationTokenManager lifecycle', () => {
   // Each token serves from its mint until the refresh margin: 29 minutes.
   const LIFETIMES = Math.ceil(CHAT_MS / (TOKEN_MS - MARGIN_MS));
 
-  it.each([
-    { refreshAhead: false, intervalMs: 5_000 },
-    { refreshAhead: true, intervalMs: 5_000 },
-    { refreshAhead: false, intervalMs: 7_000 },
-  ])(
+  it.each([{ intervalMs: 5_000 }, { intervalMs: 7_000 }])(
     'an eight-hour chat mints once per token lifetime (%o)',
-    async ({ refreshAhead, intervalMs }) => {
+    async ({ intervalMs }) => {
       const authority = tokenAuthority({ ttlMs: TOKEN_MS });
       const manager = new ConversationTokenManager({
         mint: authority.mint,
         refreshMarginMs: MARGIN_MS,
-        refreshAhead,
       });
       await simulateChat(manager, authority.use, CHAT_MS, intervalMs);
       manager.close();
@@ -135,28 +134,6 @@ describe('ConversationTokenManager lifecycle', () => {
     expect(authority.expiredUses).toBe(0);
     expect(authority.mints).toBe(20);
   });
-
-  it('refreshAhead mints nothing while the chat is idle', async () => {
-    const authority = tokenAuthority({ ttlMs: TOKEN_MS });
-    const manager = new ConversationTokenManager({ mint: authority.mint, refreshAhead: true });
-    await manager.getToken();
-    await vi.advanceTimersByTimeAsync(CHAT_MS);
-    // One successor for the token that was used, then nothing: no shopper, no mints.
-    expect(authority.mints).toBe(2);
-    manager.close();
-  });
-
-  it('refreshAhead replaces a used token before its refresh moment is reached by a caller', async () => {
-    const authority = tokenAuthority({ ttlMs: TOKEN_MS });
-    const manager = new ConversationTokenManager({ mint: authority.mint, refreshAhead: true });
-    const first = await manager.getToken();
-    await vi.advanceTimersByTimeAsync(TOKEN_MS - MINUTE);
-    expect(authority.mints).toBe(2);
-    const mintsBefore = authority.mints;
-    expect(await manager.getToken()).not.toBe(first);
-    expect(authority.mints).toBe(mintsBefore);
-    manager.close();
-  });
 });
 
 describe('ConversationTokenManager concurrency and failures', () => {
@@ -183,8 +160,8 @@ describe('ConversationTokenManager concurrency and failures', () => {
 
   it('a failing mint gives a clear error, is not cached, and a later call retries after a backoff', async () => {
     let mints = 0;
+    jitter(0); // the first backoff is exactly half of 1,000 ms
     const manager = new ConversationTokenManager({
-      random: () => 0, // jitter off: the first backoff is exactly half of 1,000 ms
       mint: async () => {
         mints += 1;
         if (mints === 1) throw new Error('token service unavailable');
@@ -213,16 +190,15 @@ describe('ConversationTokenManager concurrency and failures', () => {
 
   it('consecutive failures back off exponentially and stay bounded', async () => {
     let mints = 0;
+    jitter(1); // full jitter: delays are the ceilings, 1 s doubling up to 30 s
     const manager = new ConversationTokenManager({
-      random: () => 1, // full jitter: delays are the ceilings 1 s, 2 s, 4 s, 4 s
-      backoff: { initialMs: 1_000, maxMs: 4_000 },
       mint: async () => {
         mints += 1;
         throw new Error('down');
       },
     });
     const waits: number[] = [];
-    for (let attempt = 1; attempt <= 4; attempt++) {
+    for (let attempt = 1; attempt <= 7; attempt++) {
       const call = manager.getToken().then(
         () => expect.unreachable('the mint always fails'),
         (error: unknown) => error as TokenMintError,
@@ -231,8 +207,8 @@ describe('ConversationTokenManager concurrency and failures', () => {
       const error = await call;
       waits.push(error.retryAt - Date.now());
     }
-    expect(waits).toEqual([1_000, 2_000, 4_000, 4_000]);
-    expect(mints).toBe(4);
+    expect(waits).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000]);
+    expect(mints).toBe(7);
   });
 
   it('names the offending field when the mint function returns an unusable result', async () => {
@@ -265,8 +241,8 @@ describe('ConversationTokenManager concurrency and failures', () => {
   it('keeps serving the current token while a refresh fails, but never past its expiry', async () => {
     let fail = false;
     let mints = 0;
+    jitter(0);
     const manager = new ConversationTokenManager({
-      random: () => 0,
       mint: async () => {
         mints += 1;
         if (fail) throw new Error('down');
@@ -286,8 +262,8 @@ describe('ConversationTokenManager concurrency and failures', () => {
   it('during the backoff after a failed refresh, hands out the current token without waiting', async () => {
     let fail = false;
     let mints = 0;
+    jitter(1); // a full 1 s backoff after the first failure
     const manager = new ConversationTokenManager({
-      random: () => 1, // a full 1 s backoff after the first failure
       mint: async () => {
         mints += 1;
         if (fail) throw new Error('down');

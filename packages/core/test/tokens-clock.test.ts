@@ -179,8 +179,6 @@ describe('the wall clock stepping during or after a mint', () => {
         if (calls === 1) throw new Error('service down');
         return { token: 'tok_ok', expiresAt: serviceNow() + 30 * MINUTE, ttlSeconds: 1800 };
       },
-      backoff: { initialMs: 1_000, maxMs: 1_000 },
-      random: () => 1,
     });
     await expect(manager.getToken()).rejects.toBeInstanceOf(TokenMintError);
     stepWallClock(-HOUR);

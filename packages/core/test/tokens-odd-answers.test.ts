@@ -60,7 +60,7 @@ function managerFor(options: { now?: () => number } = {}): ConversationTokenMana
   const client = new CatalogClient({ apiKey: TEST_KEY, baseUrl: service.origin });
   manager = new ConversationTokenManager({
     mint: createHttpTokenMinter({ client, conversationId: 'conv_1' }),
-    ...(options.now ? { now: options.now, monotonicNow: () => performance.now() } : {}),
+    ...(options.now ? { now: options.now } : {}),
   });
   return manager;
 }

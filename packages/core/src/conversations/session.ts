@@ -42,7 +42,7 @@ const LEASE_MARGIN_MS = 5_000;
 /**
  * One shopper's chat: creates the conversation once (also across instances sharing the
  * store), keeps one token refreshed, and sends a turn only when `send` is called. Nothing
- * runs on a timer (the token's optional `refreshAhead` aside, which never sends a turn).
+ * runs on a timer.
  */
 export class ChatSession<TTurn = Turn> {
   readonly #options: ChatSessionOptions<TTurn>;
@@ -57,7 +57,7 @@ export class ChatSession<TTurn = Turn> {
   constructor(options: ChatSessionOptions<TTurn>) {
     this.#sessionId = requireId(options?.sessionId, 'ChatSession', 'sessionId');
     this.#options = options;
-    const clock = options.tokenOptions?.monotonicNow ?? options.tokenOptions?.now;
+    const clock = options.tokenOptions?.now;
     this.#store = options.store ?? new MemoryCatalogStore(clock ? { now: clock } : {});
   }
 
@@ -91,7 +91,7 @@ export class ChatSession<TTurn = Turn> {
     return this.#tokenManager(await this.conversationId(options)).getToken(options);
   }
 
-  /** Stops the token's refresh timer and aborts work in progress. */
+  /** Aborts work in progress; later calls reject. */
   close(): void {
     this.#tokens?.close();
     this.#lifecycle.abort(new AbortError('ChatSession (closed)'));

@@ -1,11 +1,4 @@
-import {
-  abortable,
-  monotonicMs,
-  runWithinTime,
-  SingleFlight,
-  sleep,
-  unrefTimeout,
-} from '../async.js';
+import { abortable, monotonicMs, runWithinTime, SingleFlight, sleep } from '../async.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import { StoreUnavailableError, TokenMintError } from '../errors/conversation-errors.js';
 import { AbortError } from '../errors/transport-errors.js';
@@ -72,28 +65,14 @@ export interface ConversationTokenManagerOptions {
    * frozen serverless instance, costs at most one extra token).
    */
   mintTimeoutMs?: number;
-  /** How long to wait for another instance that is minting (default mintTimeoutMs + 5,000). */
-  lockWaitMs?: number;
-  /** Backoff after failed mints: `initialMs` (default 1,000) doubling up to `maxMs` (30,000), jittered. */
-  backoff?: { initialMs?: number; maxMs?: number };
   /**
-   * Refresh in the background at the refresh moment, so no message waits for a mint; only
-   * a token used since its mint gets a successor. The timer never keeps Node alive.
-   */
-  refreshAhead?: boolean;
-  /**
-   * Wall clock, epoch ms (default `Date.now`): reads `expiresAt` without `serverDate` and
-   * dates `getTokenInfo().expiresAt`. Given alone (a fake clock), it drives both clocks.
+   * A clock in epoch ms for tests (e.g. one minutes off the service's). By default the wall
+   * clock (`Date.now`) reads `expiresAt` and dates `getTokenInfo()`, and a monotonic one
+   * (`performance.now`) times a held token's life, the backoff and the default store's TTLs,
+   * so a stepped wall clock changes none of them; given, this clock does both.
    */
   now?: () => number;
-  /**
-   * Monotonic clock in ms (default `performance.now`): measures a held token's life, the
-   * backoff and the default store's TTLs, so a stepped wall clock changes none of them.
-   */
-  monotonicNow?: () => number;
-  /** Random source for the backoff jitter (default `Math.random`). */
-  random?: () => number;
-  /** Receives background refresh failures and fallbacks. */
+  /** Receives the fallbacks to a still-valid token and the refreshes after a 401. */
   logger?: CatalogLogger;
 }
 
@@ -104,8 +83,12 @@ export interface CallOptions {
 
 /** The options the manager reads, with their defaults applied. */
 type Settings = Required<
-  Pick<ConversationTokenManagerOptions, 'mint' | 'store' | 'key' | 'now' | 'monotonicNow'>
-> & { refreshMarginMs: number; mintTimeoutMs: number; lockWaitMs: number };
+  Pick<ConversationTokenManagerOptions, 'mint' | 'store' | 'key' | 'now'>
+> & {
+  monotonicNow: () => number;
+  refreshMarginMs: number;
+  mintTimeoutMs: number;
+};
 
 /**
  * The store lock's lease outlives the longest mint by this much (the store read before and
@@ -115,6 +98,13 @@ const LEASE_SLACK_MS = 1_000;
 
 /** When a refresh fails, the current token is still handed out if it has this much life left. */
 const MIN_FALLBACK_LIFE_MS = 5_000;
+
+/** Another instance's mint is waited for its time limit plus this. */
+const LOCK_WAIT_SLACK_MS = 5_000;
+
+/** Backoff after failed mints: 1 s doubling up to 30 s, jittered. */
+const BACKOFF_INITIAL_MS = 1_000;
+const BACKOFF_MAX_MS = 30_000;
 
 const optionError = (problem: string) =>
   new ConfigurationError(`ConversationTokenManager: option ${problem}`);
@@ -131,8 +121,6 @@ export class ConversationTokenManager {
   readonly #lifecycle = new AbortController();
   readonly #flight = new SingleFlight<HeldToken>();
   #held: HeldToken | undefined;
-  #usedSinceMint = false;
-  #timer: ReturnType<typeof setTimeout> | undefined;
   /** Consecutive failed mints, and when the next may be tried (monotonic). */
   #failures = 0;
   #retryAt = 0;
@@ -142,22 +130,20 @@ export class ConversationTokenManager {
     if (typeof options?.mint !== 'function') throw optionError('mint must be a function');
     // With a shared store, a default key would hand one chat's token to every other chat.
     if (options.store && !options.key?.trim()) throw optionError('key is required with a store');
-    for (const name of ['refreshMarginMs', 'mintTimeoutMs', 'lockWaitMs'] as const) {
+    for (const name of ['refreshMarginMs', 'mintTimeoutMs'] as const) {
       const value = options[name];
       if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
         throw optionError(`${name} must be a non-negative number`);
       }
     }
-    const monotonicNow = options.monotonicNow ?? options.now ?? monotonicMs;
-    const mintTimeoutMs = options.mintTimeoutMs ?? 15_000;
+    const monotonicNow = options.now ?? monotonicMs;
     this.#options = options;
     this.#source = {
       mint: options.mint,
       store: options.store ?? new MemoryCatalogStore({ now: monotonicNow }),
       key: options.key ?? 'conversation-token',
       refreshMarginMs: options.refreshMarginMs ?? 60_000,
-      mintTimeoutMs,
-      lockWaitMs: options.lockWaitMs ?? mintTimeoutMs + 5_000,
+      mintTimeoutMs: options.mintTimeoutMs ?? 15_000,
       now: options.now ?? Date.now,
       monotonicNow,
     };
@@ -193,24 +179,23 @@ export class ConversationTokenManager {
       if (!(error instanceof Error && (error as { status?: unknown }).status === 401)) throw error;
     }
     this.#options.logger?.debug?.('conversation token refused with 401; refreshing once');
-    return call(this.#use(await abortable(this.#replaceRefused(token), options.signal)).token);
+    return call((await abortable(this.#replaceRefused(token), options.signal)).token);
   }
 
-  /** Stops the refresh timer and aborts a running mint; later calls reject. */
+  /** Aborts a running mint; later calls reject. */
   close(): void {
-    this.#cancelTimer();
     this.#lifecycle.abort(new AbortError('ConversationTokenManager (closed)'));
   }
 
   async #usableToken(options: CallOptions): Promise<HeldToken> {
     if (this.#lifecycle.signal.aborted) throw this.#lifecycle.signal.reason;
     const held = this.#held;
-    if (held && this.#source.monotonicNow() < held.refreshAt) return this.#use(held);
+    if (held && this.#source.monotonicNow() < held.refreshAt) return held;
     // While the last failed refresh backs off, a token with life left beats a wait.
     const current = this.#stillValid(held);
-    if (current && this.#backingOff()) return this.#use(current);
+    if (current && this.#backingOff()) return current;
     try {
-      return this.#use(await abortable(this.#refresh(undefined), options.signal));
+      return await abortable(this.#refresh(undefined), options.signal);
     } catch (error) {
       const fallback = this.#stillValid(held);
       if (!fallback || options.signal?.aborted || this.#lifecycle.signal.aborted) throw error;
@@ -218,13 +203,8 @@ export class ConversationTokenManager {
         error: String(error),
         expiresInMs: fallback.expiresAt - this.#source.monotonicNow(),
       });
-      return this.#use(fallback);
+      return fallback;
     }
-  }
-
-  #use(held: HeldToken): HeldToken {
-    this.#usedSinceMint = true;
-    return held;
   }
 
   #stillValid(held: HeldToken | undefined): HeldToken | undefined {
@@ -256,7 +236,7 @@ export class ConversationTokenManager {
       try {
         const held = await this.#readOrMint(refused, waitOut);
         this.#failures = 0;
-        this.#hold(held);
+        this.#held = held;
         return held;
       } catch (error) {
         // Closing is not a failed mint: no backoff, and callers get the AbortError.
@@ -274,11 +254,8 @@ export class ConversationTokenManager {
    */
   #failed(error: unknown): TokenMintError | StoreUnavailableError {
     this.#failures += 1;
-    const { initialMs = 1_000, maxMs = 30_000 } = this.#options.backoff ?? {};
-    const ceiling = Math.min(maxMs, initialMs * 2 ** (this.#failures - 1));
-    const delayMs = Math.round(
-      ceiling / 2 + (ceiling / 2) * (this.#options.random ?? Math.random)(),
-    );
+    const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_INITIAL_MS * 2 ** (this.#failures - 1));
+    const delayMs = Math.round(ceiling / 2 + (ceiling / 2) * Math.random());
     this.#retryAt = this.#source.monotonicNow() + delayMs;
     if (StoreUnavailableError.is(error)) return error;
     const what = error instanceof Error ? error.message : String(error);
@@ -294,7 +271,7 @@ export class ConversationTokenManager {
    * with a TTL of its remaining life.
    */
   #readOrMint(refused: string | undefined, beforeLock: () => Promise<void>): Promise<HeldToken> {
-    const { store, key, mintTimeoutMs, lockWaitMs, monotonicNow, refreshMarginMs } = this.#source;
+    const { store, key, mintTimeoutMs, monotonicNow, refreshMarginMs } = this.#source;
     const accept = (stored: StoredValue) => {
       const now = monotonicNow();
       const held = decodeStored(stored.value, stored.ttlMs, now, refreshMarginMs);
@@ -314,6 +291,7 @@ export class ConversationTokenManager {
       return { value: held, encoded, ttlMs: Math.floor(held.expiresAt - monotonicNow()) };
     };
     const leaseMs = mintTimeoutMs + LEASE_SLACK_MS;
+    const lockWaitMs = mintTimeoutMs + LOCK_WAIT_SLACK_MS;
     const signal = this.#lifecycle.signal;
     return readThroughLocked({
       store,
@@ -325,29 +303,6 @@ export class ConversationTokenManager {
       lockWaitMs,
       signal,
     });
-  }
-
-  #hold(held: HeldToken): void {
-    this.#held = held;
-    this.#usedSinceMint = false;
-    this.#cancelTimer();
-    if (!this.#options.refreshAhead) return;
-    const inMs = held.refreshAt - this.#source.monotonicNow();
-    this.#timer = unrefTimeout(() => {
-      this.#timer = undefined;
-      // An idle chat mints nothing: only a token that was used gets a successor.
-      if (!this.#usedSinceMint || this.#lifecycle.signal.aborted) return;
-      this.#refresh(undefined).catch((error: unknown) => {
-        this.#options.logger?.warn?.('background refresh of the conversation token failed', {
-          error: String(error),
-        });
-      });
-    }, inMs);
-  }
-
-  #cancelTimer(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
   }
 }
 
