@@ -91,7 +91,7 @@ describe('shown price and reserved amount agree (property)', () => {
     fc.assert(
       fc.property(fc.string({ minLength: 1, maxLength: 5, unit: 'binary' }), (code) => {
         const budget = new PaymentBudget([{ currency: 'sek', total: '100' }]);
-        const ok = budget.reserve(code, '1').ok;
+        const ok = budget.reserve(challenge({ amount: '1', currency: code })).ok;
         expect(ok).toBe(/^sek$/i.test(code) && /^[\x21-\x7e]+$/.test(code));
       }),
       { numRuns: RUNS },

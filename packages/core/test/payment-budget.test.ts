@@ -98,13 +98,25 @@ describe('decoding challenges and receipts', () => {
 describe('PaymentBudget', () => {
   it('refuses other currencies, amounts over the per-call cap and past the total', () => {
     const budget = new PaymentBudget([{ currency: 'USD', maxPerCall: '50', total: 100n }]);
-    expect(budget.reserve('eur', '1')).toEqual({ ok: false, reason: 'currency' });
-    expect(budget.reserve('usd', '51')).toEqual({ ok: false, reason: 'per_call' });
-    expect(budget.reserve('usd', '-1')).toEqual({ ok: false, reason: 'amount' });
-    const first = budget.reserve('usd', '50');
+    expect(budget.reserve(challenge({ amount: '1', currency: 'eur' }))).toEqual({
+      ok: false,
+      reason: 'currency',
+    });
+    expect(budget.reserve(challenge({ amount: '51', currency: 'usd' }))).toEqual({
+      ok: false,
+      reason: 'per_call',
+    });
+    expect(budget.reserve(challenge({ amount: '-1', currency: 'usd' }))).toEqual({
+      ok: false,
+      reason: 'amount',
+    });
+    const first = budget.reserve(challenge({ amount: '50', currency: 'usd' }));
     expect(first.ok).toBe(true);
-    expect(budget.reserve('usd', '50').ok).toBe(true);
-    expect(budget.reserve('usd', '1')).toEqual({ ok: false, reason: 'total' });
+    expect(budget.reserve(challenge({ amount: '50', currency: 'usd' })).ok).toBe(true);
+    expect(budget.reserve(challenge({ amount: '1', currency: 'usd' }))).toEqual({
+      ok: false,
+      reason: 'total',
+    });
     if (first.ok) {
       first.reservation.release();
       first.reservation.release();

@@ -139,7 +139,13 @@ describe('F5: a token limit without decimals', () => {
     'refuses a challenge stating decimals %i (shown and reserved would differ)',
     async (decimals) => {
       const budget = new PaymentBudget([{ currency: TOKEN, total: '5000000000000000000' }]);
-      expect(budget.reserve(TOKEN, amount, decimals)).toEqual({ ok: false, reason: 'decimals' });
+      const [stating] = decodePaymentChallenges(
+        parseWwwAuthenticate(challengeHeader({ amount, currency: TOKEN, decimals })),
+      );
+      expect(budget.reserve(stating as PaymentChallenge)).toEqual({
+        ok: false,
+        reason: 'decimals',
+      });
       challengeThen(
         `Payment id="x", realm="r", method="tempo", intent="charge", request="${b64({ amount, currency: TOKEN, decimals })}"`,
         (_request, response) => sendJson(response, 200, { websites: [] }),
@@ -171,7 +177,7 @@ describe('F5: a token limit without decimals', () => {
     expect(formatPaymentAmount(challenge as PaymentChallenge)).toBe(
       `${amount} base units of ${TOKEN}`,
     );
-    expect(budget.reserve(TOKEN, amount).ok).toBe(true);
+    expect(budget.reserve(challenge as PaymentChallenge).ok).toBe(true);
     expect(budget.spent(TOKEN)).toBe(BigInt(amount));
   });
 });

@@ -209,7 +209,12 @@ describe('the built entries (tsup, as published)', () => {
       ['.', ['CatalogError'], /^errors\/catalog-error\.ts$/],
       ['./errors', ['RateLimitError', 'TimeoutError'], /^errors\//],
       ['./tools', ['formatMinorUnits'], /^tools\/money\.ts$/],
-      ['./payment', ['PaymentBudget'], /^(payment\/(budget|units)\.ts|errors\/catalog-error\.ts)$/],
+      [
+        './payment',
+        ['PaymentBudget'],
+        // The budget reads a challenge's price through amount.ts, as formatPaymentAmount does.
+        /^(payment\/(budget|units|amount)\.ts|errors\/catalog-error\.ts)$/,
+      ],
       [
         './conversations',
         ['ConversationTokenManager'],

@@ -1,4 +1,6 @@
 import { ConfigurationError } from '../errors/catalog-error.js';
+import { paymentAmount } from './amount.js';
+import type { PaymentChallenge } from './challenge.js';
 import { baseUnits, currencyKey, isDecimals, isoDigits, MAX_DECIMALS } from './units.js';
 
 /** Spending limits for one currency, in its smallest unit (cents for `usd`). */
@@ -81,25 +83,22 @@ export class PaymentBudget {
   }
 
   /**
-   * Sets `amount` aside, or says why not. `amount` counts units with `decimals` digits (a
-   * challenge's `request.decimals`; default the budget's own unit). Refused: a currency not
-   * listed (`currency`), an amount not a non-negative integer or finer than the unit
-   * (`amount`), `decimals` for a limit without (`decimals`), over a limit (`per_call`, `total`).
-   * `release()` (idempotent) gives a reservation back if the payment does not happen.
+   * Sets the challenge's price aside, read as `formatPaymentAmount` shows it (one reader,
+   * `paymentAmount`), or says why not. Refused: a currency not listed (`currency`), no valid
+   * amount or one finer than the unit (`amount`), `decimals` for a limit without (`decimals`),
+   * over a limit (`per_call`, `total`). `release()` (idempotent) gives a reservation back if
+   * the payment does not happen.
    */
   reserve(
-    currency: string | undefined,
-    amount: string | bigint | undefined,
-    decimals?: number,
+    challenge: PaymentChallenge,
   ):
     | { ok: true; reservation: { currency: string; amount: bigint; release(): void } }
     | { ok: false; reason: BudgetRefusal } {
-    const key = currencyKey(currency);
+    const key = currencyKey(challenge.currency);
     const account = key === undefined ? undefined : this.#accounts.get(key);
     if (key === undefined || account === undefined) return { ok: false, reason: 'currency' };
-    const stated = baseUnits(amount);
-    const valid = stated !== undefined && (decimals === undefined || isDecimals(decimals));
-    const units = valid ? inAccountUnits(stated, decimals, account) : 'amount';
+    const price = paymentAmount(challenge);
+    const units = price ? inAccountUnits(price.units, price.decimals, account) : 'amount';
     if (typeof units === 'string') return { ok: false, reason: units };
     if (account.maxPerCall !== undefined && units > account.maxPerCall)
       return { ok: false, reason: 'per_call' };

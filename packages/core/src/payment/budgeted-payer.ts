@@ -1,6 +1,5 @@
 import { abortable } from '../async.js';
 import type { CatalogLogger } from '../logger.js';
-import { paymentAmount } from './amount.js';
 import { type BudgetRefusal, PaymentBudget, type PaymentLimit } from './budget.js';
 import type { PaymentChallenge } from './challenge.js';
 import { notify, type PayFunction, type PaymentContext } from './types.js';
@@ -64,10 +63,7 @@ export function createBudgetedPayer(options: BudgetedPayerOptions): PayFunction 
     if (supported.length === 0) return decline('unsupported');
     let refusal: PaymentDeclineReason = 'expired';
     for (const challenge of supported.filter(live)) {
-      const amount = paymentAmount(challenge);
-      const reserved = amount
-        ? budget.reserve(challenge.currency, amount.units, amount.decimals)
-        : ({ ok: false, reason: 'amount' } as const);
+      const reserved = budget.reserve(challenge);
       if (!reserved.ok) {
         refusal = reserved.reason;
         continue;
