@@ -265,3 +265,73 @@ describe('F3/F4: a __proto__ key in an answer never becomes a prototype or a mem
     expect(site?.id).toBe('w');
   });
 });
+
+// Wave 4d red team (request path): zod's output became what is sent, and zod read the top
+// level of an open map itself, skipping its `toJSON` and prototype. Now the whole request is
+// copied as JSON sends it before zod checks it, at every level, top included.
+describe('4d F1-F4: the top level of a request and of an open map is read as JSON reads it', () => {
+  class Meta {
+    agent = 'shop-bot';
+    apiKey = 'sk_live_hidden';
+    toJSON() {
+      return { agent: this.agent };
+    }
+  }
+
+  it('F1: a toJSON that hides fields hides them on the wire (meta, create body, a strict field)', async () => {
+    await client.catalog.search({ query: 'shoes' }, { meta: new Meta() });
+    await client.conversations.create(new Meta() as never);
+    await client.catalog.search({
+      query: 'internal',
+      toJSON: () => ({ query: 'public' }),
+    } as never);
+    const sent = sentBodies().join('\n');
+    expect(sent).not.toContain('sk_live_hidden');
+    expect(sent).not.toContain('internal');
+    expect(JSON.parse(mcp.requests[0]?.body ?? '').params.arguments.meta).toEqual({
+      agent: 'shop-bot',
+    });
+    expect(JSON.parse(rest.requests[0]?.body ?? '')).toEqual({ agent: 'shop-bot' });
+  });
+
+  it('F2/F3: a Map, Date, URL or boxed string as the whole open map, or a toJSON giving a non-object, is refused naming it; nothing sent', async () => {
+    const wholes: unknown[] = [
+      new Map([['a', 1]]),
+      new Date(0),
+      new URL('https://example.com/'),
+      new String('ab'),
+      { toJSON: () => 'text' },
+      { toJSON: () => [1, 2] },
+    ];
+    for (const meta of wholes) {
+      const error = await refusal(client.catalog.search({ query: 'q' }, { meta: meta as never }));
+      expect(error.issues[0]?.path).toBe('meta');
+      const body = await refusal(client.conversations.create(meta as never));
+      expect(body.issues[0]?.path).toBe('body');
+    }
+    expect(sentBodies()).toEqual([]);
+  });
+
+  it('F4: inherited members are not sent (own enumerable members only, as JSON)', async () => {
+    await client.catalog.search(
+      { query: 'q' },
+      { meta: Object.create({ inherited: 'x' }) as Record<string, unknown> },
+    );
+    expect(JSON.parse(mcp.requests[0]?.body ?? '').params.arguments.meta).toEqual({});
+  });
+});
+
+describe('4d F5/F6: sparse lists and many problems end early', () => {
+  it('a list of 2^32-1 holes is refused after 100 problems, in bounded time; nothing sent', async () => {
+    const started = performance.now();
+    const holes: unknown[] = [];
+    holes.length = 2 ** 32 - 1;
+    const error = await refusal(client.catalog.search({ query: 'q' }, { meta: { holes } }));
+    expect(error.issues).toHaveLength(101);
+    expect(error.issues.at(-1)).toEqual({ path: 'meta', message: 'more than 100 problems' });
+    const body = await refusal(client.conversations.create({ list: holes } as never));
+    expect(body.issues.at(-1)?.path).toBe('body');
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(sentBodies()).toEqual([]);
+  });
+});

@@ -1,5 +1,4 @@
 import * as z from 'zod/v4/mini';
-import { copyOpenMap } from '../validation/request.js';
 
 /** Builds a module-level schema: `/* @__PURE__ *\/ schema(() => …)` lets a bundler drop it. */
 export function schema<T>(build: () => T): T {
@@ -16,9 +15,9 @@ export function described<T extends z.core.$ZodType>(schema: T, description: str
 }
 
 /**
- * An open map of a request (`meta`, a conversation's body): any JSON object, copied once as
- * JSON sends it, and refused (naming the field) where JSON would change it.
+ * An open map of a request (`meta`, a conversation's body): any JSON object. Requests are
+ * checked on their plain JSON copy (validation/request.ts), so its members are plain too.
  */
 export function openObject() {
-  return z.looseObject({}).check(copyOpenMap);
+  return z.looseObject({});
 }

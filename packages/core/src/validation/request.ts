@@ -45,12 +45,12 @@ function toRequestIssue(issue: ZodIssue, prefix: string): RequestIssue {
   return { path: issuePath(issue, prefix), message: describeIssue(issue) };
 }
 
-/** Deepest nesting of an open map (`meta`, a conversation's body); a cycle ends there too. */
+/** Deepest nesting of a request; a cycle ends there too. */
 const MAX_DEPTH = 256;
-/** Most values (strings, numbers, objects, items...) one open map may hold. */
+/** Most values (strings, numbers, objects, items, holes) one request may hold. */
 const MAX_VALUES = 1_000_000;
 
-/** Ends the copy of an open map: too deep or too large. */
+/** Ends the copy of a request: too deep, too large, or too many problems. */
 class Stop {
   constructor(
     readonly path: string[],
@@ -94,20 +94,27 @@ function shownKey(key: string): string {
   );
 }
 
-/** One copy of an open map in progress: its issues, the path (shown keys) being copied. */
+/** One copy of a request in progress: its issues, the path (shown keys) being copied. */
 interface Walk {
-  readonly payload: z.ParsePayload;
+  readonly issues: RequestIssue[];
   readonly path: string[];
   values: number;
 }
 
-function report(walk: Walk, message: string): void {
-  walk.payload.issues.push({ code: 'custom', message, input: undefined, path: [...walk.path] });
+/** Most problems one request reports: the rest would only grow the error. */
+const MAX_ISSUES = 100;
+
+function report(walk: Walk, message: string): undefined {
+  if (walk.issues.length >= MAX_ISSUES)
+    throw new Stop(walk.path.slice(0, 1), `more than ${MAX_ISSUES} problems`);
+  walk.issues.push({ path: walk.path.join('.'), message });
+  return undefined;
 }
 
 /** Copies one member: `toJSON` called once, as JSON.stringify would; undefined when refused. */
 function copy(walk: Walk, raw: unknown, key: string, depth: number, inArray: boolean): unknown {
-  if (++walk.values > MAX_VALUES) throw new Stop([], `too large (more than ${MAX_VALUES} values)`);
+  if (++walk.values > MAX_VALUES)
+    throw new Stop(walk.path.slice(0, 1), `too large (more than ${MAX_VALUES} values)`);
   const toJson = raw !== null && typeof raw === 'object' ? (raw as { toJSON?: unknown }).toJSON : 0;
   const value = typeof toJson === 'function' ? toJson.call(raw, key) : raw;
   const refused = refusal(value, inArray);
@@ -115,7 +122,7 @@ function copy(walk: Walk, raw: unknown, key: string, depth: number, inArray: boo
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) {
     // Too deep a path to print whole: its first levels name the field that goes too deep.
-    const first = walk.path.slice(0, 2);
+    const first = walk.path.slice(0, 3);
     first.push(`${first.pop() ?? ''}…`);
     throw new Stop(first, `nested too deeply or circular (more than ${MAX_DEPTH} levels)`);
   }
@@ -124,11 +131,7 @@ function copy(walk: Walk, raw: unknown, key: string, depth: number, inArray: boo
     const items: unknown[] = [];
     for (let index = 0; index < source.length; index++) {
       walk.path.push(String(index));
-      items.push(
-        index in source
-          ? copy(walk, source[index], String(index), depth + 1, true)
-          : report(walk, refusal(undefined, true) as string),
-      );
+      items.push(copy(walk, source[index], String(index), depth + 1, true));
       walk.path.pop();
     }
     return items;
@@ -151,22 +154,25 @@ function copy(walk: Walk, raw: unknown, key: string, depth: number, inArray: boo
 }
 
 /**
- * The check of an open map (`meta`, a conversation's body), whose members zod does not
- * know: zod copied its top level, reading each member once; this copies the rest as JSON
- * sends it, reading each member and calling each `toJSON` once, so zod's output is what is
- * sent. Refused, each named: what JSON would change or cannot carry (NaN, a function, a
- * Map, a hole), more than MAX_DEPTH levels (a cycle), more than MAX_VALUES values. Lone
- * surrogates are found by {@link checkRequest}, in strict fields too.
+ * The request as JSON sends it, read once: each member read and each `toJSON` called once,
+ * at every level, own enumerable members only. zod then checks this copy and its output is
+ * sent, so what was checked is what is sent, whatever getters, Proxies or `toJSON` answer a
+ * second time. Refused, each named: what JSON would change or cannot carry (NaN, a
+ * function, a Map, a hole), more than MAX_DEPTH levels (a cycle), more than MAX_VALUES
+ * values (a hole counts: a sparse list of 2^32-1 items stops there).
  */
-export function copyOpenMap(payload: z.ParsePayload<Record<string, unknown>>): void {
-  const walk: Walk = { payload, path: [], values: 0 };
+function plainCopy(input: unknown, prefix: string): Checked<unknown> {
+  const root = prefix === '' ? [] : [prefix];
+  const walk: Walk = { issues: [], path: [...root], values: 0 };
   try {
-    payload.value = copy(walk, payload.value, '', 0, false) as Record<string, unknown>;
+    const value = copy(walk, input, '', 0, false);
+    if (walk.issues.length === 0) return { ok: true, data: value };
   } catch (error) {
     if (!(error instanceof Stop)) throw error;
-    walk.path.splice(0, walk.path.length, ...error.path);
-    report(walk, error.message);
+    const at = error.path.length > 0 ? error.path : root;
+    walk.issues.push({ path: at.join('.'), message: error.message });
   }
+  return { ok: false, issues: walk.issues };
 }
 
 /** Whether plain `value` holds a lone surrogate in a string or a field name. */
@@ -200,9 +206,8 @@ function loneSurrogates(value: unknown, path: string[], found: RequestIssue[]): 
 export type Checked<T> = { ok: true; data: T } | { ok: false; issues: RequestIssue[] };
 
 /**
- * Checks input strictly, without throwing. zod's output is a plain copy read once from the
- * input (what the schema knows by zod, open maps by {@link copyOpenMap}), so what was
- * checked is what is sent. A lone surrogate, which JSON.stringify would escape rather than
+ * Checks input strictly, without throwing: zod checks the input's plain copy
+ * ({@link plainCopy}), and its output is what is sent. A lone surrogate, which JSON.stringify would escape rather than
  * refuse, is looked for in that copy, in strict fields and open maps alike.
  */
 export function checkRequest<S extends z.$ZodType>(
@@ -210,7 +215,9 @@ export function checkRequest<S extends z.$ZodType>(
   input: unknown,
   prefix = '',
 ): Checked<z.output<S>> {
-  const parsed = safeParse(schema, input);
+  const copied = plainCopy(input, prefix);
+  if (!copied.ok) return copied;
+  const parsed = safeParse(schema, copied.data);
   if (!parsed.success) {
     return { ok: false, issues: parsed.error.issues.map((issue) => toRequestIssue(issue, prefix)) };
   }
