@@ -4,13 +4,13 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBin } from './support/bin.js';
+import { parseArgs } from '../src/cli-config.js';
+import { binArgs, runBin } from './support/bin.js';
 import { connectHttpClient } from './support/http-host.js';
 import { searchCatalog } from './support/inputs.js';
 import { rawPost } from './support/raw-http.js';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
-const BIN_ARGS = ['--conditions=@catalogkit/source', '--import', 'tsx', 'src/cli.ts'];
 
 let emulator: RunningEmulator;
 
@@ -40,7 +40,7 @@ interface RunningCli {
 
 /** Spawns `catalogkit-mcp --http ...` and waits for the URL it prints. */
 async function startHttpCli(args: string[]): Promise<RunningCli> {
-  const child = spawn(process.execPath, [...BIN_ARGS, '--http', ...args], {
+  const child = spawn(process.execPath, await binArgs(['--http', ...args]), {
     cwd: packageDir,
     env: env(),
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -82,7 +82,15 @@ async function portOpen(port: number): Promise<boolean> {
 
 describe('catalogkit-mcp --http', () => {
   it('serves the stateless handler on loopback, prints the URL and each host config, stops on SIGTERM', async () => {
-    const cli = await startHttpCli(['--port', '0']);
+    // Loopback by default; and one canonical host for the bind, the allowed Host and the
+    // printed URL: `--host 0x7f.1` is 127.0.0.1 throughout (the client below reaches it).
+    expect(parseArgs(['--http'], '0.0.0')).toMatchObject({
+      http: { host: '127.0.0.1', port: 8931 },
+    });
+    expect(parseArgs(['--http', '--host', '0x7f.1'], '0.0.0')).toMatchObject({
+      http: { host: '127.0.0.1' },
+    });
+    const cli = await startHttpCli(['--port', '0', '--host', '0x7f.1']);
     expect(cli.url.hostname).toBe('127.0.0.1');
     expect(cli.url.pathname).toBe('/mcp');
     const url = cli.url.href;
@@ -152,29 +160,19 @@ describe('catalogkit-mcp --http', () => {
   });
 
   // Red-team findings F3 and F4: a wildcard bind served every network peer that sent
-  // `Host: localhost`, and `--host 0` printed a URL it then refused.
-  it('refuses wildcard and non-loopback binds, saying to put a proxy with auth in front', async () => {
+  // `Host: localhost`, and `--host 0` printed a URL it then refused. The command line is read
+  // before anything starts (parseArgs; the bin prints its text and exits 2: stdio.test.ts).
+  it('refuses wildcard and non-loopback binds, saying to put a proxy with auth in front', () => {
     for (const host of ['0.0.0.0', '::', '0', '0x0', '192.168.1.5']) {
-      const run = await runBin(['--http', '--port', '0', '--host', host], env());
-      expect(run.code, host).toBe(2);
-      expect(run.stderr, host).toContain('--host must be a loopback address');
-      expect(run.stderr, host).toContain('reverse proxy that authenticates');
+      const run = parseArgs(['--http', '--port', '0', '--host', host], '0.0.0');
+      expect(run, host).toMatchObject({ kind: 'fail', exitCode: 2 });
+      expect((run as { text: string }).text, host).toContain('--host must be a loopback address');
+      expect((run as { text: string }).text, host).toContain('reverse proxy that authenticates');
     }
   });
 
-  it('binds, allows and prints one canonical host: --host 0x7f.1 is 127.0.0.1 throughout', async () => {
-    const cli = await startHttpCli(['--port', '0', '--host', '0x7f.1']);
-    try {
-      expect(cli.url.hostname).toBe('127.0.0.1');
-      const { client } = await connectHttpClient(cli.url);
-      await client.listTools();
-      await client.close();
-    } finally {
-      await stop(cli, 'SIGTERM');
-    }
-  });
-
-  it('refuses bad --port and --host values without echoing them, and --port without --http', async () => {
+  it('refuses bad --port and --host values without echoing them, and --port without --http', () => {
+    const secrets = [emulator.keys.valid];
     for (const [args, message] of [
       [['--http', '--port', emulator.keys.valid], '--port must be a number from 0 to 65535'],
       [['--http', '--port', '70000'], '--port must be a number from 0 to 65535'],
@@ -182,10 +180,10 @@ describe('catalogkit-mcp --http', () => {
       [['--http', '--host', emulator.keys.valid], '--host must be a host name or an IP address'],
       [['--port', '8080'], '--port and --host go with --http'],
     ] as const) {
-      const run = await runBin([...args], env());
-      expect(run.code).toBe(2);
-      expect(run.stderr).toContain(message);
-      expect(run.stderr).not.toContain(emulator.keys.valid);
+      const run = parseArgs([...args], '0.0.0', secrets);
+      expect(run).toMatchObject({ kind: 'fail', exitCode: 2 });
+      expect((run as { text: string }).text).toContain(message);
+      expect((run as { text: string }).text).not.toContain(emulator.keys.valid);
     }
   });
 });

@@ -15,14 +15,15 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StdioClientTransport as LegacyStdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binArgs } from './support/bin.js';
 import { textOf } from './support/inputs.js';
 
 // Real clients of each kind, each listing the tools and calling all three, against the real
 // CLI over stdio and over HTTP (`--http`). The operator accepts unconfirmed changes here
 // (--confirm-changes annotations-only): the confirmation itself is tested elsewhere.
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
-const BIN = ['--conditions=@catalogkit/source', '--import', 'tsx', 'src/cli.ts'];
-const SERVER_ARGS = [...BIN, '--confirm-changes', 'annotations-only'];
+/** Node's arguments that start the bin (bundled once: support/bin.ts), set before the tests. */
+let SERVER_ARGS: string[] = [];
 // The built-ins, then the service's own lookup tools: the bin reads the emulator's tools/list.
 const TOOL_NAMES = [
   'search_catalog',
@@ -45,7 +46,10 @@ function env(): Record<string, string> {
 }
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
+  [emulator, SERVER_ARGS] = await Promise.all([
+    startEmulator({ port: 0 }),
+    binArgs(['--confirm-changes', 'annotations-only']),
+  ]);
   const child = spawn(process.execPath, [...SERVER_ARGS, '--http', '--port', '0'], {
     cwd: packageDir,
     env: env(),
@@ -277,7 +281,7 @@ describe.each(['stdio', 'http'] as const)('over %s', (transport) => {
         await client.close();
       }
     },
-    // Over stdio each client starts the bin with tsx (the Inspector once per method).
+    // Over stdio each client starts the bin (the Inspector once per method).
     180_000,
   );
 });

@@ -69,9 +69,11 @@ async function startCall(host: Host, tag: string): Promise<Response> {
 }
 
 describe('the server of each request is closed however its response ends', () => {
-  it('closes the servers of 2,000 SSE responses whose bodies are cancelled unread', async () => {
+  // Every server must be closed, so a single one left open fails the count: 500 keeps 16 in
+  // flight for over 30 rounds, at a quarter of the CPU of the 2,000 this first ran.
+  it('closes the servers of 500 SSE responses whose bodies are cancelled unread', async () => {
     const host = await hostWith(true);
-    const count = 2000;
+    const count = 500;
     try {
       await inParallel(count, 16, async (i) => {
         const response = await startCall(host, `cancel-${i}`);
@@ -91,7 +93,7 @@ describe('the server of each request is closed however its response ends', () =>
     } finally {
       await host.mounted.close();
     }
-    // 2,000 real HTTP round trips: 60 s was not enough on a busy machine; nothing here is timed.
+    // Real HTTP round trips: 60 s was not enough for 2,000 on a busy machine; nothing here is timed.
   }, 240_000);
 
   it.each([

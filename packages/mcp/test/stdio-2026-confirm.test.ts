@@ -3,6 +3,7 @@ import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binArgs } from './support/bin.js';
 import { updateCollection } from './support/inputs.js';
 
 // Red-team finding F2: on 2026-07-28 over stdio a change could never be confirmed, because
@@ -11,7 +12,6 @@ import { updateCollection } from './support/inputs.js';
 // 2026-07-28 and answering the form, is asked once and its accepted change is sent once.
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
-const BIN = ['--conditions=@catalogkit/source', '--import', 'tsx', 'src/cli.ts'];
 const PATCH = 'PATCH /v1/collections/:id';
 
 let emulator: RunningEmulator;
@@ -41,7 +41,7 @@ describe('2026-07-28 over stdio (the real CLI, default --confirm-changes elicit)
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: BIN,
+        args: await binArgs(),
         cwd: packageDir,
         env: {
           PATH: process.env.PATH ?? '',

@@ -1,6 +1,8 @@
+import { CATALOG_TOOL_NAMES } from '@catalogkit/core/tools';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import packageJson from '../package.json' with { type: 'json' };
+import { missingConfiguration, parseArgs } from '../src/cli-config.js';
 import { runBin, startBin } from './support/bin.js';
 import { searchCatalog, textOf, updateCollection } from './support/inputs.js';
 
@@ -105,27 +107,43 @@ describe('the stdio bin (npx @catalogkit/mcp)', () => {
   });
 });
 
+/**
+ * What the bin does with `args` and `env` before it serves, computed as its `main` does
+ * (the key from the environment is never echoed): the exported parser in this process.
+ * The runs of the bin below prove the process's side once per exit path.
+ */
+function startup(args: string[], env: Record<string, string>) {
+  const secrets = [env.CATALOG_API_KEY?.trim() ?? ''].filter((key) => key.length > 0);
+  const command = parseArgs(args, packageJson.version, secrets);
+  if (command.kind !== 'serve') return command;
+  const missing = missingConfiguration(command.include ?? CATALOG_TOOL_NAMES, env);
+  return missing === undefined ? command : { kind: 'fail' as const, text: missing, exitCode: 1 };
+}
+
 describe('the first run of catalogkit-mcp in a terminal', () => {
   it('--help prints the usage, flags and variables, and exits 0 without waiting on stdin', async () => {
-    for (const flag of ['--help', '-h']) {
-      const run = await runBin([flag], {});
-      expect(run.code).toBe(0);
-      expect(run.stderr).toBe('');
-      expect(run.stdout).toMatch(/^catalogkit-mcp \S+: the catalog tools as an MCP server/);
-      for (const word of [
-        '--include',
-        '--confirm-changes',
-        '--buy-links',
-        '--version',
-        'CATALOG_API_KEY',
-        'CATALOG_BASE_URL',
-        'CATALOG_MCP_URL',
-      ]) {
-        expect(run.stdout).toContain(word);
-      }
+    // One run of the bin: it exits on its own with stdin left open.
+    const run = await runBin(['--help'], {});
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/^catalogkit-mcp \S+: the catalog tools as an MCP server/);
+    for (const word of [
+      '--include',
+      '--confirm-changes',
+      '--buy-links',
+      '--version',
+      'CATALOG_API_KEY',
+      'CATALOG_BASE_URL',
+      'CATALOG_MCP_URL',
+    ]) {
+      expect(run.stdout).toContain(word);
     }
-    const version = await runBin(['--version'], {});
-    expect(version).toEqual({ code: 0, stdout: `${packageJson.version}\n`, stderr: '' });
+    // `-h` prints the same text, and `--version` the package's version, on the same path.
+    expect(startup(['-h'], {})).toEqual({ kind: 'print', text: run.stdout });
+    expect(startup(['--version'], {})).toEqual({
+      kind: 'print',
+      text: `${packageJson.version}\n`,
+    });
   });
 
   it('with no configuration, fails at start naming each missing variable and the tools needing it', async () => {
@@ -136,19 +154,22 @@ describe('the first run of catalogkit-mcp in a terminal', () => {
     expect(run.stderr).toContain('CATALOG_MCP_URL (needed by search_catalog)');
     expect(run.stderr).toContain('CATALOG_BASE_URL (needed by search_websites, update_collection)');
     expect(run.stderr).toContain('CATALOG_API_KEY (needed by search_websites, update_collection)');
+    expect(startup([], {})).toEqual({ kind: 'fail', text: run.stderr, exitCode: 1 });
   });
 
-  it('with only CATALOG_MCP_URL, fails at start and offers --include search_catalog', async () => {
-    const run = await runBin([], { CATALOG_MCP_URL: emulator.mcpUrl, CATALOG_API_KEY: ' ' });
-    expect(run.code).toBe(1);
-    expect(run.stderr).not.toContain('CATALOG_MCP_URL');
-    expect(run.stderr).toContain('CATALOG_BASE_URL (needed by search_websites, update_collection)');
+  it('with only CATALOG_MCP_URL, fails at start and offers --include search_catalog', () => {
+    const run = startup([], { CATALOG_MCP_URL: emulator.mcpUrl, CATALOG_API_KEY: ' ' });
+    expect(run).toMatchObject({ kind: 'fail', exitCode: 1 });
+    const { text } = run as { text: string };
+    expect(text).not.toContain('CATALOG_MCP_URL');
+    expect(text).toContain('CATALOG_BASE_URL (needed by search_websites, update_collection)');
     // A blank variable is a missing one, as it is for the client.
-    expect(run.stderr).toContain('CATALOG_API_KEY (needed by');
-    expect(run.stderr).toContain('or serve only the catalog search with --include search_catalog');
+    expect(text).toContain('CATALOG_API_KEY (needed by');
+    expect(text).toContain('or serve only the catalog search with --include search_catalog');
   });
 
   it('refuses an address that is not a URL, and unknown flags or tools, at start', async () => {
+    // The address is checked when the client is made: the bin's own error path, exit 1.
     const badUrl = await runBin([], {
       CATALOG_MCP_URL: 'not a url',
       CATALOG_BASE_URL: emulator.baseUrl,
@@ -156,21 +177,38 @@ describe('the first run of catalogkit-mcp in a terminal', () => {
     });
     expect(badUrl.code).toBe(1);
     expect(badUrl.stderr).toBe('catalogkit-mcp: CATALOG_MCP_URL is not a valid URL\n');
-    const flag = await runBin(['--stdio'], {});
-    expect(flag.code).toBe(2);
-    expect(flag.stderr).toContain('unknown option "--stdio"');
-    const tool = await runBin(['--include=search_catalog,serch_websites'], {});
-    expect(tool.code).toBe(2);
-    expect(tool.stderr).toContain('unknown tool "serch_websites" in --include');
+    const flag = startup(['--stdio'], {});
+    expect(flag).toMatchObject({ kind: 'fail', exitCode: 2 });
+    expect((flag as { text: string }).text).toContain('unknown option "--stdio"');
+    const tool = startup(['--include=search_catalog,serch_websites'], {});
+    expect(tool).toMatchObject({ kind: 'fail', exitCode: 2 });
+    expect((tool as { text: string }).text).toContain('unknown tool "serch_websites" in --include');
     // The value is never echoed (it may be a pasted key): the message names the two modes.
-    const mode = await runBin(['--buy-links', 'ck_live_SECRET'], {});
-    expect(mode.code).toBe(2);
-    expect(mode.stderr).toContain('--buy-links must be reference or inline');
-    expect(mode.stderr).not.toContain('SECRET');
+    const mode = startup(['--buy-links', 'ck_live_SECRET'], {});
+    expect(mode).toMatchObject({ kind: 'fail', exitCode: 2 });
+    expect((mode as { text: string }).text).toContain('--buy-links must be reference or inline');
+    expect((mode as { text: string }).text).not.toContain('SECRET');
   });
 
   it('never echoes the key, pasted as an option, its value or a tool name', async () => {
     const key = 'ck_live_SECRETSECRETSECRET1234';
+    // One run of the bin: a usage error exits 2, its message on stderr, the key from the
+    // environment not in it.
+    const bin = await runBin([`--api-key=${key}`], { CATALOG_API_KEY: key });
+    expect(bin.code).toBe(2);
+    expect(bin.stdout).toBe('');
+    expect(bin.stderr).toContain('unknown option "--api-key"');
+    expect(bin.stderr).not.toContain(key);
+    expect(startup([`--api-key=${key}`], { CATALOG_API_KEY: key })).toEqual({
+      kind: 'fail',
+      text: bin.stderr,
+      exitCode: 2,
+    });
+    const failure = (args: string[], env: Record<string, string>) => {
+      const run = startup(args, env);
+      expect([args, run.kind, run.kind === 'fail' && run.exitCode]).toEqual([args, 'fail', 2]);
+      return (run as { text: string }).text;
+    };
     const runs = [
       [`--${key}`],
       [`--confirm-changes=${key}`],
@@ -179,24 +217,19 @@ describe('the first run of catalogkit-mcp in a terminal', () => {
       ['--include', `search_catalog,${key.toLowerCase()}`],
     ];
     for (const args of runs) {
-      const run = await runBin(args, { CATALOG_API_KEY: key });
-      expect(run.code).toBe(2);
-      expect(run.stderr.toLowerCase()).not.toContain('secret');
-      expect(run.stderr).toMatch(/not shown|must be elicit or annotations-only\n/);
+      const text = failure(args, { CATALOG_API_KEY: key });
+      expect(text.toLowerCase()).not.toContain('secret');
+      expect(text).toMatch(/not shown|must be elicit or annotations-only\n/);
     }
     // Without the key in the environment: a value shaped like a key is not shown either.
     for (const args of [[`--confirm-changes=${key}`], ['--include', key]]) {
-      const run = await runBin(args, {});
-      expect(run.code).toBe(2);
-      expect(run.stderr.toLowerCase()).not.toContain('secret');
+      expect(failure(args, {}).toLowerCase()).not.toContain('secret');
     }
     // An unknown option is named without its value, whatever the value.
     for (const value of [key, 'something']) {
-      const named = await runBin([`--api-key=${value}`], { CATALOG_API_KEY: key });
-      expect(named.code).toBe(2);
-      expect(named.stderr).toContain('unknown option "--api-key"');
-      expect(named.stderr).not.toContain(value);
+      const named = failure([`--api-key=${value}`], { CATALOG_API_KEY: key });
+      expect(named).toContain('unknown option "--api-key"');
+      expect(named).not.toContain(value);
     }
-    // Nine runs of the bin, each a Node start with tsx: slow on busy shared cores.
-  }, 180_000);
+  });
 });

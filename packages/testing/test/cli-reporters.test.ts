@@ -1,69 +1,46 @@
 /*
- * `--reporter junit|json`: the report CI reads, on stdout, with the exit codes the README
- * documents (0 passed, 1 a scenario failed, 2 the command is wrong).
+ * The command line (`parseCommand`, what `catalogkit-testing` reads before it starts anything)
+ * and the JUnit report's escaping. The reports' place on stdout and the exit codes 0 and 1
+ * are proven by the runs in cli.test.ts; one run here proves a usage error exits 2.
  */
 import { describe, expect, it } from 'vitest';
-import { formatJUnitReport, type ScenarioResult } from '../src/index.js';
+import { formatJUnitReport } from '../src/index.js';
+import { parseCommand, USAGE, UsageError } from '../src/run/command.js';
 import { runCli } from './support/cli.js';
 
-const TWO = ['--scenario', 'shopping-run', '--scenario', 'link-copied-wrong'];
-
-describe('catalogkit-testing check --reporter', () => {
-  it('junit: one testcase per scenario, a failure naming what went wrong, exit 1', {
+describe('catalogkit-testing check: a wrong command', () => {
+  it('exits 2 with the message alone on stderr (one run of the CLI)', {
     timeout: 120_000,
   }, async () => {
-    const { code, stdout, stderr } = await runCli([
-      'check',
-      'test/fixtures/bad-agent.ts',
-      ...TWO,
-      '--reporter',
-      'junit',
-    ]);
-    expect(stdout).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites /);
-    expect(stdout).toMatch(
-      /<testsuite name="catalogkit scenarios: test\/fixtures\/bad-agent\.ts" tests="2" failures="2" errors="0" skipped="0" time="[\d.]+">/,
-    );
-    // The agent shows the model's text as is: with references by default, every answer that
-    // names a product shows `[[buy:…]]` where its link belongs.
-    expect(stdout).toMatch(
-      /<testcase classname="catalogkit\.scenarios" name="link-copied-wrong" time="[\d.]+">\n {6}<failure message="[^"]*(is not a buy link the catalog gave|is shown where its buy link belongs)/,
-    );
-    expect(stdout.trimEnd().endsWith('</testsuites>')).toBe(true);
-    // The table, for people reading the job's log, goes to stderr.
-    expect(stderr).toContain('0 of 2 scenarios passed');
-    expect(code).toBe(1);
-  });
-
-  it('json: every result, exit 0 when all pass', { timeout: 120_000 }, async () => {
-    const { code, stdout } = await runCli([
-      'check',
-      'test/fixtures/good-agent.ts',
-      '--scenario',
-      'shopping-run',
-      '--reporter',
-      'json',
-    ]);
-    const report = JSON.parse(stdout) as {
-      passed: boolean;
-      total: number;
-      scenarios: ScenarioResult[];
-    };
-    expect(report).toMatchObject({ passed: true, total: 1, failed: 0 });
-    expect(report.scenarios.map((s) => [s.id, s.passed, s.problems])).toEqual([
-      ['shopping-run', true, []],
-    ]);
-    expect(code).toBe(0);
-  });
-
-  it('exits 2 naming a wrong reporter or link', async () => {
     const reporter = await runCli(['check', 'test/fixtures/good-agent.ts', '--reporter', 'tap']);
-    expect([reporter.code, reporter.stderr]).toEqual([
+    expect([reporter.code, reporter.stdout, reporter.stderr]).toEqual([
       2,
+      '',
       '--reporter must be one of table, junit, json, got tap\n',
     ]);
-    const link = await runCli(['check', 'test/fixtures/good-agent.ts', '--allow-link', 'help']);
-    expect(link.code).toBe(2);
-    expect(link.stderr).toMatch(/^--allow-link: must be an http: or https: URL/);
+  });
+
+  it('names a wrong reporter, link, scenario, or a missing command, as a UsageError', () => {
+    const refusal = (args: string[]) => {
+      try {
+        parseCommand(args);
+      } catch (error) {
+        expect(error).toBeInstanceOf(UsageError);
+        return (error as Error).message;
+      }
+      throw new Error(`accepted ${args.join(' ')}`);
+    };
+    expect(refusal(['check', 'test/fixtures/good-agent.ts', '--reporter', 'tap'])).toBe(
+      '--reporter must be one of table, junit, json, got tap',
+    );
+    expect(refusal(['check', 'test/fixtures/good-agent.ts', '--allow-link', 'help'])).toMatch(
+      /^--allow-link: must be an http: or https: URL/,
+    );
+    expect(refusal(['check', 'test/fixtures/good-agent.ts', '--scenario', 'nope'])).toBe(
+      'Unknown scenario nope',
+    );
+    expect(refusal([])).toBe(USAGE);
+    expect(USAGE).toContain('Usage: catalogkit-testing check <agent module>');
   });
 });
 

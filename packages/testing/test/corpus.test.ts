@@ -26,9 +26,6 @@ import * as streamText from './corpus/good/stream-text.js';
 import * as toolLoopAgent from './corpus/good/tool-loop-agent.js';
 import * as uiStream from './corpus/good/ui-stream.js';
 import * as withHelpLink from './corpus/good/with-help-link.js';
-import * as noApproval from './fixtures/mistakes/no-approval.js';
-import * as rawToolOutput from './fixtures/mistakes/raw-tool-output.js';
-import * as retryFailures from './fixtures/mistakes/retry-failures.js';
 
 /** An agent module as the CLI loads it: the agent, and its framework. */
 interface AgentModule {
@@ -69,15 +66,15 @@ interface Broken {
   options?: CheckAgentOptions;
 }
 
+/**
+ * The three agents of test/fixtures/mistakes/ (no approval, raw tool output pasted, told to
+ * retry failures) are run on every scenario by mistakes.test.ts, which checks each scenario
+ * they fail with what its report says: they are not run here again.
+ */
 const BROKEN: Record<string, Broken> = {
   'approves changes itself (the shopper is never asked)': {
     agent: module(skippedApproval),
     scenario: 'update-outcome-unknown',
-    says: /update_collection reached the service 1 time but the shopper approved 0: a change ran without approval/,
-  },
-  'builds its tools without approval': {
-    agent: module(noApproval),
-    scenario: 'change-denied',
     says: /update_collection reached the service 1 time but the shopper approved 0: a change ran without approval/,
   },
   'sends a change other than the one approved (a rename)': {
@@ -85,20 +82,10 @@ const BROKEN: Record<string, Broken> = {
     scenario: 'update-outcome-unknown',
     says: /collection col_summer was changed beyond what the shopper approved: name sent "Summer favourites" but approved \(absent\)/,
   },
-  'pastes raw tool output into the answer': {
-    agent: module(rawToolOutput),
-    scenario: 'shopping-run',
-    says: /is not a buy link the catalog gave/,
-  },
   'puts the key in the page as HTML character references': {
     agent: module(keyEncoded),
     scenario: 'shopping-run',
     says: /the secret ck_t… \(30 characters\) is in what the browser received/,
-  },
-  'tells the model to retry failures': {
-    agent: module(retryFailures),
-    scenario: 'update-outcome-unknown',
-    says: /the instructions tell the model to retry failures: "If a tool call fails, try it again until it works\."/,
   },
   'runs every search twice': {
     agent: module(repeatedSearch),

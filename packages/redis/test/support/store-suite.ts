@@ -9,6 +9,7 @@ import { SessionLockTimeoutError, StoreUnavailableError } from '@catalogkit/core
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRedisStore, type RedisStore, type RedisStoreOptions } from '../../src/index.js';
 import { startBlackholeProxy } from './blackhole-proxy.js';
+import { fixtureEntry } from './fixture-bundle.js';
 import { type RedisServer, skipRedisTests, startRedisServer } from './redis-server.js';
 import type { Connected, ConnectionInfo, Settings, StoreTarget } from './targets.js';
 import { installedVersion } from './targets.js';
@@ -442,9 +443,7 @@ export function describeStoreSuite(target: StoreTarget): void {
       const mint = await startMintServer();
       const children: ChildProcessWithoutNullStreams[] = [];
       try {
-        const fixture = fileURLToPath(
-          new URL('../fixtures/shared-session-process.ts', import.meta.url),
-        );
+        const fixture = await fixtureEntry();
         const env = {
           ...process.env,
           TARGET: target.id,
@@ -456,11 +455,10 @@ export function describeStoreSuite(target: StoreTarget): void {
         };
         for (const _ of [0, 1]) {
           children.push(
-            spawn(
-              process.execPath,
-              ['--import', 'tsx', '--conditions=@catalogkit/source', fixture],
-              { env, cwd: fileURLToPath(new URL('../..', import.meta.url)) },
-            ),
+            spawn(process.execPath, [fixture], {
+              env,
+              cwd: fileURLToPath(new URL('../..', import.meta.url)),
+            }),
           );
         }
         const outputs = children.map((child) => lineReader(child));
