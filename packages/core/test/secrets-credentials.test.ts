@@ -59,4 +59,16 @@ describe('SentSecrets', () => {
     }
     expect(cpu() - start).toBeLessThan(rebuild * 8);
   });
+
+  it('keeps at most 256 Ki characters of credentials, oldest dropped first (red team 4d F1)', () => {
+    const sent = new SentSecrets(KEY);
+    // 16 KiB each, as a service choosing its challenge can make every credential.
+    const long = Array.from({ length: 40 }, () => randomBytes(12_288).toString('base64url'));
+    for (const token of long) sent.add(`Payment ${token}`);
+    // 16 of 16 KiB fit in 256 Ki characters: the newest 16 are matched, the rest forgotten.
+    const shown = long.map((token) => sent.redact(token) === '[redacted]');
+    expect(shown.slice(-16).every(Boolean)).toBe(true);
+    expect(shown.slice(0, 24).some(Boolean)).toBe(false);
+    expect(sent.redact(KEY)).toBe('[redacted]');
+  });
 });

@@ -20,6 +20,8 @@ interface Variant {
   expiresAt?: (expires: Date) => string;
   /** The life granted when the mint asks none. */
   defaultTtlSeconds?: number;
+  /** The token minted; `tok_<n>` when undefined. */
+  token?: string;
 }
 
 let variant: Variant = {};
@@ -37,7 +39,7 @@ function mint(request: ReceivedRequest, response: ServerResponse) {
   response.writeHead(201, headers);
   response.end(
     JSON.stringify({
-      token: `tok_${mints}`,
+      token: variant.token ?? `tok_${mints}`,
       token_id: `t${mints}`,
       expires_at: (variant.expiresAt ?? ((at: Date) => at.toISOString()))(expires),
     }),
@@ -133,5 +135,19 @@ describe('the life counted on is the life asked for', () => {
     const grantedUntil = Date.now() + (asked.ttl_seconds ?? 600) * 1000;
     // getTokenInfo dates the expiry on the (wrong) local clock: back to the true clock.
     expect(info.expiresAt.getTime() + behind).toBeLessThanOrEqual(grantedUntil);
+  });
+});
+
+describe('a token longer than any secret the redactor holds (red team 4d F3)', () => {
+  it('a 1 MB token is refused as a malformed mint answer, typed, without echoing it', async () => {
+    variant = { token: `tok_${'a'.repeat(1_048_576)}` };
+    const error = await managerFor()
+      .getToken()
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).name).toMatch(/TokenMintError|ProtocolError/);
+    expect(String(error).length).toBeLessThan(2_000);
+    variant = { token: `tok_${'a'.repeat(16_000)}` }; // within 16 KiB: a token
+    expect(await managerFor().getToken()).toBe(variant.token);
   });
 });

@@ -279,7 +279,7 @@ describe('4d F1-F4: the top level of a request and of an open map is read as JSO
   }
 
   it('F1: a toJSON that hides fields hides them on the wire (meta, create body, a strict field)', async () => {
-    await client.catalog.search({ query: 'shoes' }, { meta: new Meta() });
+    await client.catalog.search({ query: 'shoes' }, { meta: new Meta() as never });
     await client.conversations.create(new Meta() as never);
     await client.catalog.search({
       query: 'internal',

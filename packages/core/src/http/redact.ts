@@ -262,11 +262,17 @@ export function createRedactor(...secrets: (string | undefined)[]): Redactor {
 }
 
 const CREDENTIAL_WINDOW_MS = 1_800_000; // 30 minutes (a literal: a bundler keeps arithmetic)
+/**
+ * Characters of live credentials kept, oldest dropped first: bounds every matcher build
+ * whatever their length (red team 4d F1: 256 credentials of 16 KiB took seconds a call).
+ */
+const MAX_CREDENTIAL_CHARS = 262_144;
 
 /**
  * The secrets one connection sends: its API key for good, and each payment credential from
  * the moment it is handed to fetch, for 30 minutes (an answer read later may echo it), at
- * most 256 (oldest dropped first). {@link SentSecrets.with} keeps a call's own credential.
+ * most 256 and 256 Ki characters (oldest dropped first). {@link SentSecrets.with} keeps a
+ * call's own credential.
  * Two matchers, so a paid call does not rebuild the automaton of every live credential (red
  * team R2): one of the key and the credentials live at its build, and one of those added
  * since, rebuilt at each add; when it holds more than √N (N live), both merge: an add costs
@@ -275,6 +281,7 @@ const CREDENTIAL_WINDOW_MS = 1_800_000; // 30 minutes (a literal: a bundler keep
 export class SentSecrets {
   readonly #apiKey: string | undefined;
   readonly #sent = new Map<string, number>(); // credential token → when sent, oldest first
+  #chars = 0; // of the live credentials
   #stable: Matcher | undefined;
   #added: string[] = [];
   #fresh: Matcher | undefined;
@@ -289,9 +296,11 @@ export class SentSecrets {
   /** Makes `credential` (an `Authorization` value, e.g. `Payment eyJ…`) a secret. */
   add(credential: string): void {
     const token = credentialToken(credential);
-    const known = this.#sent.delete(token); // sent again: the newest now, and still matched
+    const known = this.#forget(token); // sent again: the newest now, and still matched
     this.#sent.set(token, Date.now());
-    if (this.#sent.size > 256) this.#sent.delete(this.#sent.keys().next().value ?? '');
+    this.#chars += token.length;
+    while (this.#sent.size > 256 || this.#chars > MAX_CREDENTIAL_CHARS)
+      this.#forget(this.#sent.keys().next().value ?? '');
     if (known) return;
     this.#added.push(token);
     if (this.#added.length ** 2 > this.#sent.size) this.#stable = undefined;
@@ -307,11 +316,17 @@ export class SentSecrets {
     };
   }
 
+  #forget(token: string): boolean {
+    if (!this.#sent.delete(token)) return false;
+    this.#chars -= token.length;
+    return true;
+  }
+
   /** The two matchers, once the credentials sent more than 30 minutes ago are dropped. */
   #matchers(): Matcher[] {
     for (const [token, sentAt] of this.#sent) {
       if (sentAt > Date.now() - CREDENTIAL_WINDOW_MS) break;
-      this.#sent.delete(token);
+      this.#forget(token);
     }
     if (this.#stable === undefined) {
       this.#stable = new Matcher([this.#apiKey, ...this.#sent.keys()]);
