@@ -31,3 +31,15 @@ describe('secretEchoesIn', () => {
     expect(secretEchoesIn(text, all)).toEqual(all.filter((s) => findSecretEchoes(text, [s])));
   });
 });
+
+describe('two secrets that read alike (red team 4d F2)', () => {
+  it('are both named', () => {
+    for (const [a, b] of [
+      ['abab1234', 'ABAB1234'],
+      ['a+b+c+d', 'a b c d'],
+      ['ab%41cd', 'abAcd'],
+    ] as const) {
+      expect(secretEchoesIn(`echo ${a} here`, [a, b])).toEqual([a, b]);
+    }
+  });
+});

@@ -103,7 +103,7 @@ class Matcher {
   readonly #edges = new Map<number, number>(); // the others, keyed `node * 0x10000 + unit`
   readonly #fail = [0]; // node 0 is the root
   readonly #longest = [0]; // the longest form ending at a node or down its fail chain
-  readonly #owner = [-1]; // the secret whose form ends at a node (-1: none)
+  readonly #owners = new Map<number, number[]>(); // the secrets whose form ends at a node
 
   /** Ignores missing and very short secrets, and repeats. */
   constructor(secrets: readonly (string | undefined)[]) {
@@ -123,7 +123,6 @@ class Matcher {
           const fail = depth === 0 ? 0 : this.#step(this.#fail[entry.node]!, unit);
           node = this.#fail.push(fail) - 1;
           this.#longest.push(this.#longest[fail]!);
-          this.#owner.push(-1);
           this.#unit.push(-1);
           this.#next.push(0);
           if (entry.node === 0 && unit < 128) this.#root[unit] = node;
@@ -131,8 +130,11 @@ class Matcher {
             this.#edges.set(entry.node * 0x10000 + unit, node);
           else [this.#unit[entry.node], this.#next[entry.node]] = [unit, node];
         }
-        if (depth + 1 === entry.form.length)
-          [this.#longest[node], this.#owner[node]] = [depth + 1, entry.owner];
+        if (depth + 1 === entry.form.length) {
+          this.#longest[node] = depth + 1;
+          // Two secrets may read alike (`abab1234`, `ABAB1234`): both own the node (4d F2).
+          this.#owners.set(node, [...(this.#owners.get(node) ?? []), entry.owner]);
+        }
         entry.node = node;
       }
     }
@@ -164,7 +166,7 @@ class Matcher {
       // Each fail chain walked once: linear.
       for (let at = node; owners && at !== 0 && !walked.has(at); at = this.#fail[at]!) {
         walked.add(at);
-        if (this.#owner[at]! >= 0) owners.add(this.#owner[at]!);
+        for (const owner of this.#owners.get(at) ?? []) owners.add(owner);
       }
     }
     return spans;

@@ -1,73 +1,29 @@
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { build } from 'esbuild';
+import { bundleOnce, sourcesOf } from '../../../integration/test/support/bundle-once.js';
 
 const packageDir = fileURLToPath(new URL('../..', import.meta.url));
-
-const workspaceDir = join(packageDir, '../..');
-
-/** What the bin is built from: its sources and core's, their manifests, the lockfile. */
-function binSources(): string[] {
-  const under = (dir: string) =>
-    readdirSync(join(workspaceDir, dir), { recursive: true, encoding: 'utf8' })
-      .filter((name) => name.endsWith('.ts'))
-      .sort()
-      .map((name) => join(dir, name));
-  return [
-    ...under('packages/mcp/src'),
-    ...under('packages/core/src'),
-    'packages/mcp/package.json',
-    'packages/core/package.json',
-    'pnpm-lock.yaml',
-  ];
-}
 
 let built: Promise<string> | undefined;
 
 /**
  * The bin (src/cli.ts, through core's sources) bundled into one ES module, as tsup ships it,
- * built once per change of its sources: cached in the temp folder under their hash, so every
- * test file and every run until a source changes starts the same file with plain Node. Through
- * tsx each start spent seconds of CPU compiling the same sources, and the tests start dozens.
+ * once per change of its sources, cached in the temp folder: the tests start dozens.
  */
 export function binEntry(): Promise<string> {
-  built ??= (async () => {
-    const hash = createHash('sha256');
-    for (const file of binSources()) {
-      hash
-        .update(`${file}\0`)
-        .update(readFileSync(join(workspaceDir, file)))
-        .update('\0');
-    }
-    const dir = join(tmpdir(), `catalogkit-mcp-bin-${hash.digest('hex').slice(0, 16)}`);
-    const outfile = join(dir, 'cli.mjs');
-    if (existsSync(outfile)) return outfile;
-    mkdirSync(dir, { recursive: true });
-    // Written beside, then renamed: a file running in parallel never starts half a bundle.
-    const partial = join(dir, `cli.${process.pid}.${Date.now()}.mjs`);
-    await build({
-      entryPoints: [join(packageDir, 'src/cli.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node22',
-      conditions: ['@catalogkit/source'],
-      outfile: partial,
-      logLevel: 'warning',
-      // Some dependencies are CommonJS: their `require` calls need one in the module.
-      banner: {
-        js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-      },
-    });
-    renameSync(partial, outfile);
-    return outfile;
-  })();
+  built ??= bundleOnce({
+    entry: join(packageDir, 'src/cli.ts'),
+    sources: sourcesOf(
+      ['packages/mcp/src', 'packages/core/src'],
+      ['packages/mcp/package.json', 'packages/core/package.json'],
+    ),
+    cacheDir: join(tmpdir(), 'catalogkit-mcp-bin'),
+    name: 'cli.mjs',
+  });
   return built;
 }
 
