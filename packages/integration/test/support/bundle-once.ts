@@ -26,7 +26,7 @@ export interface BundleOnceOptions {
   entry: string;
   /** What the bundle is built from, relative to the root: a change of any rebuilds it. */
   sources: readonly string[];
-  /** Where bundles are kept, one folder per hash of `sources`. */
+  /** Where bundles are kept, each in a folder `.bundle-<hash of sources>` directly under it. */
   cacheDir: string;
   /** The bundle's file name, e.g. `cli.mjs`. */
   name: string;
@@ -48,7 +48,7 @@ export async function bundleOnce(options: BundleOnceOptions): Promise<string> {
       .update(readFileSync(join(workspaceDir, file)))
       .update('\0');
   }
-  const dir = join(options.cacheDir, `bundle-${hash.digest('hex').slice(0, 16)}`);
+  const dir = join(options.cacheDir, `.bundle-${hash.digest('hex').slice(0, 16)}`);
   const outfile = join(dir, options.name);
   if (existsSync(outfile)) return outfile;
   mkdirSync(dir, { recursive: true });

@@ -29,7 +29,8 @@ export function fixtureEntry(): Promise<string> {
         'packages/core/package.json',
       ],
     ),
-    cacheDir: join(packageDir, 'node_modules', '.cache-fixture'),
+    // Two folders below the package, as the fixture is: targets.ts reads manifests relatively.
+    cacheDir: join(packageDir, 'node_modules'),
     name: 'shared-session-process.mjs',
     external: ['ioredis', 'ioredis-v5', 'redis', 'redis-v5', '@upstash/redis'],
   });
