@@ -272,7 +272,7 @@ describe.skipIf(!redisServerInstalled && !process.env.CI)('many instances, one R
     console.info(
       `multi-process: ${updates.length} updates (${faulted.length} faulted, 3 repeats in 4 said another way), ${freshProcesses} fresh processes, 0 applied twice, 0 sent twice, ${neither} not sent (store failed before sending), ${seconds.toFixed(1)} s (suite process CPU ${driverCpuSeconds.toFixed(1)} s)`,
     );
-  }, 90_000);
+  }, 300_000); // 37 s on a quiet machine; over 90 s when its 2 cores also run other work
 
   /** One `update_collection` call on instance `instance` (of three), maybe meeting `fault`. */
   const change = (instance: number, input: Record<string, unknown>, fault?: FaultKind) =>

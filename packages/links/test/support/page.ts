@@ -136,9 +136,9 @@ export async function show(tab: Tab, html: string, click: boolean): Promise<Outc
   for (let i = 0; click && i < outcome.anchors; i++) {
     const clickPage = await load(tab, body, outcome, true);
     const opened = clickPage
-      .waitForEvent('request', { predicate: (r) => r.isNavigationRequest(), timeout: 3000 })
+      .waitForEvent('request', { predicate: (r) => r.isNavigationRequest(), timeout: 15_000 })
       .catch(() => undefined);
-    await clickPage.locator('a').nth(i).click({ timeout: 2000, noWaitAfter: true });
+    await clickPage.locator('a').nth(i).click({ timeout: 15_000, noWaitAfter: true });
     const request = await opened;
     if (request?.isNavigationRequest()) {
       outcome.clicked.push(request.url());
