@@ -32,10 +32,11 @@ import type {
   CatalogToolName,
   CatalogToolNames,
   CatalogViewSettings,
+  LOOKUP_TOOL_NAMES,
 } from './definition.js';
 import { errorTextForModel } from './error-text.js';
-import { validateToolInput } from './input/check.js';
-import { type CatalogToolsOptions, type LOOKUP_TOOL_NAMES, readToolOptions } from './options.js';
+import { validateToolInput } from './model-input.js';
+import { type CatalogToolsOptions, readToolOptions } from './options.js';
 import { assertCatalogToolResult, type CatalogToolResult } from './result.js';
 import { findStrictModeViolations } from './strict-mode.js';
 

@@ -10,7 +10,6 @@ import {
 } from '../schemas/catalog.js';
 import { type BuyLinkMode, buyLinkReference } from './buy-link-reference.js';
 import { formatMinorUnits } from './money.js';
-import { countOf } from './plural.js';
 import type { CatalogToolResult } from './result.js';
 
 /** What the application gets from `search_catalog`: the query as sent, the full parsed result, the tier. */
@@ -18,6 +17,25 @@ export interface SearchCatalogOutput extends CatalogToolResult<CatalogQuery, Cat
   /** The tier the service applied; `anonymous` means buy links are not monetized. */
   tier: AuthTier;
 }
+
+/**
+ * The built-in tools whose results are catalog results (products with buy links): the one
+ * list of trusted buy-link sources (`@catalogkit/links` and the adapters default to it).
+ */
+export const CATALOG_RESULT_TOOLS = ['search_catalog', 'lookup_catalog', 'get_product'] as const;
+
+/**
+ * The products of a catalog result: its `products[]` (search, lookup) or its one `product`
+ * (get_product); undefined when it is neither.
+ */
+export function catalogResultProducts(result: unknown): unknown[] | undefined {
+  if (!isRecord(result)) return undefined;
+  if (Array.isArray(result.products)) return result.products;
+  return isRecord(result.product) ? [result.product] : undefined;
+}
+
+/** A count with its noun in the right number: `1 website`, `0 websites`, `2 clauses`. */
+export const countOf = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
 /** Cells of one line, without the empty ones, joined by a separator that costs one token. */
 const cells = (...values: Array<string | undefined>) => values.filter(Boolean).join(' | ');

@@ -12,6 +12,12 @@ export const CATALOG_TOOL_NAMES = [
   'search_websites',
   'update_collection',
 ] as const;
+/**
+ * The service's own tools, offered only when it lists them (`serviceTools`). Inside a tool
+ * set these names always mean the service's tools (a custom tool may not take them), so a
+ * buy link in their results is the service's.
+ */
+export const LOOKUP_TOOL_NAMES = ['lookup_catalog', 'get_product'] as const;
 /** The name of a built-in tool before any rename: `search_catalog`, `search_websites` or `update_collection`. */
 export type CatalogToolName = (typeof CATALOG_TOOL_NAMES)[number];
 

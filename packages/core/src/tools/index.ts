@@ -14,13 +14,14 @@ export {
   updateCollectionRequest,
 } from './built-in/update-collection.js';
 export { type BuyLinkMode, buyLinkReference } from './buy-link-reference.js';
-export { CATALOG_RESULT_TOOLS, catalogResultProducts } from './catalog-results.js';
 export {
   type AnyCatalogTool,
   type CatalogTool,
   createCatalogToolList,
 } from './catalog-tools.js';
 export {
+  CATALOG_RESULT_TOOLS,
+  catalogResultProducts,
   catalogViewLegend,
   formatCatalogResult,
   type SearchCatalogOutput,
@@ -34,11 +35,12 @@ export {
   type CatalogToolName,
   type CatalogToolNames,
   defineCatalogTool,
+  LOOKUP_TOOL_NAMES,
   TOOL_NAME_PATTERN,
 } from './definition.js';
 export { errorTextForModel } from './error-text.js';
 export { formatMinorUnits, minorUnitsText } from './money.js';
-export { type CatalogToolsOptions, LOOKUP_TOOL_NAMES } from './options.js';
+export type { CatalogToolsOptions } from './options.js';
 export { type ProductOffer, productOffers } from './product-offers.js';
 export type { CatalogToolResult } from './result.js';
 export { findStrictModeViolations } from './strict-mode.js';

@@ -2,6 +2,7 @@ import type { CatalogClient } from '../client.js';
 import type { CatalogClientOptions } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import { type CatalogStore, isCatalogStore } from '../store/catalog-store.js';
+import { TOOL_RESULT_LIMIT_MAX } from './built-in/search-catalog.js';
 import type { BuyLinkMode } from './buy-link-reference.js';
 import {
   type AnyCatalogToolDefinition,
@@ -9,16 +10,9 @@ import {
   type CatalogToolDefaults,
   type CatalogToolName,
   type CatalogToolNames,
+  LOOKUP_TOOL_NAMES,
   TOOL_NAME_PATTERN,
 } from './definition.js';
-import { TOOL_RESULT_LIMIT_MAX } from './limits.js';
-
-/**
- * The service's own tools, offered only when it lists them (`serviceTools`). Inside a tool
- * set these names always mean the service's tools (a custom tool may not take them), so a
- * buy link in their results is the service's.
- */
-export const LOOKUP_TOOL_NAMES = ['lookup_catalog', 'get_product'] as const;
 
 /**
  * Options shared by every adapter (`@catalogkit/ai-sdk`, `@catalogkit/langchain`).

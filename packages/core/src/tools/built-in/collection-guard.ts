@@ -1,7 +1,7 @@
 import { unrefTimeout } from '../../async.js';
 import { CatalogError } from '../../errors/catalog-error.js';
 import { RepeatedUpdateError } from '../../errors/update-errors.js';
-import type { CollectionUpdate } from '../../schemas/index.js';
+import { type CollectionUpdate, SELECTOR_KEYS } from '../../schemas/collections.js';
 import type { CatalogStore } from '../../store/catalog-store.js';
 import { randomStamp } from '../../store/scope.js';
 import { callStore } from '../../store/store-call.js';
@@ -16,9 +16,6 @@ export const GUARD_RECORD_TTL_MS = 600_000; // 10 minutes
 const SETTLE_TIMEOUT_MS = 1_000;
 /** When a record whose write was reported failed (it may land late) is looked for, to clear. */
 const ORPHAN_CHECKS_MS = [100, 1_000, 10_000];
-
-/** The four selectors of a clause, in the order the views print them. */
-export const SELECTOR_KEYS = ['brand_ids', 'website_ids', 'category_ids', 'product_ids'] as const;
 
 /** Each selector the update adds or writes by replacement, as `kind:id` (`product_ids:p1`). */
 function addedSelectors(

@@ -9,8 +9,7 @@ import {
 import { schema } from '../../schemas/define.js';
 import { catalogViewLegend, noticeLines, productSection } from '../catalog-view.js';
 import { defineCatalogTool } from '../definition.js';
-import { listOf, objectOf, trimmed } from '../input/coerce.js';
-import { exactObject, list, modelInput, text } from '../input/fields.js';
+import { exactObject, list, listOf, modelInput, objectOf, text, trimmed } from '../model-input.js';
 import type { CatalogToolResult } from '../result.js';
 
 const optionText = (what: string) => text({ what, empty: `give the ${what}` });
@@ -20,7 +19,7 @@ export const GetProductInputSchema = /* @__PURE__ */ schema(() =>
   modelInput(
     {
       product_id: trimmed,
-      selected: listOf(objectOf({ name: trimmed, label: trimmed }), false),
+      selected: listOf(objectOf({ name: trimmed, label: trimmed }), { lone: false }),
       preferences: listOf(trimmed),
     },
     exactObject({

@@ -8,11 +8,9 @@ import {
   PageUrlSchema,
 } from '../../schemas/catalog-lookup.js';
 import { schema } from '../../schemas/define.js';
-import { catalogViewLegend, noticeLines, productSection } from '../catalog-view.js';
+import { catalogViewLegend, countOf, noticeLines, productSection } from '../catalog-view.js';
 import { defineCatalogTool } from '../definition.js';
-import { listOf, trimmed } from '../input/coerce.js';
-import { exactObject, list, modelInput, text } from '../input/fields.js';
-import { countOf } from '../plural.js';
+import { exactObject, list, listOf, modelInput, text, trimmed } from '../model-input.js';
 import type { CatalogToolResult } from '../result.js';
 
 /** Arguments the model gives `lookup_catalog`: product ids and/or retailer page URLs. */
