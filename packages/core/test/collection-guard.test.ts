@@ -102,9 +102,8 @@ function input(collection_id: string, fields: Record<string, unknown>): Record<s
 
 function updateTool(store: CatalogStore = new MemoryCatalogStore()): AnyCatalogTool {
   const [tool] = createCatalogToolList({
-    clientOptions: { apiKey: TEST_KEY, baseUrl: service.origin, timeoutMs: 2_000 },
+    clientOptions: { apiKey: TEST_KEY, baseUrl: service.origin, timeoutMs: 2_000, store },
     include: ['update_collection'],
-    store,
   }) as AnyCatalogTool[];
   if (tool === undefined) throw new Error('no update_collection tool');
   return tool;

@@ -1,7 +1,6 @@
 import * as z from 'zod/v4';
 import { CatalogClient } from '../client.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
-import type { CatalogStore } from '../store/catalog-store.js';
 import {
   type GetProductInput,
   type GetProductOutput,
@@ -86,7 +85,6 @@ export type BoundCatalogTool<Definition> =
 /** What every tool of a list is bound with. */
 interface BindContext {
   client: CatalogToolClient;
-  store: CatalogStore;
   view: CatalogViewSettings;
   defaults: CatalogToolDefaults;
   names: CatalogToolNames;
@@ -94,7 +92,7 @@ interface BindContext {
 
 function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
   definition: CatalogToolDefinition<Input, Output, Name>,
-  { client, defaults, names, view, store }: BindContext,
+  { client, defaults, names, view }: BindContext,
 ): CatalogTool<Input, Output, Name> {
   const name = names[definition.name] ?? definition.name;
   // What the model reads and what the application forwards (a browser) pass the client's
@@ -109,7 +107,7 @@ function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
     async execute(input, { signal } = {}) {
       // Frameworks validate too, but a direct call must not reach the service unchecked.
       const parsed = validateToolInput(definition.inputSchema, input, name);
-      const output = await definition.execute(parsed, { client, defaults, signal, store });
+      const output = await definition.execute(parsed, { client, defaults, signal });
       // A custom tool written without the types must not hand the adapters another shape.
       assertCatalogToolResult(output, definition.name);
       return redact(output);
@@ -161,14 +159,11 @@ export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = n
       );
     }
   }
-  const { store, clientOptions } = read;
-  const client =
-    read.client ?? new CatalogClient(store ? { store, ...clientOptions } : clientOptions);
+  const client = read.client ?? new CatalogClient(read.clientOptions);
   // Settings are not checked here: tools made at module scope must import (and `next build`
   // pass) without the CATALOG_* settings; the client names a missing one at the first call.
   const context: BindContext = {
     client,
-    store: store ?? client.store,
     view: { buyLinks: read.buyLinks },
     defaults: read.defaults,
     names: read.names,

@@ -2,7 +2,6 @@ import type { z } from 'zod/v4';
 import type { CatalogClient } from '../client.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import type { CountryCode } from '../schemas/index.js';
-import type { CatalogStore } from '../store/catalog-store.js';
 import type { BuyLinkMode } from './buy-link-reference.js';
 import type { CatalogToolResult } from './result.js';
 
@@ -33,8 +32,9 @@ export type CatalogToolNames = Readonly<Record<CatalogToolName, string>> & {
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
- * The part of a {@link CatalogClient} the tools use: its three calls, its store and the
- * scope of its entries there, and its redactor.
+ * The part of a {@link CatalogClient} the tools use: its three calls, its store (shared
+ * state, such as the collection guard's records; a custom tool may keep its own entries
+ * there under its own key prefix) and the scope of its entries there, and its redactor.
  */
 export type CatalogToolClient = Pick<
   CatalogClient,
@@ -62,12 +62,6 @@ export interface CatalogToolContext {
   client: CatalogToolClient;
   defaults: CatalogToolDefaults;
   signal?: AbortSignal;
-  /**
-   * The store shared state lives in (the `store` option of the tools, else the client's):
-   * `update_collection` keeps its memory of sent updates there, and a custom tool may keep
-   * its own entries (under its own key prefix). Absent when a definition is called directly.
-   */
-  store?: CatalogStore;
 }
 
 /**

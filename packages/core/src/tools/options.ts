@@ -1,7 +1,6 @@
 import type { CatalogClient } from '../client.js';
 import type { CatalogClientOptions } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
-import { type CatalogStore, isCatalogStore } from '../store/catalog-store.js';
 import { TOOL_RESULT_LIMIT_MAX } from './built-in/search-catalog.js';
 import type { BuyLinkMode } from './buy-link-reference.js';
 import {
@@ -21,16 +20,13 @@ import {
 export interface CatalogToolsOptions<Extra extends AnyCatalogToolDefinition = never> {
   /** The client the tools call. Give this or `clientOptions`, not both. */
   client?: CatalogClient;
-  /** Options for a client the tools create (it falls back to the CATALOG_* environment variables). */
-  clientOptions?: CatalogClientOptions;
   /**
-   * Where the tools keep what must hold across instances: the write-ahead records of
-   * collection updates, so a change of unknown outcome is not repeated by another process
-   * or serverless invocation. Default: the client's `store`. Pass the same Redis store
-   * (`@catalogkit/redis`) to every instance; a client the tools create from
-   * `clientOptions` gets it too, so it shares the rate-limit pause.
+   * Options for a client the tools create (it falls back to the CATALOG_* environment
+   * variables). The client's `store` holds the collection guard's write-ahead records: pass
+   * the same Redis store (`@catalogkit/redis`) to every instance, so a change of unknown
+   * outcome is not repeated by another process or serverless invocation.
    */
-  store?: CatalogStore;
+  clientOptions?: CatalogClientOptions;
   /**
    * Your own tools (made with `defineCatalogTool`), added after the three built-ins. They get
    * the same treatment: input validation, redaction of the API key in model text, error text
@@ -99,14 +95,12 @@ function finalNames(
 
 /**
  * Reads the options once. Their types are TypeScript's to check; these plain checks cover
- * what a type cannot (names that clash or match no tool, a limit out of range, a store
- * the collection guard could not use) and throw one
+ * what a type cannot (names that clash or match no tool, a limit out of range) and throw one
  * ConfigurationError naming every bad option, when the tools are made.
  */
 export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefinition>): {
   client: CatalogClient | undefined;
   clientOptions: CatalogClientOptions | undefined;
-  store: CatalogStore | undefined;
   custom: readonly AnyCatalogToolDefinition[];
   selected: readonly string[];
   names: CatalogToolNames;
@@ -114,12 +108,10 @@ export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefin
   buyLinks: BuyLinkMode;
   strict: boolean;
 } {
-  const { client, clientOptions, store, include, exclude, rename, defaults = {} } = options;
+  const { client, clientOptions, include, exclude, rename, defaults = {} } = options;
   const custom = [...(options.tools ?? [])];
   const issues: string[] = [];
   if (client && clientOptions) issues.push('give client or clientOptions, not both');
-  // The store holds the collection guard's records: one that is not a store is named now.
-  if (store !== undefined && !isCatalogStore(store)) issues.push('store: must be a CatalogStore');
   const served = LOOKUP_TOOL_NAMES.filter((name) => options.serviceTools?.includes(name));
   const builtIns = [...CATALOG_TOOL_NAMES, ...served];
   custom.forEach(({ name }, index) => {
@@ -158,5 +150,5 @@ export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefin
   if (issues.length > 0) {
     throw new ConfigurationError(`Invalid catalog tools options: ${issues.join('; ')}`);
   }
-  return { client, clientOptions, store, custom, selected, names, defaults, buyLinks, strict };
+  return { client, clientOptions, custom, selected, names, defaults, buyLinks, strict };
 }

@@ -193,18 +193,13 @@ export const updateCollectionTool = /* @__PURE__ */ defineCatalogTool<
     ].join(' '),
   inputSchema: UpdateCollectionInputSchema,
   mutates: true,
-  async execute(input, context) {
-    const { client, signal } = context;
+  async execute(input, { client, signal }) {
     const update = buildUpdate(input);
     const collectionId = input.collection_id;
     // Scoped to this client's service and key: another tenant sharing the store never refuses
     // this call. Write-ahead: an update that adds or replaces clauses is recorded before it is
     // sent, and kept while its outcome is unknown, so no repeat of it, in any shape, is sent.
-    const guard = new CollectionGuard(
-      context.store ?? client.store,
-      await client.storeScope(),
-      collectionId,
-    );
+    const guard = new CollectionGuard(client.store, await client.storeScope(), collectionId);
     const response = await guard.send(update, signal, () =>
       client.collections.update(collectionId, update, signal ? { signal } : {}),
     );
