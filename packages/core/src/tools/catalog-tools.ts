@@ -1,28 +1,12 @@
 import * as z from 'zod/v4';
 import { CatalogClient } from '../client.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
-import {
-  type GetProductInput,
-  type GetProductOutput,
-  getProductTool,
-} from './built-in/get-product.js';
-import {
-  type LookupCatalogInput,
-  type LookupCatalogOutput,
-  lookupCatalogTool,
-} from './built-in/lookup-catalog.js';
-import { type SearchCatalogInput, searchCatalogTool } from './built-in/search-catalog.js';
-import {
-  type SearchWebsitesInput,
-  type SearchWebsitesOutput,
-  searchWebsitesTool,
-} from './built-in/search-websites.js';
-import {
-  type UpdateCollectionInput,
-  type UpdateCollectionOutput,
-  updateCollectionTool,
-} from './built-in/update-collection.js';
-import type { SearchCatalogOutput } from './catalog-view.js';
+import { isRecord } from '../is-record.js';
+import { getProductTool } from './built-in/get-product.js';
+import { lookupCatalogTool } from './built-in/lookup-catalog.js';
+import { searchCatalogTool } from './built-in/search-catalog.js';
+import { searchWebsitesTool } from './built-in/search-websites.js';
+import { updateCollectionTool } from './built-in/update-collection.js';
 import type {
   AnyCatalogToolDefinition,
   CatalogToolClient,
@@ -30,13 +14,12 @@ import type {
   CatalogToolDefinition,
   CatalogToolName,
   CatalogToolNames,
+  CatalogToolResult,
   CatalogViewSettings,
-  LOOKUP_TOOL_NAMES,
 } from './definition.js';
 import { errorTextForModel } from './error-text.js';
 import { validateToolInput } from './model-input.js';
 import { type CatalogToolsOptions, readToolOptions } from './options.js';
-import { assertCatalogToolResult, type CatalogToolResult } from './result.js';
 import { findStrictModeViolations } from './strict-mode.js';
 
 /**
@@ -68,14 +51,6 @@ export interface CatalogTool<
   errorToModelOutput(error: unknown): string | undefined;
 }
 
-/** Any bound built-in; `tool.originalName === 'search_catalog'` narrows it. */
-export type AnyCatalogTool =
-  | CatalogTool<SearchCatalogInput, SearchCatalogOutput, 'search_catalog'>
-  | CatalogTool<LookupCatalogInput, LookupCatalogOutput, 'lookup_catalog'>
-  | CatalogTool<GetProductInput, GetProductOutput, 'get_product'>
-  | CatalogTool<SearchWebsitesInput, SearchWebsitesOutput, 'search_websites'>
-  | CatalogTool<UpdateCollectionInput, UpdateCollectionOutput, 'update_collection'>;
-
 /** The bound form of a custom tool definition, with its own input, output and name. */
 export type BoundCatalogTool<Definition> =
   Definition extends CatalogToolDefinition<infer Input, infer Output, infer Name>
@@ -88,6 +63,28 @@ interface BindContext {
   view: CatalogViewSettings;
   defaults: CatalogToolDefaults;
   names: CatalogToolNames;
+}
+
+/**
+ * Throws a ConfigurationError naming the tool unless `output` is a {@link CatalogToolResult}:
+ * a custom tool written without the types would otherwise hand every adapter another shape.
+ * What the value is is said, never its content.
+ */
+function assertCatalogToolResult(
+  output: unknown,
+  tool: string,
+): asserts output is CatalogToolResult {
+  if (isRecord(output) && 'request' in output && 'response' in output) return;
+  const what = Array.isArray(output)
+    ? 'an array'
+    : isRecord(output)
+      ? 'an object without request and response'
+      : output == null
+        ? String(output)
+        : `a ${typeof output}`;
+  throw new ConfigurationError(
+    `Tool ${tool} returned ${what}; execute must return { request, response } (a CatalogToolResult): what was asked and what came back`,
+  );
 }
 
 function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
@@ -129,15 +126,18 @@ function strictModeProblems({ inputSchema }: AnyCatalogToolDefinition): string[]
   }
 }
 
-type BuiltInName = CatalogToolName | (typeof LOOKUP_TOOL_NAMES)[number];
-
-const BUILT_INS: Record<BuiltInName, AnyCatalogToolDefinition> = {
+const BUILT_INS = {
   search_catalog: searchCatalogTool,
   lookup_catalog: lookupCatalogTool,
   get_product: getProductTool,
   search_websites: searchWebsitesTool,
   update_collection: updateCollectionTool,
 };
+
+/** Any bound built-in; `tool.originalName === 'search_catalog'` narrows it. */
+export type AnyCatalogTool = {
+  [Name in keyof typeof BUILT_INS]: BoundCatalogTool<(typeof BUILT_INS)[Name]>;
+}[keyof typeof BUILT_INS];
 
 /**
  * Builds the selected catalog tools from the shared options: reads the options once
@@ -149,7 +149,9 @@ export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = n
 ): Array<AnyCatalogTool | BoundCatalogTool<Extra>> {
   const read = readToolOptions(options);
   const definitions = read.selected.map(
-    (name) => BUILT_INS[name as BuiltInName] ?? read.custom.find((tool) => tool.name === name),
+    (name) =>
+      (BUILT_INS as Record<string, AnyCatalogToolDefinition>)[name] ??
+      read.custom.find((tool) => tool.name === name),
   ) as AnyCatalogToolDefinition[];
   for (const definition of read.strict ? read.custom : []) {
     const problems = read.selected.includes(definition.name) ? strictModeProblems(definition) : [];

@@ -9,14 +9,11 @@ import {
   type Variant,
 } from '../schemas/catalog.js';
 import { type BuyLinkMode, buyLinkReference } from './buy-link-reference.js';
+import type { CatalogToolResult } from './definition.js';
 import { formatMinorUnits } from './money.js';
-import type { CatalogToolResult } from './result.js';
 
 /** What the application gets from `search_catalog`: the query as sent, the full parsed result, the tier. */
-export interface SearchCatalogOutput extends CatalogToolResult<CatalogQuery, CatalogSearchResult> {
-  /** The tier the service applied; `anonymous` means buy links are not monetized. */
-  tier: AuthTier;
-}
+export type SearchCatalogOutput = Required<CatalogToolResult<CatalogQuery, CatalogSearchResult>>;
 
 /**
  * The built-in tools whose results are catalog results (products with buy links): the one

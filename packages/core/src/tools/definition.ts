@@ -1,9 +1,9 @@
 import type { z } from 'zod/v4';
 import type { CatalogClient } from '../client.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
-import type { CountryCode } from '../schemas/index.js';
+import type { AuthTier } from '../schemas/catalog.js';
+import type { CountryCode } from '../schemas/common.js';
 import type { BuyLinkMode } from './buy-link-reference.js';
-import type { CatalogToolResult } from './result.js';
 
 /** The names of the three catalog tools, before any rename. */
 export const CATALOG_TOOL_NAMES = [
@@ -40,6 +40,26 @@ export type CatalogToolClient = Pick<
   CatalogClient,
   'catalog' | 'websites' | 'collections' | 'store' | 'storeScope' | 'redact'
 >;
+
+/**
+ * What a catalog tool returns to the application: what was asked, what came back. Every
+ * tool, built-in or custom, returns this one shape, and the same object is what every
+ * adapter hands on: the AI SDK tool result, the LangChain artifact, the MCP
+ * `structuredContent`, the OpenAI Agents run item's custom data.
+ *
+ * @example
+ * // A search_catalog result: the query sent, the products found, the tier.
+ * const { request, response, tier } = output;
+ * const summary = `${response.products.length} products for ${request.query} (${tier})`;
+ */
+export interface CatalogToolResult<Request = unknown, Response = unknown> {
+  /** What was asked: for built-ins the request sent to the service (defaults applied). */
+  request: Request;
+  /** What came back, parsed leniently and never rewritten (buy links untouched). */
+  response: Response;
+  /** The auth tier the service answered at, where the call has one (`search_catalog`). */
+  tier?: AuthTier;
+}
 
 /** Values used when the model leaves a field null. */
 export interface CatalogToolDefaults {

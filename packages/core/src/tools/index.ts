@@ -34,6 +34,7 @@ export {
   type CatalogToolDefinition,
   type CatalogToolName,
   type CatalogToolNames,
+  type CatalogToolResult,
   defineCatalogTool,
   LOOKUP_TOOL_NAMES,
   TOOL_NAME_PATTERN,
@@ -42,5 +43,4 @@ export { errorTextForModel } from './error-text.js';
 export { formatMinorUnits, minorUnitsText } from './money.js';
 export type { CatalogToolsOptions } from './options.js';
 export { type ProductOffer, productOffers } from './product-offers.js';
-export type { CatalogToolResult } from './result.js';
 export { findStrictModeViolations } from './strict-mode.js';

@@ -8,7 +8,7 @@ import {
   type WebsiteSearchResponse,
 } from '../../schemas/websites.js';
 import { countOf } from '../catalog-view.js';
-import { defineCatalogTool } from '../definition.js';
+import { type CatalogToolResult, defineCatalogTool } from '../definition.js';
 import {
   choice,
   exactObject,
@@ -21,7 +21,6 @@ import {
   trimmed,
   wholeNumber,
 } from '../model-input.js';
-import type { CatalogToolResult } from '../result.js';
 
 /**
  * The example category id the description gives: a lower-case, hyphenated slug as the

@@ -9,9 +9,8 @@ import {
 } from '../../schemas/collections.js';
 import { schema } from '../../schemas/define.js';
 import { countOf } from '../catalog-view.js';
-import { defineCatalogTool } from '../definition.js';
+import { type CatalogToolResult, defineCatalogTool } from '../definition.js';
 import { exactObject, list, listOf, modelInput, objectOf, text, trimmed } from '../model-input.js';
-import type { CatalogToolResult } from '../result.js';
 import { CollectionGuard } from './collection-guard.js';
 
 const id = (what: string) => text({ what: `an id of ${what}`, empty: `give an id of ${what}` });
