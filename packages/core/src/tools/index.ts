@@ -20,8 +20,6 @@ export {
   createCatalogToolList,
 } from './catalog-tools.js';
 export {
-  CATALOG_RESULT_TOOLS,
-  catalogResultProducts,
   catalogViewLegend,
   formatCatalogResult,
   type SearchCatalogOutput,

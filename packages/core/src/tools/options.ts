@@ -98,16 +98,7 @@ function finalNames(
  * what a type cannot (names that clash or match no tool, a limit out of range) and throw one
  * ConfigurationError naming every bad option, when the tools are made.
  */
-export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefinition>): {
-  client: CatalogClient | undefined;
-  clientOptions: CatalogClientOptions | undefined;
-  custom: readonly AnyCatalogToolDefinition[];
-  selected: readonly string[];
-  names: CatalogToolNames;
-  defaults: CatalogToolDefaults;
-  buyLinks: BuyLinkMode;
-  strict: boolean;
-} {
+export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefinition>) {
   const { client, clientOptions, include, exclude, rename, defaults = {} } = options;
   const custom = [...(options.tools ?? [])];
   const issues: string[] = [];
@@ -115,18 +106,14 @@ export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefin
   const served = LOOKUP_TOOL_NAMES.filter((name) => options.serviceTools?.includes(name));
   const builtIns = [...CATALOG_TOOL_NAMES, ...served];
   custom.forEach(({ name }, index) => {
-    if ((LOOKUP_TOOL_NAMES as readonly string[]).includes(name)) {
-      issues.push(
-        `tools.${index}.name: ${name} is reserved for the catalog service's own tool (its results are trusted as buy-link sources); give yours another name`,
-      );
-    }
+    if (!(LOOKUP_TOOL_NAMES as readonly string[]).includes(name)) return;
+    issues.push(
+      `tools.${index}.name: ${name} is reserved for the catalog service's own tool (its results are trusted as buy-link sources); give yours another name`,
+    );
   });
   const all = [...builtIns, ...custom.map((tool) => tool.name)];
-  for (const [key, list] of [
-    ['include', include],
-    ['exclude', exclude],
-  ] as const) {
-    list?.forEach((name, index) => {
+  for (const key of ['include', 'exclude'] as const) {
+    options[key]?.forEach((name, index) => {
       if (!all.includes(name)) issues.push(`${key}.${index}: must be one of ${all.join(', ')}`);
     });
   }
