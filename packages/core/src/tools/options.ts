@@ -1,7 +1,7 @@
 import type { CatalogClient } from '../client.js';
 import type { CatalogClientOptions } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
-import { TOOL_RESULT_LIMIT_MAX } from './built-in/search-catalog.js';
+import { WEBSITE_SEARCH_LIMITS } from '../schemas/websites.js';
 import type { BuyLinkMode } from './buy-link-reference.js';
 import {
   type AnyCatalogToolDefinition,
@@ -122,12 +122,10 @@ export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefin
   if (buyLinks !== 'inline' && buyLinks !== 'reference') {
     issues.push('buyLinks: must be inline or reference');
   }
-  const limit = defaults.limit;
-  if (
-    limit !== undefined &&
-    !(Number.isInteger(limit) && limit >= 1 && limit <= TOOL_RESULT_LIMIT_MAX)
-  ) {
-    issues.push(`defaults.limit: must be a whole number from 1 to ${TOOL_RESULT_LIMIT_MAX}`);
+  const { limit } = defaults;
+  const max = WEBSITE_SEARCH_LIMITS.limitMax; // the largest page a tool asks for
+  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= max)) {
+    issues.push(`defaults.limit: must be a whole number from 1 to ${max}`);
   }
   const selected = all.filter(
     (name) => (include ?? all).includes(name) && !exclude?.includes(name),

@@ -26,12 +26,6 @@ import {
   wholeNumber,
 } from '../model-input.js';
 
-/**
- * Largest page a tool asks for: the website search's largest, and 20 products is already a
- * long read for a model.
- */
-export const TOOL_RESULT_LIMIT_MAX = WEBSITE_SEARCH_LIMITS.limitMax;
-
 /** Catalog page size when neither the model nor the options give one (UCP's default is 10). */
 const CATALOG_LIMIT_DEFAULT = 5;
 
@@ -42,8 +36,10 @@ const PLACEMENTS = [AFFILIATE_PLACEMENT] as const;
  * "not given"); a model may also leave optional fields out, send `"5"` for 5, `"affiliate"`
  * for `["affiliate"]` or any letter case.
  */
-export const SearchCatalogInputSchema = /* @__PURE__ */ schema(() =>
-  modelInput(
+export const SearchCatalogInputSchema = /* @__PURE__ */ schema(() => {
+  // The largest page a tool asks for is the website search's: 20 products is a long read already.
+  const max = WEBSITE_SEARCH_LIMITS.limitMax;
+  return modelInput(
     {
       query: trimmed,
       limit: integerText,
@@ -56,11 +52,9 @@ export const SearchCatalogInputSchema = /* @__PURE__ */ schema(() =>
         empty: 'say what the shopper wants, in plain words',
         rule: CatalogQuerySchema.shape.query,
       }).describe('What the shopper wants, in plain words, e.g. "waterproof trail running shoes".'),
-      limit: wholeNumber(1, TOOL_RESULT_LIMIT_MAX, 'or null for the default')
+      limit: wholeNumber(1, max, 'or null for the default')
         .nullable()
-        .describe(
-          `How many products to return, 1 to ${TOOL_RESULT_LIMIT_MAX}; null for the default.`,
-        ),
+        .describe(`How many products to return, 1 to ${max}; null for the default.`),
       cursor: text({
         what: 'the cursor printed after a previous page',
         empty: 'use null for the first page',
@@ -76,8 +70,8 @@ export const SearchCatalogInputSchema = /* @__PURE__ */ schema(() =>
           '["affiliate"] to get the commission on each product (needs an API key); null for the default.',
         ),
     }),
-  ),
-);
+  );
+});
 /** The input of `search_catalog` once validated: every field present, `null` meaning "not given". */
 export type SearchCatalogInput = z.output<typeof SearchCatalogInputSchema>;
 
