@@ -67,12 +67,6 @@ export function objectOf(fields: Readonly<Record<string, Coerce>>, fill?: null):
   };
 }
 
-type TextPayload = z.core.ParsePayload<string>;
-
-function report(payload: TextPayload, message: string): void {
-  payload.issues.push({ code: 'custom', message, input: payload.value });
-}
-
 /**
  * A text field as the model sees it: a plain string in the JSON Schema (strict mode allows
  * no length keywords), checked in the same pass by the tool's rules (not empty after
@@ -80,14 +74,15 @@ function report(payload: TextPayload, message: string): void {
  * so the tool and the client cannot disagree about what is valid.
  */
 export function text(options: { what: string; empty: string; rule?: z.core.$ZodType }) {
-  return z.string({ error: `must be text: ${options.what}` }).check((payload: TextPayload) => {
-    if (payload.value === '') return report(payload, `must not be empty; ${options.empty}`);
+  return z.string({ error: `must be text: ${options.what}` }).check((payload) => {
+    const report = (message: string) =>
+      payload.issues.push({ code: 'custom', message, input: payload.value });
+    if (payload.value === '') return void report(`must not be empty; ${options.empty}`);
     if (hasLoneSurrogate(payload.value)) {
-      return report(payload, 'must be well-formed text (it holds a lone surrogate)');
+      return void report('must be well-formed text (it holds a lone surrogate)');
     }
-    if (options.rule === undefined) return;
-    const checked = checkRequest(options.rule, payload.value);
-    if (!checked.ok) for (const issue of checked.issues) report(payload, issue.message);
+    const checked = options.rule && checkRequest(options.rule, payload.value);
+    if (checked && !checked.ok) for (const issue of checked.issues) report(issue.message);
   });
 }
 

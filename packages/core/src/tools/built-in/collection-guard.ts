@@ -89,15 +89,15 @@ export class CollectionGuard {
     const value = JSON.stringify({ o: randomStamp(), a: adds });
     const written = await this.#call(
       'recording a collection change before sending it',
-      signal,
       (s) => s.setIfAbsent(this.#key, value, GUARD_RECORD_TTL_MS),
+      signal,
     ).catch((error: unknown) => {
       // The write may still land (a timed-out command can run later): clear it if it does.
       this.#clearOrphan(value, 0);
       throw error;
     });
     if (written) return (known) => (known ? this.#delete(value) : Promise.resolve());
-    const held = await this.#call('reading a collection change', signal, (s) => s.get(this.#key));
+    const held = await this.#call('reading a collection change', (s) => s.get(this.#key), signal);
     const pending = pendingAdds(held?.value);
     const mine = new Set(adds);
     throw new RepeatedUpdateError(
@@ -114,8 +114,8 @@ export class CollectionGuard {
   async #delete(value: string): Promise<void> {
     await this.#call(
       'clearing a collection change',
-      undefined,
       (s) => s.deleteIfEquals(this.#key, value),
+      undefined,
       SETTLE_TIMEOUT_MS,
     ).catch(() => undefined);
   }
@@ -134,14 +134,10 @@ export class CollectionGuard {
 
   #call<T>(
     what: string,
-    signal: AbortSignal | undefined,
     operation: (store: CatalogStore) => Promise<T>,
+    signal?: AbortSignal,
     timeoutMs?: number,
   ): Promise<T> {
-    const store = this.#store;
-    return callStore(store, what, () => operation(store), {
-      signal,
-      ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    });
+    return callStore(this.#store, what, () => operation(this.#store), { signal, timeoutMs });
   }
 }
