@@ -19,11 +19,7 @@ export {
   type CatalogTool,
   createCatalogToolList,
 } from './catalog-tools.js';
-export {
-  catalogViewLegend,
-  formatCatalogResult,
-  type SearchCatalogOutput,
-} from './catalog-view.js';
+export { formatCatalogResult, type SearchCatalogOutput } from './catalog-view.js';
 export {
   type AnyCatalogToolDefinition,
   CATALOG_TOOL_NAMES,
