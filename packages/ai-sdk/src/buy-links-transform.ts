@@ -14,7 +14,7 @@ export interface BuyLinksTransformOptions {
    * it read before this call; results of this call's tools are picked up from the stream.
    */
   toolOutputs?: BuyLinkSources;
-  /** Names of the tools whose results are catalog results. Default core's `CATALOG_RESULT_TOOLS`. */
+  /** Names of the tools whose results are catalog results. Default `CATALOG_RESULT_TOOLS` of `@catalogkit/links`. */
   catalogToolNames?: readonly string[];
   /** Called for each reference that names no buy link; it stays in the text as written. */
   onUnresolved?: (issue: UnresolvedReference) => void;

@@ -2,10 +2,10 @@ import type { ServerResponse } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RepeatedUpdateError } from '../src/errors/index.js';
+import { SELECTOR_KEYS } from '../src/schemas/collections.js';
 import type { Clause, NewClause } from '../src/schemas/index.js';
 import type { CatalogStore } from '../src/store/catalog-store.js';
 import { MemoryCatalogStore } from '../src/store/memory-store.js';
-import { SELECTOR_KEYS } from '../src/tools/built-in/collection-guard.js';
 import { type AnyCatalogTool, createCatalogToolList } from '../src/tools/index.js';
 import { TEST_KEY } from './support/fixtures.js';
 import {
@@ -102,9 +102,8 @@ function input(collection_id: string, fields: Record<string, unknown>): Record<s
 
 function updateTool(store: CatalogStore = new MemoryCatalogStore()): AnyCatalogTool {
   const [tool] = createCatalogToolList({
-    clientOptions: { apiKey: TEST_KEY, baseUrl: service.origin, timeoutMs: 2_000 },
+    clientOptions: { apiKey: TEST_KEY, baseUrl: service.origin, timeoutMs: 2_000, store },
     include: ['update_collection'],
-    store,
   }) as AnyCatalogTool[];
   if (tool === undefined) throw new Error('no update_collection tool');
   return tool;

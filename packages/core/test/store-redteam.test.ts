@@ -150,8 +150,7 @@ function instance(
   options: { apiKey?: string; base?: string; timeoutMs?: number } = {},
 ): AnyCatalogTool {
   const [tool] = createCatalogToolList({
-    client: client({ ...options }),
-    store,
+    client: client({ ...options, store }),
     include: ['update_collection'],
   });
   return tool as AnyCatalogTool;

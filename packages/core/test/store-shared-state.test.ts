@@ -131,11 +131,7 @@ function client(store?: CatalogStore, apiKey = TEST_KEY) {
 }
 
 function updateTool(store?: CatalogStore): AnyCatalogTool {
-  const [tool] = createCatalogToolList({
-    client: client(),
-    include: ['update_collection'],
-    ...(store ? { store } : {}),
-  });
+  const [tool] = createCatalogToolList({ client: client(store), include: ['update_collection'] });
   return tool as AnyCatalogTool;
 }
 
@@ -350,11 +346,10 @@ describe('the store option', () => {
       /option store must be a CatalogStore/,
     );
     expect(() =>
-      createCatalogToolList({ client: client(), store: { get() {} } as unknown as CatalogStore }),
+      createCatalogToolList({
+        clientOptions: { store: { get() {} } as unknown as CatalogStore },
+      }),
     ).toThrow(ConfigurationError);
-    expect(() =>
-      createCatalogToolList({ client: client(), store: { get() {} } as unknown as CatalogStore }),
-    ).toThrow(/store/);
   });
 
   it('keeps the store out of the client’s JSON', () => {

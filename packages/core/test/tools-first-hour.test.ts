@@ -11,8 +11,7 @@ import {
 import { formatWebsites } from '../src/tools/built-in/search-websites.js';
 import { formatCollection } from '../src/tools/built-in/update-collection.js';
 import { createCatalogToolList } from '../src/tools/catalog-tools.js';
-import { formatCatalogResult } from '../src/tools/catalog-view.js';
-import { countOf } from '../src/tools/plural.js';
+import { countOf, formatCatalogResult } from '../src/tools/catalog-view.js';
 import { TEST_KEY } from './support/fixtures.js';
 
 const ORIGIN = 'http://127.0.0.1:9';

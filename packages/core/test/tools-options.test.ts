@@ -89,7 +89,6 @@ describe('createCatalogToolList', () => {
     );
     expectConfigurationError({ defaults: { limit: 2.5 } }, /defaults\.limit/);
     expectConfigurationError(bad({ buyLinks: 'short' }), /buyLinks: must be inline or reference/);
-    expectConfigurationError(bad({ store: {} }), /store: must be a CatalogStore/);
     expectConfigurationError(
       { client: new CatalogClient(clientOptions()), clientOptions: clientOptions() },
       /give client or clientOptions, not both/,

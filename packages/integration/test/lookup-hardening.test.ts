@@ -2,12 +2,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CatalogClient, ConfigurationError, RequestValidationError } from '@catalogkit/core';
 import {
-  CATALOG_RESULT_TOOLS,
   createCatalogToolList,
   defineCatalogTool,
   type LookupCatalogInput,
 } from '@catalogkit/core/tools';
-import { collectBuyLinks, resolveBuyLinks } from '@catalogkit/links';
+import { CATALOG_RESULT_TOOLS, collectBuyLinks, resolveBuyLinks } from '@catalogkit/links';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
 

@@ -36,7 +36,13 @@ export {
 } from './refresh.js';
 export { type RehypeBuyLinksOptions, rehypeBuyLinks } from './rehype.js';
 export { BUY_LINK_REL, renderAnswerHtml } from './render.js';
-export { type BuyLinkSources, type BuyLinkTrustOptions, collectBuyLinks } from './sources.js';
+export {
+  type BuyLinkSources,
+  type BuyLinkTrustOptions,
+  CATALOG_RESULT_TOOLS,
+  catalogResultProducts,
+  collectBuyLinks,
+} from './sources.js';
 export { type BuyLinkStreamOptions, BuyLinkStreamResolver } from './stream.js';
 export {
   type BuyLinkIssue,

@@ -1,9 +1,14 @@
 import type { CatalogCallOptions, CatalogClient, CatalogLookupResponse } from '@catalogkit/core';
 import { RequestValidationError } from '@catalogkit/core/errors';
 import { CATALOG_LOOKUP_MAX, LOOKUP_CATALOG_TOOL } from '@catalogkit/core/schemas';
-import { buyLinkReference, catalogResultProducts, productOffers } from '@catalogkit/core/tools';
+import { buyLinkReference, productOffers } from '@catalogkit/core/tools';
 import { BuyLinkReferences, resolveWith } from './references.js';
-import { type BuyLinkSources, type BuyLinkTrustOptions, catalogProducts } from './sources.js';
+import {
+  type BuyLinkSources,
+  type BuyLinkTrustOptions,
+  catalogProducts,
+  catalogResultProducts,
+} from './sources.js';
 
 /** What {@link refreshBuyLinks} needs of a client: its catalog's discovery and lookup. */
 export interface BuyLinkRefreshClient {

@@ -1,10 +1,10 @@
-import { CATALOG_RESULT_TOOLS, catalogResultProducts, productOffers } from '@catalogkit/core/tools';
+import { productOffers } from '@catalogkit/core/tools';
 /**
  * Where buy links may come from: tool results (`{ request, response, tier }` for
  * `search_catalog`), each labelled with the name of the tool that gave it, as frameworks
  * record them and as they survive JSON (AI SDK `steps[].toolResults` and `tool-result` parts,
  * `{ toolName: message.name, output: message.artifact }` for a LangChain ToolMessage). Only
- * results of the catalog tools (`search_catalog`, `lookup_catalog`, `get_product`: core's
+ * results of the catalog tools (`search_catalog`, `lookup_catalog`, `get_product`:
  * `CATALOG_RESULT_TOOLS`, or the names in `catalogToolNames`) are trusted; any other tool's
  * output is ignored, whatever it looks like, so a fetched page cannot plant a "buy link".
  */
@@ -13,7 +13,7 @@ export type BuyLinkSources = Iterable<{ readonly toolName: string; readonly outp
 /** Options that say which tool results are trusted as catalog results. */
 export interface BuyLinkTrustOptions {
   /**
-   * Names of the tools whose results are catalog results. Default core's
+   * Names of the tools whose results are catalog results. Default
    * `CATALOG_RESULT_TOOLS` (`search_catalog`, `lookup_catalog`, `get_product`); give the new
    * names if you renamed the tools. Inside catalogkit's tool sets those names are always the
    * service's tools (a custom tool may not take them); a tool of those names from elsewhere
@@ -24,6 +24,22 @@ export interface BuyLinkTrustOptions {
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The built-in tools whose results are catalog results (products with buy links): the one
+ * list of trusted buy-link sources (this package and the adapters default to it).
+ */
+export const CATALOG_RESULT_TOOLS = ['search_catalog', 'lookup_catalog', 'get_product'] as const;
+
+/**
+ * The products of a catalog result: its `products[]` (search, lookup) or its one `product`
+ * (get_product); undefined when it is neither.
+ */
+export function catalogResultProducts(result: unknown): unknown[] | undefined {
+  if (!isRecord(result)) return undefined;
+  if (Array.isArray(result.products)) return result.products;
+  return isRecord(result.product) ? [result.product] : undefined;
+}
 
 /**
  * The products of a trusted tool's catalog result (`{ products }`, or get_product's

@@ -143,12 +143,7 @@ function withOwnClient(options: ToolOptions): ToolOptions & { client?: CatalogCl
   ) {
     return options;
   }
-  // The tools' store also holds the client's rate-limit pause, as createCatalogToolList does.
-  const store = rest.store;
-  return {
-    ...rest,
-    client: new CatalogClient(store ? { store, ...clientOptions } : clientOptions),
-  };
+  return { ...rest, client: new CatalogClient(clientOptions) };
 }
 
 function redactorOf(client: CatalogClient | undefined): PreparedTools['redact'] {

@@ -19,15 +19,14 @@ afterAll(async () => {
 async function instance(store: MemoryCatalogStore, maxRetries: number) {
   const host = await mountInHono(
     createCatalogMcpHandler({
-      clientOptions: { apiKey: emulator.keys.valid, baseUrl: emulator.baseUrl, maxRetries },
+      clientOptions: { apiKey: emulator.keys.valid, baseUrl: emulator.baseUrl, maxRetries, store },
       include: ['search_websites'],
-      store,
     }),
   );
   return (await connectHttpClient(host.url)).client;
 }
 
-describe('the store option of the MCP server', () => {
+describe('the store of the client the MCP server builds', () => {
   it('reaches the client it builds: the pause one instance met is shared through it', async () => {
     const written: string[] = [];
     const store = new (class extends MemoryCatalogStore {

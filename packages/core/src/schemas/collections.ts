@@ -5,7 +5,10 @@ import { schema } from './define.js';
 /** Text that is not empty. */
 const nonEmpty = () => z.string().check(z.minLength(1));
 
-/** The four selectors every clause carries: ids of brands, websites, categories, products. */
+/** The four selectors of a clause (ids of brands, websites, categories, products), in the order views print them. */
+export const SELECTOR_KEYS = ['brand_ids', 'website_ids', 'category_ids', 'product_ids'] as const;
+
+/** The four selectors every clause carries. */
 const selectors = <T extends z.core.$ZodType>(id: () => T) => ({
   brand_ids: z.array(id()),
   website_ids: z.array(id()),

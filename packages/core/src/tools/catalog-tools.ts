@@ -1,29 +1,12 @@
 import * as z from 'zod/v4';
 import { CatalogClient } from '../client.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
-import type { CatalogStore } from '../store/catalog-store.js';
-import {
-  type GetProductInput,
-  type GetProductOutput,
-  getProductTool,
-} from './built-in/get-product.js';
-import {
-  type LookupCatalogInput,
-  type LookupCatalogOutput,
-  lookupCatalogTool,
-} from './built-in/lookup-catalog.js';
-import { type SearchCatalogInput, searchCatalogTool } from './built-in/search-catalog.js';
-import {
-  type SearchWebsitesInput,
-  type SearchWebsitesOutput,
-  searchWebsitesTool,
-} from './built-in/search-websites.js';
-import {
-  type UpdateCollectionInput,
-  type UpdateCollectionOutput,
-  updateCollectionTool,
-} from './built-in/update-collection.js';
-import type { SearchCatalogOutput } from './catalog-view.js';
+import { isRecord } from '../is-record.js';
+import { getProductTool } from './built-in/get-product.js';
+import { lookupCatalogTool } from './built-in/lookup-catalog.js';
+import { searchCatalogTool } from './built-in/search-catalog.js';
+import { searchWebsitesTool } from './built-in/search-websites.js';
+import { updateCollectionTool } from './built-in/update-collection.js';
 import type {
   AnyCatalogToolDefinition,
   CatalogToolClient,
@@ -31,12 +14,12 @@ import type {
   CatalogToolDefinition,
   CatalogToolName,
   CatalogToolNames,
+  CatalogToolResult,
   CatalogViewSettings,
 } from './definition.js';
 import { errorTextForModel } from './error-text.js';
-import { validateToolInput } from './input/check.js';
-import { type CatalogToolsOptions, type LOOKUP_TOOL_NAMES, readToolOptions } from './options.js';
-import { assertCatalogToolResult, type CatalogToolResult } from './result.js';
+import { validateToolInput } from './model-input.js';
+import { type CatalogToolsOptions, readToolOptions } from './options.js';
 import { findStrictModeViolations } from './strict-mode.js';
 
 /**
@@ -68,14 +51,6 @@ export interface CatalogTool<
   errorToModelOutput(error: unknown): string | undefined;
 }
 
-/** Any bound built-in; `tool.originalName === 'search_catalog'` narrows it. */
-export type AnyCatalogTool =
-  | CatalogTool<SearchCatalogInput, SearchCatalogOutput, 'search_catalog'>
-  | CatalogTool<LookupCatalogInput, LookupCatalogOutput, 'lookup_catalog'>
-  | CatalogTool<GetProductInput, GetProductOutput, 'get_product'>
-  | CatalogTool<SearchWebsitesInput, SearchWebsitesOutput, 'search_websites'>
-  | CatalogTool<UpdateCollectionInput, UpdateCollectionOutput, 'update_collection'>;
-
 /** The bound form of a custom tool definition, with its own input, output and name. */
 export type BoundCatalogTool<Definition> =
   Definition extends CatalogToolDefinition<infer Input, infer Output, infer Name>
@@ -85,15 +60,36 @@ export type BoundCatalogTool<Definition> =
 /** What every tool of a list is bound with. */
 interface BindContext {
   client: CatalogToolClient;
-  store: CatalogStore;
   view: CatalogViewSettings;
   defaults: CatalogToolDefaults;
   names: CatalogToolNames;
 }
 
+/**
+ * Throws a ConfigurationError naming the tool unless `output` is a {@link CatalogToolResult}:
+ * a custom tool written without the types would otherwise hand every adapter another shape.
+ * What the value is is said, never its content.
+ */
+function assertCatalogToolResult(
+  output: unknown,
+  tool: string,
+): asserts output is CatalogToolResult {
+  if (isRecord(output) && 'request' in output && 'response' in output) return;
+  const what = Array.isArray(output)
+    ? 'an array'
+    : isRecord(output)
+      ? 'an object without request and response'
+      : output == null
+        ? String(output)
+        : `a ${typeof output}`;
+  throw new ConfigurationError(
+    `Tool ${tool} returned ${what}; execute must return { request, response } (a CatalogToolResult): what was asked and what came back`,
+  );
+}
+
 function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
   definition: CatalogToolDefinition<Input, Output, Name>,
-  { client, defaults, names, view, store }: BindContext,
+  { client, defaults, names, view }: BindContext,
 ): CatalogTool<Input, Output, Name> {
   const name = names[definition.name] ?? definition.name;
   // What the model reads and what the application forwards (a browser) pass the client's
@@ -108,7 +104,7 @@ function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
     async execute(input, { signal } = {}) {
       // Frameworks validate too, but a direct call must not reach the service unchecked.
       const parsed = validateToolInput(definition.inputSchema, input, name);
-      const output = await definition.execute(parsed, { client, defaults, signal, store });
+      const output = await definition.execute(parsed, { client, defaults, signal });
       // A custom tool written without the types must not hand the adapters another shape.
       assertCatalogToolResult(output, definition.name);
       return redact(output);
@@ -130,15 +126,18 @@ function strictModeProblems({ inputSchema }: AnyCatalogToolDefinition): string[]
   }
 }
 
-type BuiltInName = CatalogToolName | (typeof LOOKUP_TOOL_NAMES)[number];
-
-const BUILT_INS: Record<BuiltInName, AnyCatalogToolDefinition> = {
+const BUILT_INS = {
   search_catalog: searchCatalogTool,
   lookup_catalog: lookupCatalogTool,
   get_product: getProductTool,
   search_websites: searchWebsitesTool,
   update_collection: updateCollectionTool,
 };
+
+/** Any bound built-in; `tool.originalName === 'search_catalog'` narrows it. */
+export type AnyCatalogTool = {
+  [Name in keyof typeof BUILT_INS]: BoundCatalogTool<(typeof BUILT_INS)[Name]>;
+}[keyof typeof BUILT_INS];
 
 /**
  * Builds the selected catalog tools from the shared options: reads the options once
@@ -150,7 +149,9 @@ export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = n
 ): Array<AnyCatalogTool | BoundCatalogTool<Extra>> {
   const read = readToolOptions(options);
   const definitions = read.selected.map(
-    (name) => BUILT_INS[name as BuiltInName] ?? read.custom.find((tool) => tool.name === name),
+    (name) =>
+      (BUILT_INS as Record<string, AnyCatalogToolDefinition>)[name] ??
+      read.custom.find((tool) => tool.name === name),
   ) as AnyCatalogToolDefinition[];
   for (const definition of read.strict ? read.custom : []) {
     const problems = read.selected.includes(definition.name) ? strictModeProblems(definition) : [];
@@ -160,14 +161,11 @@ export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = n
       );
     }
   }
-  const { store, clientOptions } = read;
-  const client =
-    read.client ?? new CatalogClient(store ? { store, ...clientOptions } : clientOptions);
+  const client = read.client ?? new CatalogClient(read.clientOptions);
   // Settings are not checked here: tools made at module scope must import (and `next build`
   // pass) without the CATALOG_* settings; the client names a missing one at the first call.
   const context: BindContext = {
     client,
-    store: store ?? client.store,
     view: { buyLinks: read.buyLinks },
     defaults: read.defaults,
     names: read.names,

@@ -9,15 +9,14 @@ import {
   type Variant,
 } from '../schemas/catalog.js';
 import { type BuyLinkMode, buyLinkReference } from './buy-link-reference.js';
+import type { CatalogToolResult } from './definition.js';
 import { formatMinorUnits } from './money.js';
-import { countOf } from './plural.js';
-import type { CatalogToolResult } from './result.js';
 
 /** What the application gets from `search_catalog`: the query as sent, the full parsed result, the tier. */
-export interface SearchCatalogOutput extends CatalogToolResult<CatalogQuery, CatalogSearchResult> {
-  /** The tier the service applied; `anonymous` means buy links are not monetized. */
-  tier: AuthTier;
-}
+export type SearchCatalogOutput = Required<CatalogToolResult<CatalogQuery, CatalogSearchResult>>;
+
+/** A count with its noun in the right number: `1 website`, `0 websites`, `2 clauses`. */
+export const countOf = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
 /** Cells of one line, without the empty ones, joined by a separator that costs one token. */
 const cells = (...values: Array<string | undefined>) => values.filter(Boolean).join(' | ');
@@ -149,15 +148,6 @@ export function productSection(products: readonly Product[], buyLinks: BuyLinkMo
   });
 }
 
-function headerLines({ request, response, tier }: SearchCatalogOutput): string[] {
-  const count = response.products.length;
-  const total = response.pagination?.total_count;
-  const found =
-    total === undefined ? countOf(count, 'product') : `${count} of ${countOf(total, 'product')}`;
-  const placements = Boolean(request.placements?.length);
-  return [`${found} for "${request.query}".`, ...noticeLines(tier, response.messages, placements)];
-}
-
 /**
  * The compact, faithful view of a catalog search for the model: per product its title, id,
  * brand id and category ids, per offer its option, price, availability, retailer, website
@@ -166,16 +156,24 @@ function headerLines({ request, response, tier }: SearchCatalogOutput): string[]
  * in the application's full result; {@link catalogViewLegend} says how to read it.
  */
 export function formatCatalogResult(
-  output: SearchCatalogOutput,
+  { request, response, tier }: SearchCatalogOutput,
   buyLinks: BuyLinkMode = 'reference',
 ): string {
-  const { products, pagination } = output.response;
-  const body = productSection(products, buyLinks);
+  const { products, pagination } = response;
+  const count = products.length;
+  const total = pagination?.total_count;
+  const found =
+    total === undefined ? countOf(count, 'product') : `${count} of ${countOf(total, 'product')}`;
   const footer =
     pagination?.has_next_page && pagination.cursor
       ? [`Next page: the same query with cursor "${pagination.cursor}".`]
-      : products.length === 0
+      : count === 0
         ? ['Nothing matched; try broader or different words.']
         : [];
-  return [...headerLines(output), ...body, ...footer].join('\n');
+  return [
+    `${found} for "${request.query}".`,
+    ...noticeLines(tier, response.messages, Boolean(request.placements?.length)),
+    ...productSection(products, buyLinks),
+    ...footer,
+  ].join('\n');
 }

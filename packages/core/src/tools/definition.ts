@@ -1,10 +1,9 @@
 import type { z } from 'zod/v4';
 import type { CatalogClient } from '../client.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
-import type { CountryCode } from '../schemas/index.js';
-import type { CatalogStore } from '../store/catalog-store.js';
+import type { AuthTier } from '../schemas/catalog.js';
+import type { CountryCode } from '../schemas/common.js';
 import type { BuyLinkMode } from './buy-link-reference.js';
-import type { CatalogToolResult } from './result.js';
 
 /** The names of the three catalog tools, before any rename. */
 export const CATALOG_TOOL_NAMES = [
@@ -12,6 +11,12 @@ export const CATALOG_TOOL_NAMES = [
   'search_websites',
   'update_collection',
 ] as const;
+/**
+ * The service's own tools, offered only when it lists them (`serviceTools`). Inside a tool
+ * set these names always mean the service's tools (a custom tool may not take them), so a
+ * buy link in their results is the service's.
+ */
+export const LOOKUP_TOOL_NAMES = ['lookup_catalog', 'get_product'] as const;
 /** The name of a built-in tool before any rename: `search_catalog`, `search_websites` or `update_collection`. */
 export type CatalogToolName = (typeof CATALOG_TOOL_NAMES)[number];
 
@@ -27,13 +32,34 @@ export type CatalogToolNames = Readonly<Record<CatalogToolName, string>> & {
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
- * The part of a {@link CatalogClient} the tools use: its three calls, its store and the
- * scope of its entries there, and its redactor.
+ * The part of a {@link CatalogClient} the tools use: its three calls, its store (shared
+ * state, such as the collection guard's records; a custom tool may keep its own entries
+ * there under its own key prefix) and the scope of its entries there, and its redactor.
  */
 export type CatalogToolClient = Pick<
   CatalogClient,
   'catalog' | 'websites' | 'collections' | 'store' | 'storeScope' | 'redact'
 >;
+
+/**
+ * What a catalog tool returns to the application: what was asked, what came back. Every
+ * tool, built-in or custom, returns this one shape, and the same object is what every
+ * adapter hands on: the AI SDK tool result, the LangChain artifact, the MCP
+ * `structuredContent`, the OpenAI Agents run item's custom data.
+ *
+ * @example
+ * // A search_catalog result: the query sent, the products found, the tier.
+ * const { request, response, tier } = output;
+ * const summary = `${response.products.length} products for ${request.query} (${tier})`;
+ */
+export interface CatalogToolResult<Request = unknown, Response = unknown> {
+  /** What was asked: for built-ins the request sent to the service (defaults applied). */
+  request: Request;
+  /** What came back, parsed leniently and never rewritten (buy links untouched). */
+  response: Response;
+  /** The auth tier the service answered at, where the call has one (`search_catalog`). */
+  tier?: AuthTier;
+}
 
 /** Values used when the model leaves a field null. */
 export interface CatalogToolDefaults {
@@ -56,12 +82,6 @@ export interface CatalogToolContext {
   client: CatalogToolClient;
   defaults: CatalogToolDefaults;
   signal?: AbortSignal;
-  /**
-   * The store shared state lives in (the `store` option of the tools, else the client's):
-   * `update_collection` keeps its memory of sent updates there, and a custom tool may keep
-   * its own entries (under its own key prefix). Absent when a definition is called directly.
-   */
-  store?: CatalogStore;
 }
 
 /**

@@ -23,7 +23,7 @@ import { describePaymentPrice } from '../payment/amount.js';
 import { decodePaymentChallenges } from '../payment/challenge.js';
 
 /** How a tool names its fields, when the wire path differs from the model's argument. */
-export type FieldNamer = (wirePath: string) => string;
+type FieldNamer = (wirePath: string) => string;
 
 const NOT_RETRYABLE = 'Retrying will not help; tell the user.';
 
@@ -36,8 +36,9 @@ function waitText(ms: number): string {
 function rateLimitText({ resetsAt, retryAfterMs }: RateLimitError): string {
   // To the minute: a `Retry-After` in whole seconds makes finer digits noise (and tokens).
   const at = resetsAt && new Date(Math.round(resetsAt.getTime() / 60_000) * 60_000);
+  const wait = retryAfterMs === undefined ? '' : ` (in ${waitText(retryAfterMs)})`;
   const when = at
-    ? `It resets at ${at.toISOString().slice(0, 16)}Z${retryAfterMs === undefined ? '' : ` (in ${waitText(retryAfterMs)})`}.`
+    ? `It resets at ${at.toISOString().slice(0, 16)}Z${wait}.`
     : 'Limits reset at the start of the next UTC day.';
   return `Rate limit of the catalog service reached (limits are daily, per UTC day). ${when} Do not call this tool again before then; tell the user.`;
 }
@@ -55,26 +56,23 @@ const issueList = (issues: RequestIssue[], nameField: FieldNamer) =>
   issues.map((issue) => `${nameField(issue.path) || '(input)'}: ${issue.message}`).join('; ');
 
 /** The service's `detail` string, without a final period (the sentence goes on after it). */
-const detailText = (error: ApiError) =>
-  typeof error.detail === 'string'
-    ? error.detail.trim().replace(/\.$/, '')
-    : `HTTP ${error.status}`;
-
-function serviceValidationText(error: ValidationError, nameField: FieldNamer): string {
-  if (error.issues.length === 0)
-    return `The catalog service refused the input: ${detailText(error)}.`;
-  // A 422 `loc` starts with where the field was (FastAPI style: query, body, path).
-  const issues = error.issues.map(({ loc, msg }) => ({
-    path: loc.slice(['query', 'body', 'path'].includes(String(loc[0])) ? 1 : 0).join('.'),
-    message: msg,
-  }));
-  return `The catalog service refused the input: ${issueList(issues, nameField)}. Fix these fields and try again.`;
-}
+const detailText = ({ detail, status }: ApiError) =>
+  typeof detail === 'string' ? detail.trim().replace(/\.$/, '') : `HTTP ${status}`;
 
 function apiErrorText(error: ApiError, nameField: FieldNamer): string {
   if (error instanceof RateLimitError) return rateLimitText(error);
   if (error instanceof PaymentRequiredError) return paymentText(error);
-  if (error instanceof ValidationError) return serviceValidationText(error, nameField);
+  if (error instanceof ValidationError) {
+    if (error.issues.length === 0) {
+      return `The catalog service refused the input: ${detailText(error)}.`;
+    }
+    // A 422 `loc` starts with where the field was (FastAPI style: query, body, path).
+    const issues = error.issues.map(({ loc, msg }) => ({
+      path: loc.slice(['query', 'body', 'path'].includes(String(loc[0])) ? 1 : 0).join('.'),
+      message: msg,
+    }));
+    return `The catalog service refused the input: ${issueList(issues, nameField)}. Fix these fields and try again.`;
+  }
   if (error instanceof AuthenticationError) {
     return `The catalog API key is ${error.reason}; the application owner must configure a valid key. ${NOT_RETRYABLE}`;
   }
@@ -120,9 +118,7 @@ function selectorsInWords(selectors: readonly string[]): string {
 }
 
 function repeatedUpdateText({ collectionId, pendingAdds, repeatedAdds }: RepeatedUpdateError) {
-  const what = pendingAdds.length
-    ? `adding or replacing clauses with ${selectorsInWords(pendingAdds)}`
-    : 'adding or replacing clauses';
+  const what = `adding or replacing clauses${pendingAdds.length ? ` with ${selectorsInWords(pendingAdds)}` : ''}`;
   const again =
     repeatedAdds.length === pendingAdds.length ? 'them' : selectorsInWords(repeatedAdds);
   const why = repeatedAdds.length
@@ -136,14 +132,13 @@ function repeatedUpdateText({ collectionId, pendingAdds, repeatedAdds }: Repeate
  * forwarded, since a careless one echoes the key (whole, or its last characters).
  */
 function mcpErrorText({ rpcCode }: McpError): string {
-  const code = Number.isSafeInteger(rpcCode) ? rpcCode : 'unknown';
+  const code = `(MCP error ${Number.isSafeInteger(rpcCode) ? rpcCode : 'unknown'})`;
   if (rpcCode === -32602 || rpcCode === -32600) {
-    return `The catalog service refused the search request (MCP error ${code}). Check the arguments against the tool's schema before calling it again; do not repeat it unchanged.`;
+    return `The catalog service refused the search request ${code}. Check the arguments against the tool's schema before calling it again; do not repeat it unchanged.`;
   }
-  if (rpcCode === -32601) {
-    return `The catalog service does not offer this search (MCP error ${code}). ${NOT_RETRYABLE}`;
-  }
-  return `The catalog service reported an error (MCP error ${code}). You may try once more later.`;
+  if (rpcCode === -32601)
+    return `The catalog service does not offer this search ${code}. ${NOT_RETRYABLE}`;
+  return `The catalog service reported an error ${code}. You may try once more later.`;
 }
 
 /**

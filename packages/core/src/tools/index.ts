@@ -14,17 +14,12 @@ export {
   updateCollectionRequest,
 } from './built-in/update-collection.js';
 export { type BuyLinkMode, buyLinkReference } from './buy-link-reference.js';
-export { CATALOG_RESULT_TOOLS, catalogResultProducts } from './catalog-results.js';
 export {
   type AnyCatalogTool,
   type CatalogTool,
   createCatalogToolList,
 } from './catalog-tools.js';
-export {
-  catalogViewLegend,
-  formatCatalogResult,
-  type SearchCatalogOutput,
-} from './catalog-view.js';
+export { formatCatalogResult, type SearchCatalogOutput } from './catalog-view.js';
 export {
   type AnyCatalogToolDefinition,
   CATALOG_TOOL_NAMES,
@@ -33,12 +28,13 @@ export {
   type CatalogToolDefinition,
   type CatalogToolName,
   type CatalogToolNames,
+  type CatalogToolResult,
   defineCatalogTool,
+  LOOKUP_TOOL_NAMES,
   TOOL_NAME_PATTERN,
 } from './definition.js';
 export { errorTextForModel } from './error-text.js';
 export { formatMinorUnits, minorUnitsText } from './money.js';
-export { type CatalogToolsOptions, LOOKUP_TOOL_NAMES } from './options.js';
+export type { CatalogToolsOptions } from './options.js';
 export { type ProductOffer, productOffers } from './product-offers.js';
-export type { CatalogToolResult } from './result.js';
 export { findStrictModeViolations } from './strict-mode.js';

@@ -1,7 +1,7 @@
 import type { CatalogClient } from '../client.js';
 import type { CatalogClientOptions } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
-import { type CatalogStore, isCatalogStore } from '../store/catalog-store.js';
+import { WEBSITE_SEARCH_LIMITS } from '../schemas/websites.js';
 import type { BuyLinkMode } from './buy-link-reference.js';
 import {
   type AnyCatalogToolDefinition,
@@ -9,16 +9,9 @@ import {
   type CatalogToolDefaults,
   type CatalogToolName,
   type CatalogToolNames,
+  LOOKUP_TOOL_NAMES,
   TOOL_NAME_PATTERN,
 } from './definition.js';
-import { TOOL_RESULT_LIMIT_MAX } from './limits.js';
-
-/**
- * The service's own tools, offered only when it lists them (`serviceTools`). Inside a tool
- * set these names always mean the service's tools (a custom tool may not take them), so a
- * buy link in their results is the service's.
- */
-export const LOOKUP_TOOL_NAMES = ['lookup_catalog', 'get_product'] as const;
 
 /**
  * Options shared by every adapter (`@catalogkit/ai-sdk`, `@catalogkit/langchain`).
@@ -27,16 +20,13 @@ export const LOOKUP_TOOL_NAMES = ['lookup_catalog', 'get_product'] as const;
 export interface CatalogToolsOptions<Extra extends AnyCatalogToolDefinition = never> {
   /** The client the tools call. Give this or `clientOptions`, not both. */
   client?: CatalogClient;
-  /** Options for a client the tools create (it falls back to the CATALOG_* environment variables). */
-  clientOptions?: CatalogClientOptions;
   /**
-   * Where the tools keep what must hold across instances: the write-ahead records of
-   * collection updates, so a change of unknown outcome is not repeated by another process
-   * or serverless invocation. Default: the client's `store`. Pass the same Redis store
-   * (`@catalogkit/redis`) to every instance; a client the tools create from
-   * `clientOptions` gets it too, so it shares the rate-limit pause.
+   * Options for a client the tools create (it falls back to the CATALOG_* environment
+   * variables). The client's `store` holds the collection guard's write-ahead records: pass
+   * the same Redis store (`@catalogkit/redis`) to every instance, so a change of unknown
+   * outcome is not repeated by another process or serverless invocation.
    */
-  store?: CatalogStore;
+  clientOptions?: CatalogClientOptions;
   /**
    * Your own tools (made with `defineCatalogTool`), added after the three built-ins. They get
    * the same treatment: input validation, redaction of the API key in model text, error text
@@ -105,42 +95,25 @@ function finalNames(
 
 /**
  * Reads the options once. Their types are TypeScript's to check; these plain checks cover
- * what a type cannot (names that clash or match no tool, a limit out of range, a store
- * the collection guard could not use) and throw one
+ * what a type cannot (names that clash or match no tool, a limit out of range) and throw one
  * ConfigurationError naming every bad option, when the tools are made.
  */
-export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefinition>): {
-  client: CatalogClient | undefined;
-  clientOptions: CatalogClientOptions | undefined;
-  store: CatalogStore | undefined;
-  custom: readonly AnyCatalogToolDefinition[];
-  selected: readonly string[];
-  names: CatalogToolNames;
-  defaults: CatalogToolDefaults;
-  buyLinks: BuyLinkMode;
-  strict: boolean;
-} {
-  const { client, clientOptions, store, include, exclude, rename, defaults = {} } = options;
+export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefinition>) {
+  const { client, clientOptions, include, exclude, rename, defaults = {} } = options;
   const custom = [...(options.tools ?? [])];
   const issues: string[] = [];
   if (client && clientOptions) issues.push('give client or clientOptions, not both');
-  // The store holds the collection guard's records: one that is not a store is named now.
-  if (store !== undefined && !isCatalogStore(store)) issues.push('store: must be a CatalogStore');
   const served = LOOKUP_TOOL_NAMES.filter((name) => options.serviceTools?.includes(name));
   const builtIns = [...CATALOG_TOOL_NAMES, ...served];
   custom.forEach(({ name }, index) => {
-    if ((LOOKUP_TOOL_NAMES as readonly string[]).includes(name)) {
-      issues.push(
-        `tools.${index}.name: ${name} is reserved for the catalog service's own tool (its results are trusted as buy-link sources); give yours another name`,
-      );
-    }
+    if (!(LOOKUP_TOOL_NAMES as readonly string[]).includes(name)) return;
+    issues.push(
+      `tools.${index}.name: ${name} is reserved for the catalog service's own tool (its results are trusted as buy-link sources); give yours another name`,
+    );
   });
   const all = [...builtIns, ...custom.map((tool) => tool.name)];
-  for (const [key, list] of [
-    ['include', include],
-    ['exclude', exclude],
-  ] as const) {
-    list?.forEach((name, index) => {
+  for (const key of ['include', 'exclude'] as const) {
+    options[key]?.forEach((name, index) => {
       if (!all.includes(name)) issues.push(`${key}.${index}: must be one of ${all.join(', ')}`);
     });
   }
@@ -149,12 +122,10 @@ export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefin
   if (buyLinks !== 'inline' && buyLinks !== 'reference') {
     issues.push('buyLinks: must be inline or reference');
   }
-  const limit = defaults.limit;
-  if (
-    limit !== undefined &&
-    !(Number.isInteger(limit) && limit >= 1 && limit <= TOOL_RESULT_LIMIT_MAX)
-  ) {
-    issues.push(`defaults.limit: must be a whole number from 1 to ${TOOL_RESULT_LIMIT_MAX}`);
+  const { limit } = defaults;
+  const max = WEBSITE_SEARCH_LIMITS.limitMax; // the largest page a tool asks for
+  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= max)) {
+    issues.push(`defaults.limit: must be a whole number from 1 to ${max}`);
   }
   const selected = all.filter(
     (name) => (include ?? all).includes(name) && !exclude?.includes(name),
@@ -164,5 +135,5 @@ export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefin
   if (issues.length > 0) {
     throw new ConfigurationError(`Invalid catalog tools options: ${issues.join('; ')}`);
   }
-  return { client, clientOptions, store, custom, selected, names, defaults, buyLinks, strict };
+  return { client, clientOptions, custom, selected, names, defaults, buyLinks, strict };
 }

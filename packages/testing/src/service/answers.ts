@@ -1,8 +1,8 @@
-import { CATALOG_RESULT_TOOLS, catalogResultProducts } from '@catalogkit/core/tools';
+import { CATALOG_RESULT_TOOLS, catalogResultProducts } from '@catalogkit/links';
 import { isJson, type Json } from '../json.js';
 import type { ServiceExchange } from './proxy.js';
 
-/** The catalog tools whose results hold buy links (core's `CATALOG_RESULT_TOOLS`). */
+/** The catalog tools whose results hold buy links (`CATALOG_RESULT_TOOLS` of `@catalogkit/links`). */
 const CATALOG_TOOLS: readonly string[] = CATALOG_RESULT_TOOLS;
 
 /** One catalog tool call (`search_catalog`, `lookup_catalog`, `get_product`) the service answered with a result. */

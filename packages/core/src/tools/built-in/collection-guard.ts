@@ -1,7 +1,7 @@
 import { unrefTimeout } from '../../async.js';
 import { CatalogError } from '../../errors/catalog-error.js';
 import { RepeatedUpdateError } from '../../errors/update-errors.js';
-import type { CollectionUpdate } from '../../schemas/index.js';
+import { type CollectionUpdate, SELECTOR_KEYS } from '../../schemas/collections.js';
 import type { CatalogStore } from '../../store/catalog-store.js';
 import { randomStamp } from '../../store/scope.js';
 import { callStore } from '../../store/store-call.js';
@@ -16,9 +16,6 @@ export const GUARD_RECORD_TTL_MS = 600_000; // 10 minutes
 const SETTLE_TIMEOUT_MS = 1_000;
 /** When a record whose write was reported failed (it may land late) is looked for, to clear. */
 const ORPHAN_CHECKS_MS = [100, 1_000, 10_000];
-
-/** The four selectors of a clause, in the order the views print them. */
-export const SELECTOR_KEYS = ['brand_ids', 'website_ids', 'category_ids', 'product_ids'] as const;
 
 /** Each selector the update adds or writes by replacement, as `kind:id` (`product_ids:p1`). */
 function addedSelectors(
@@ -92,15 +89,15 @@ export class CollectionGuard {
     const value = JSON.stringify({ o: randomStamp(), a: adds });
     const written = await this.#call(
       'recording a collection change before sending it',
-      signal,
       (s) => s.setIfAbsent(this.#key, value, GUARD_RECORD_TTL_MS),
+      signal,
     ).catch((error: unknown) => {
       // The write may still land (a timed-out command can run later): clear it if it does.
       this.#clearOrphan(value, 0);
       throw error;
     });
     if (written) return (known) => (known ? this.#delete(value) : Promise.resolve());
-    const held = await this.#call('reading a collection change', signal, (s) => s.get(this.#key));
+    const held = await this.#call('reading a collection change', (s) => s.get(this.#key), signal);
     const pending = pendingAdds(held?.value);
     const mine = new Set(adds);
     throw new RepeatedUpdateError(
@@ -117,8 +114,8 @@ export class CollectionGuard {
   async #delete(value: string): Promise<void> {
     await this.#call(
       'clearing a collection change',
-      undefined,
       (s) => s.deleteIfEquals(this.#key, value),
+      undefined,
       SETTLE_TIMEOUT_MS,
     ).catch(() => undefined);
   }
@@ -137,14 +134,10 @@ export class CollectionGuard {
 
   #call<T>(
     what: string,
-    signal: AbortSignal | undefined,
     operation: (store: CatalogStore) => Promise<T>,
+    signal?: AbortSignal,
     timeoutMs?: number,
   ): Promise<T> {
-    const store = this.#store;
-    return callStore(store, what, () => operation(store), {
-      signal,
-      ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    });
+    return callStore(this.#store, what, () => operation(this.#store), { signal, timeoutMs });
   }
 }

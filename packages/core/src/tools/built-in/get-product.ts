@@ -1,6 +1,5 @@
 import type { z } from 'zod/v4';
 import { isRecord } from '../../is-record.js';
-import type { AuthTier } from '../../schemas/catalog.js';
 import {
   GET_PRODUCT_TOOL,
   type GetProductResult,
@@ -8,10 +7,8 @@ import {
 } from '../../schemas/catalog-lookup.js';
 import { schema } from '../../schemas/define.js';
 import { catalogViewLegend, noticeLines, productSection } from '../catalog-view.js';
-import { defineCatalogTool } from '../definition.js';
-import { listOf, objectOf, trimmed } from '../input/coerce.js';
-import { exactObject, list, modelInput, text } from '../input/fields.js';
-import type { CatalogToolResult } from '../result.js';
+import { type CatalogToolResult, defineCatalogTool } from '../definition.js';
+import { exactObject, list, listOf, modelInput, objectOf, text, trimmed } from '../model-input.js';
 
 const optionText = (what: string) => text({ what, empty: `give the ${what}` });
 
@@ -20,7 +17,7 @@ export const GetProductInputSchema = /* @__PURE__ */ schema(() =>
   modelInput(
     {
       product_id: trimmed,
-      selected: listOf(objectOf({ name: trimmed, label: trimmed }), false),
+      selected: listOf(objectOf({ name: trimmed, label: trimmed }), { lone: false }),
       preferences: listOf(trimmed),
     },
     exactObject({
@@ -43,9 +40,7 @@ export const GetProductInputSchema = /* @__PURE__ */ schema(() =>
 export type GetProductInput = z.output<typeof GetProductInputSchema>;
 
 /** What the application gets from `get_product`: the selection sent, the answer, the tier. */
-export interface GetProductOutput extends CatalogToolResult<ProductSelection, GetProductResult> {
-  tier: AuthTier;
-}
+export type GetProductOutput = Required<CatalogToolResult<ProductSelection, GetProductResult>>;
 
 /** Most options, and most values per option, the model reads (the rest are counted). */
 const OPTIONS_SHOWN = 20;

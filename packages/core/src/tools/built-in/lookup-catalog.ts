@@ -1,5 +1,4 @@
 import type { z } from 'zod/v4';
-import type { AuthTier } from '../../schemas/catalog.js';
 import {
   CATALOG_LOOKUP_MAX,
   type CatalogLookup,
@@ -8,12 +7,9 @@ import {
   PageUrlSchema,
 } from '../../schemas/catalog-lookup.js';
 import { schema } from '../../schemas/define.js';
-import { catalogViewLegend, noticeLines, productSection } from '../catalog-view.js';
-import { defineCatalogTool } from '../definition.js';
-import { listOf, trimmed } from '../input/coerce.js';
-import { exactObject, list, modelInput, text } from '../input/fields.js';
-import { countOf } from '../plural.js';
-import type { CatalogToolResult } from '../result.js';
+import { catalogViewLegend, countOf, noticeLines, productSection } from '../catalog-view.js';
+import { type CatalogToolResult, defineCatalogTool } from '../definition.js';
+import { exactObject, list, listOf, modelInput, text, trimmed } from '../model-input.js';
 
 /** Arguments the model gives `lookup_catalog`: product ids and/or retailer page URLs. */
 export const LookupCatalogInputSchema = /* @__PURE__ */ schema(() =>
@@ -50,9 +46,7 @@ const countOfLists = (...lists: (readonly string[] | null)[]) =>
 export type LookupCatalogInput = z.output<typeof LookupCatalogInputSchema>;
 
 /** What the application gets from `lookup_catalog`: the lookup sent, the answer, the tier. */
-export interface LookupCatalogOutput extends CatalogToolResult<CatalogLookup, CatalogLookupResult> {
-  tier: AuthTier;
-}
+export type LookupCatalogOutput = Required<CatalogToolResult<CatalogLookup, CatalogLookupResult>>;
 
 /** `lookup_catalog`: current offers of known products, by id or retailer URL. */
 export const lookupCatalogTool = /* @__PURE__ */ defineCatalogTool<

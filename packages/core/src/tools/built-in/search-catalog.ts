@@ -1,14 +1,79 @@
-import type { CatalogQuery } from '../../schemas/catalog.js';
+import type { z } from 'zod/v4';
+import {
+  AFFILIATE_PLACEMENT,
+  CatalogPaginationSchema,
+  type CatalogQuery,
+  CatalogQuerySchema,
+} from '../../schemas/catalog.js';
+import { schema } from '../../schemas/define.js';
+import { WEBSITE_SEARCH_LIMITS } from '../../schemas/websites.js';
 import {
   catalogViewLegend,
   formatCatalogResult,
   type SearchCatalogOutput,
 } from '../catalog-view.js';
 import { defineCatalogTool } from '../definition.js';
-import { type SearchCatalogInput, SearchCatalogInputSchema } from '../input/search-catalog.js';
-import { CATALOG_LIMIT_DEFAULT } from '../limits.js';
+import {
+  choice,
+  exactObject,
+  integerText,
+  list,
+  listOf,
+  modelInput,
+  oneOf,
+  text,
+  trimmed,
+  wholeNumber,
+} from '../model-input.js';
 
-export type { SearchCatalogInput };
+/** Catalog page size when neither the model nor the options give one (UCP's default is 10). */
+const CATALOG_LIMIT_DEFAULT = 5;
+
+const PLACEMENTS = [AFFILIATE_PLACEMENT] as const;
+
+/**
+ * Arguments the model gives `search_catalog`. The JSON Schema lists every field (null means
+ * "not given"); a model may also leave optional fields out, send `"5"` for 5, `"affiliate"`
+ * for `["affiliate"]` or any letter case.
+ */
+export const SearchCatalogInputSchema = /* @__PURE__ */ schema(() => {
+  // The largest page a tool asks for is the website search's: 20 products is a long read already.
+  const max = WEBSITE_SEARCH_LIMITS.limitMax;
+  return modelInput(
+    {
+      query: trimmed,
+      limit: integerText,
+      cursor: trimmed,
+      placements: listOf(oneOf(PLACEMENTS)),
+    },
+    exactObject({
+      query: text({
+        what: 'what the shopper wants, in plain words',
+        empty: 'say what the shopper wants, in plain words',
+        rule: CatalogQuerySchema.shape.query,
+      }).describe('What the shopper wants, in plain words, e.g. "waterproof trail running shoes".'),
+      limit: wholeNumber(1, max, 'or null for the default')
+        .nullable()
+        .describe(`How many products to return, 1 to ${max}; null for the default.`),
+      cursor: text({
+        what: 'the cursor printed after a previous page',
+        empty: 'use null for the first page',
+        rule: CatalogPaginationSchema.shape.cursor,
+      })
+        .nullable()
+        .describe(
+          'The cursor printed after a previous page of the same query, to get the next page; null for the first page.',
+        ),
+      placements: list(choice(PLACEMENTS, 'or null for the default'), 'placements')
+        .nullable()
+        .describe(
+          '["affiliate"] to get the commission on each product (needs an API key); null for the default.',
+        ),
+    }),
+  );
+});
+/** The input of `search_catalog` once validated: every field present, `null` meaning "not given". */
+export type SearchCatalogInput = z.output<typeof SearchCatalogInputSchema>;
 
 function buildQuery(
   input: SearchCatalogInput,
@@ -25,7 +90,6 @@ function buildQuery(
     ...(placements?.length ? { placements } : {}),
   };
 }
-
 /** `search_catalog`: products across retailers, with buy links. */
 export const searchCatalogTool = /* @__PURE__ */ defineCatalogTool<
   SearchCatalogInput,

@@ -67,13 +67,14 @@ function client(
   fault?: string,
   maxRetries = 2,
   apiKey = API_KEY,
+  clientStore = store,
 ): CatalogClient {
   return new CatalogClient({
     apiKey,
     baseUrl,
     timeoutMs,
     maxRetries,
-    store,
+    store: clientStore,
     // The fault proxy reads which fault to inject on this call.
     headers: fault ? { 'x-fault': fault } : {},
   });
@@ -106,9 +107,15 @@ function lateClaimStore(): CatalogStore {
 async function update(task: Extract<InstanceTask, { kind: 'update' }>): Promise<unknown> {
   // A tool set per call, as a serverless handler builds it per request: only the store is shared.
   const [tool] = createCatalogToolList({
-    client: client(task.baseUrl, task.timeoutMs, task.fault, 2, task.apiKey),
+    client: client(
+      task.baseUrl,
+      task.timeoutMs,
+      task.fault,
+      2,
+      task.apiKey,
+      task.lateClaim ? lateClaimStore() : store,
+    ),
     include: ['update_collection'],
-    ...(task.lateClaim ? { store: lateClaimStore() } : {}),
   }) as AnyCatalogTool[];
   // Every answer is of a change sent now: nothing is answered from memory.
   await tool?.execute(task.input as never);
