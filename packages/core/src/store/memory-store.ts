@@ -1,4 +1,4 @@
-import { monotonicMs } from '../async.js';
+import { monotonicMs, sleep } from '../async.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import { SessionLockTimeoutError, StoreUnavailableError } from '../errors/conversation-errors.js';
 import type { CatalogStore, LockOptions, ReleaseLock, StoredValue } from './catalog-store.js';
@@ -62,7 +62,6 @@ export class MemoryCatalogStore implements CatalogStore {
   /** Entries created by `setIfAbsent`: evicted only once expired. */
   readonly #claims: Shelf = new Map();
   readonly #holders = new Map<string, Holder>();
-  readonly #waiters = new Map<string, Set<() => void>>();
   #operations = 0;
 
   /** @throws ConfigurationError when `maxEntries` is not a positive integer. */
@@ -143,50 +142,21 @@ export class MemoryCatalogStore implements CatalogStore {
     shelf.set(key, { value, expiresAt });
   }
 
-  async lock(key: string, options: LockOptions): Promise<ReleaseLock> {
-    const deadline = this.#now() + options.waitMs;
-    for (;;) {
-      const release = this.#tryAcquire(key, options.leaseMs);
-      if (release) return release;
+  async lock(key: string, { leaseMs, waitMs, signal }: LockOptions): Promise<ReleaseLock> {
+    const deadline = this.#now() + waitMs;
+    for (let held = this.#holders.get(key); held && held.leaseEndsAt > this.#now(); ) {
       const waitLeft = deadline - this.#now();
-      if (waitLeft <= 0) throw new SessionLockTimeoutError(key, options.waitMs);
-      const leaseLeft = (this.#holders.get(key)?.leaseEndsAt ?? 0) - this.#now();
-      await this.#waitForRelease(key, Math.max(1, Math.min(waitLeft, leaseLeft)), options.signal);
+      if (waitLeft <= 0) throw new SessionLockTimeoutError(key, waitMs);
+      // Polled: a lock is taken once per token life or conversation, so a short wait is cheap.
+      await sleep(Math.max(1, Math.min(waitLeft, held.leaseEndsAt - this.#now(), 10)), signal);
+      held = this.#holders.get(key);
     }
-  }
-
-  #tryAcquire(key: string, leaseMs: number): ReleaseLock | undefined {
-    const held = this.#holders.get(key);
-    if (held && held.leaseEndsAt > this.#now()) return undefined;
     const owner = Symbol(key);
     this.#holders.set(key, { owner, leaseEndsAt: this.#now() + leaseMs });
     return async () => {
       // A holder whose lease ran out must not free the lock of the next holder.
-      if (this.#holders.get(key)?.owner !== owner) return;
-      this.#holders.delete(key);
-      for (const wake of this.#waiters.get(key) ?? []) wake();
+      if (this.#holders.get(key)?.owner === owner) this.#holders.delete(key);
     };
-  }
-
-  #waitForRelease(key: string, ms: number, signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const waiters = this.#waiters.get(key) ?? new Set<() => void>();
-      this.#waiters.set(key, waiters);
-      const finish = (error?: unknown) => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        waiters.delete(wake);
-        if (waiters.size === 0) this.#waiters.delete(key);
-        if (error === undefined) resolve();
-        else reject(error);
-      };
-      const wake = () => finish();
-      const onAbort = () => finish(signal?.reason ?? new Error('aborted'));
-      const timer = setTimeout(wake, ms);
-      waiters.add(wake);
-      if (signal?.aborted) onAbort();
-      else signal?.addEventListener('abort', onAbort, { once: true });
-    });
   }
 
   #countOperation(): void {

@@ -1,3 +1,4 @@
+import { abortable } from '../async.js';
 import { SessionLockTimeoutError, StoreUnavailableError } from '../errors/conversation-errors.js';
 import type { CatalogStore } from './catalog-store.js';
 
@@ -17,60 +18,41 @@ export function storeName(store: CatalogStore): string {
     : 'store';
 }
 
-/** Limits of {@link callStore}. */
-export interface StoreCallLimits {
-  /** Default {@link STORE_TIMEOUT_MS}. */
-  timeoutMs?: number;
-  /** The caller gave up: the call rejects with the signal's reason (not a store failure). */
-  signal?: AbortSignal | undefined;
-}
-
 /**
- * Runs one store operation within a time limit and maps its failure to a
- * StoreUnavailableError naming the store and `what` was being done (e.g. `claiming a
- * collection update`). The store's own error stays as `cause`; the message keeps only its
- * name, since a driver's message may carry connection details.
+ * Runs one store operation within `timeoutMs` and maps its failure to a StoreUnavailableError
+ * naming the store and `what` was being done (e.g. `claiming a collection update`). The
+ * store's own error stays as `cause`; the message keeps only its name, since a driver's
+ * message may carry connection details. `signal`: the caller gave up, the call rejects with
+ * its reason (not a store failure).
  */
 export function callStore<T>(
   store: CatalogStore,
   what: string,
   operation: () => Promise<T>,
-  limits: StoreCallLimits = {},
+  { timeoutMs = STORE_TIMEOUT_MS, signal }: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<T> {
-  const { timeoutMs = STORE_TIMEOUT_MS, signal } = limits;
   if (signal?.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const finish = (settle: () => void) => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      settle();
-    };
-    const onAbort = () => finish(() => reject(signal?.reason));
-    const timer = setTimeout(() => {
-      const message = `${what}: no answer within ${timeoutMs} ms`;
-      finish(() => reject(new StoreUnavailableError(storeName(store), message)));
-    }, timeoutMs);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let started: Promise<T>;
-    try {
-      started = operation();
-    } catch (error) {
-      started = Promise.reject(error);
-    }
-    // Settling twice is a no-op: whichever of answer, time limit and abort comes first wins.
-    started.then(
-      (value) => finish(() => resolve(value)),
-      (error: unknown) => finish(() => reject(asStoreError(store, what, error))),
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    const message = `${what}: no answer within ${timeoutMs} ms`;
+    timer = setTimeout(
+      () => reject(new StoreUnavailableError(storeName(store), message)),
+      timeoutMs,
     );
   });
+  // Whichever of answer, time limit and abort comes first wins.
+  const answer = new Promise<T>((resolve) => resolve(operation())).catch((error: unknown) => {
+    throw asStoreError(store, what, error);
+  });
+  return abortable(Promise.race([answer, late]), signal).finally(() => clearTimeout(timer));
 }
 
-/** A store's failure as a StoreUnavailableError (kept as is when it already is one). */
+/**
+ * A store's failure as a StoreUnavailableError, kept as is when it already is one or is a
+ * SessionLockTimeoutError (a lock another instance held too long, not a failing store).
+ */
 export function asStoreError(store: CatalogStore, what: string, error: unknown): unknown {
-  if (StoreUnavailableError.is(error)) return error;
-  const reason =
-    error instanceof SessionLockTimeoutError
-      ? 'its lock was held by another instance for too long'
-      : `it failed (${error instanceof Error ? error.name : typeof error})`;
+  if (StoreUnavailableError.is(error) || SessionLockTimeoutError.is(error)) return error;
+  const reason = `it failed (${error instanceof Error ? error.name : typeof error})`;
   return new StoreUnavailableError(storeName(store), `${what}: ${reason}`, { cause: error });
 }
