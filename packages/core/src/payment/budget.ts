@@ -1,13 +1,7 @@
 import { ConfigurationError } from '../errors/catalog-error.js';
-import {
-  baseUnits,
-  currencyKey,
-  isDecimals,
-  isoDigits,
-  MAX_DECIMALS,
-  paymentAmount,
-} from './amount.js';
+import { paymentAmount } from './amount.js';
 import type { PaymentChallenge } from './challenge.js';
+import { baseUnits, currencyKey, isDecimals, isoDigits, MAX_DECIMALS } from './units.js';
 
 /** Spending limits for one currency, in its smallest unit (cents for `usd`). */
 export interface PaymentLimit {

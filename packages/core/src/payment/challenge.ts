@@ -1,6 +1,6 @@
 import type { AuthChallenge } from '../errors/api-errors.js';
 import { isRecord } from '../is-record.js';
-import { baseUnits, currencyKey, isDecimals, MAX_DECIMALS } from './amount.js';
+import { baseUnits, currencyKey, isDecimals, MAX_DECIMALS } from './units.js';
 
 /**
  * One `Payment` challenge of a 402 answer (Machine Payments Protocol), decoded: `request`
