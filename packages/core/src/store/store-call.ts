@@ -1,4 +1,3 @@
-import { abortable } from '../async.js';
 import { SessionLockTimeoutError, StoreUnavailableError } from '../errors/conversation-errors.js';
 import type { CatalogStore } from './catalog-store.js';
 
@@ -19,11 +18,11 @@ export function storeName(store: CatalogStore): string {
 }
 
 /**
- * Runs one store operation within `timeoutMs` and maps its failure to a StoreUnavailableError
- * naming the store and `what` was being done (e.g. `claiming a collection update`). The
- * store's own error stays as `cause`; the message keeps only its name, since a driver's
- * message may carry connection details. `signal`: the caller gave up, the call rejects with
- * its reason (not a store failure).
+ * Runs one store operation within a time limit and maps its failure to a
+ * StoreUnavailableError naming the store and `what` was being done (e.g. `claiming a
+ * collection update`). The store's own error stays as `cause`; the message keeps only its
+ * name, since a driver's message may carry connection details. `signal`: the caller gave up,
+ * the call rejects with its reason (not a store failure).
  */
 export function callStore<T>(
   store: CatalogStore,
@@ -32,19 +31,30 @@ export function callStore<T>(
   { timeoutMs = STORE_TIMEOUT_MS, signal }: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<T> {
   if (signal?.aborted) return Promise.reject(signal.reason);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    const message = `${what}: no answer within ${timeoutMs} ms`;
-    timer = setTimeout(
-      () => reject(new StoreUnavailableError(storeName(store), message)),
-      timeoutMs,
+  return new Promise<T>((resolve, reject) => {
+    const finish = (settle: () => void) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      settle();
+    };
+    const onAbort = () => finish(() => reject(signal?.reason));
+    const timer = setTimeout(() => {
+      const message = `${what}: no answer within ${timeoutMs} ms`;
+      finish(() => reject(new StoreUnavailableError(storeName(store), message)));
+    }, timeoutMs);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let started: Promise<T>;
+    try {
+      started = operation();
+    } catch (error) {
+      started = Promise.reject(error);
+    }
+    // Settling twice is a no-op: whichever of answer, time limit and abort comes first wins.
+    started.then(
+      (value) => finish(() => resolve(value)),
+      (error: unknown) => finish(() => reject(asStoreError(store, what, error))),
     );
   });
-  // Whichever of answer, time limit and abort comes first wins.
-  const answer = new Promise<T>((resolve) => resolve(operation())).catch((error: unknown) => {
-    throw asStoreError(store, what, error);
-  });
-  return abortable(Promise.race([answer, late]), signal).finally(() => clearTimeout(timer));
 }
 
 /**
