@@ -34,7 +34,7 @@ describe('MemoryCatalogStore', () => {
     expect(await store.get('k')).toBeUndefined();
   });
 
-  it('the lock is exclusive: a second taker waits until the first releases', async () => {
+  it('the lock is exclusive: a second taker waits until the first releases (polled, 10 ms)', async () => {
     const store = new MemoryCatalogStore();
     const release = await store.lock('k', LOCK);
     let second = false;
@@ -45,7 +45,7 @@ describe('MemoryCatalogStore', () => {
     await vi.advanceTimersByTimeAsync(500);
     expect(second).toBe(false);
     await release();
-    await vi.advanceTimersByTimeAsync(0);
+    await vi.advanceTimersByTimeAsync(10);
     expect(second).toBe(true);
     await (await waiting)();
   });

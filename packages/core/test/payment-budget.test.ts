@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseWwwAuthenticate } from '../src/http/www-authenticate.js';
 import { ConfigurationError } from '../src/index.js';
+import { describePaymentPrice } from '../src/payment/amount.js';
+import { decodePaymentChallenges } from '../src/payment/challenge.js';
 import {
   createBudgetedPayer,
-  decodePaymentChallenges,
-  describePaymentPrice,
   formatPaymentAmount,
   PaymentBudget,
   type PaymentChallenge,

@@ -9,10 +9,10 @@ import {
   PaymentRequiredError,
   TimeoutError,
 } from '../src/index.js';
+import { describePaymentPrice } from '../src/payment/amount.js';
+import { decodePaymentChallenges } from '../src/payment/challenge.js';
 import {
   createBudgetedPayer,
-  decodePaymentChallenges,
-  describePaymentPrice,
   formatPaymentAmount,
   type PayFunction,
   PaymentBudget,

@@ -5,10 +5,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseWwwAuthenticate } from '../src/http/www-authenticate.js';
 import { CatalogClient, PaymentRequiredError } from '../src/index.js';
 import type { LogContext } from '../src/logger.js';
-import { parseRfc3339, paymentChallengeProblems } from '../src/payment/challenge.js';
+import {
+  decodePaymentChallenges,
+  parseRfc3339,
+  paymentChallengeProblems,
+} from '../src/payment/challenge.js';
 import {
   createBudgetedPayer,
-  decodePaymentChallenges,
   formatPaymentAmount,
   PaymentBudget,
   type PaymentChallenge,

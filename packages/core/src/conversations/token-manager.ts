@@ -81,15 +81,6 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/** The options the manager reads, with their defaults applied. */
-type Settings = Required<
-  Pick<ConversationTokenManagerOptions, 'mint' | 'store' | 'key' | 'now'>
-> & {
-  monotonicNow: () => number;
-  refreshMarginMs: number;
-  mintTimeoutMs: number;
-};
-
 /**
  * The store lock's lease outlives the longest mint by this much (the store read before and
  * the write after), so no second instance mints for the session while the holder does.
@@ -116,8 +107,15 @@ const optionError = (problem: string) =>
  * {@link CatalogStore}, instances share the token and a lock keeps them from minting together.
  */
 export class ConversationTokenManager {
-  readonly #source: Settings;
-  readonly #options: ConversationTokenManagerOptions;
+  readonly #mint: TokenMinter;
+  readonly #store: CatalogStore;
+  readonly #key: string;
+  readonly #marginMs: number;
+  readonly #mintTimeoutMs: number;
+  /** The wall clock (reads `expiresAt`, dates `getTokenInfo()`) and the monotonic one. */
+  readonly #wallNow: () => number;
+  readonly #now: () => number;
+  readonly #logger: CatalogLogger | undefined;
   readonly #lifecycle = new AbortController();
   readonly #flight = new SingleFlight<HeldToken>();
   #held: HeldToken | undefined;
@@ -136,17 +134,14 @@ export class ConversationTokenManager {
         throw optionError(`${name} must be a non-negative number`);
       }
     }
-    const monotonicNow = options.now ?? monotonicMs;
-    this.#options = options;
-    this.#source = {
-      mint: options.mint,
-      store: options.store ?? new MemoryCatalogStore({ now: monotonicNow }),
-      key: options.key ?? 'conversation-token',
-      refreshMarginMs: options.refreshMarginMs ?? 60_000,
-      mintTimeoutMs: options.mintTimeoutMs ?? 15_000,
-      now: options.now ?? Date.now,
-      monotonicNow,
-    };
+    this.#now = options.now ?? monotonicMs;
+    this.#wallNow = options.now ?? Date.now;
+    this.#mint = options.mint;
+    this.#store = options.store ?? new MemoryCatalogStore({ now: this.#now });
+    this.#key = options.key ?? 'conversation-token';
+    this.#marginMs = options.refreshMarginMs ?? 60_000;
+    this.#mintTimeoutMs = options.mintTimeoutMs ?? 15_000;
+    this.#logger = options.logger;
   }
 
   /** The session's token, cached while fresh; rejects with TokenMintError when none can be had. */
@@ -160,8 +155,8 @@ export class ConversationTokenManager {
    */
   async getTokenInfo(options: CallOptions = {}): Promise<{ token: string; expiresAt: Date }> {
     const held = await this.#usableToken(options);
-    const leftMs = held.expiresAt - this.#source.monotonicNow();
-    return { token: held.token, expiresAt: new Date(this.#source.now() + leftMs) };
+    const leftMs = held.expiresAt - this.#now();
+    return { token: held.token, expiresAt: new Date(this.#wallNow() + leftMs) };
   }
 
   /**
@@ -178,7 +173,7 @@ export class ConversationTokenManager {
       // Duck-typed, so two bundled copies of catalogkit still agree.
       if (!(error instanceof Error && (error as { status?: unknown }).status === 401)) throw error;
     }
-    this.#options.logger?.debug?.('conversation token refused with 401; refreshing once');
+    this.#logger?.debug?.('conversation token refused with 401; refreshing once');
     return call((await abortable(this.#replaceRefused(token), options.signal)).token);
   }
 
@@ -190,7 +185,7 @@ export class ConversationTokenManager {
   async #usableToken(options: CallOptions): Promise<HeldToken> {
     if (this.#lifecycle.signal.aborted) throw this.#lifecycle.signal.reason;
     const held = this.#held;
-    if (held && this.#source.monotonicNow() < held.refreshAt) return held;
+    if (held && this.#now() < held.refreshAt) return held;
     // While the last failed refresh backs off, a token with life left beats a wait.
     const current = this.#stillValid(held);
     if (current && this.#backingOff()) return current;
@@ -199,27 +194,27 @@ export class ConversationTokenManager {
     } catch (error) {
       const fallback = this.#stillValid(held);
       if (!fallback || options.signal?.aborted || this.#lifecycle.signal.aborted) throw error;
-      this.#options.logger?.warn?.('conversation token refresh failed; using the current token', {
+      this.#logger?.warn?.('conversation token refresh failed; using the current token', {
         error: String(error),
-        expiresInMs: fallback.expiresAt - this.#source.monotonicNow(),
+        expiresInMs: fallback.expiresAt - this.#now(),
       });
       return fallback;
     }
   }
 
   #stillValid(held: HeldToken | undefined): HeldToken | undefined {
-    const left = held ? held.expiresAt - this.#source.monotonicNow() : 0;
+    const left = held ? held.expiresAt - this.#now() : 0;
     return left > MIN_FALLBACK_LIFE_MS ? held : undefined;
   }
 
   #backingOff(): boolean {
-    return this.#failures > 0 && this.#source.monotonicNow() < this.#retryAt;
+    return this.#failures > 0 && this.#now() < this.#retryAt;
   }
 
   /** A new token in place of `refused`, unless another caller already replaced it. */
   async #replaceRefused(refused: string): Promise<HeldToken> {
     const held = this.#held;
-    if (held && held.token !== refused && this.#source.monotonicNow() < held.expiresAt) return held;
+    if (held && held.token !== refused && this.#now() < held.expiresAt) return held;
     if (held?.token === refused) this.#held = undefined;
     const fresh = await this.#refresh(refused);
     // A flight that started before the 401 may have re-read the refused token.
@@ -230,7 +225,7 @@ export class ConversationTokenManager {
     const { signal } = this.#lifecycle;
     // Nothing retries on its own: the next caller waits out the backoff, then mints.
     const waitOut = async () => {
-      if (this.#backingOff()) await sleep(this.#retryAt - this.#source.monotonicNow(), signal);
+      if (this.#backingOff()) await sleep(this.#retryAt - this.#now(), signal);
     };
     return this.#flight.run(async () => {
       try {
@@ -256,12 +251,12 @@ export class ConversationTokenManager {
     this.#failures += 1;
     const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_INITIAL_MS * 2 ** (this.#failures - 1));
     const delayMs = Math.round(ceiling / 2 + (ceiling / 2) * Math.random());
-    this.#retryAt = this.#source.monotonicNow() + delayMs;
+    this.#retryAt = this.#now() + delayMs;
     if (StoreUnavailableError.is(error)) return error;
     const what = error instanceof Error ? error.message : String(error);
     return new TokenMintError(
       `Could not obtain a conversation token (attempt ${this.#failures}): ${what}. The next attempt waits ${delayMs} ms.`,
-      { cause: error, attempt: this.#failures, retryAt: this.#source.now() + delayMs },
+      { cause: error, attempt: this.#failures, retryAt: this.#wallNow() + delayMs },
     );
   }
 
@@ -271,37 +266,33 @@ export class ConversationTokenManager {
    * with a TTL of its remaining life.
    */
   #readOrMint(refused: string | undefined, beforeLock: () => Promise<void>): Promise<HeldToken> {
-    const { store, key, mintTimeoutMs, monotonicNow, refreshMarginMs } = this.#source;
+    const now = this.#now;
     const accept = (stored: StoredValue) => {
-      const now = monotonicNow();
-      const held = decodeStored(stored.value, stored.ttlMs, now, refreshMarginMs);
-      return held && held.token !== refused && now < held.refreshAt ? held : undefined;
+      const held = decodeStored(stored.value, stored.ttlMs, now(), this.#marginMs);
+      return held && held.token !== refused && now() < held.refreshAt ? held : undefined;
     };
     const create = async () => {
-      const wallSentAt = this.#source.now();
-      const sentAt = monotonicNow();
-      const minted = await runWithinTime((signal) => this.#source.mint({ signal }), {
-        timeoutMs: mintTimeoutMs,
+      const wallSentAt = this.#wallNow();
+      const sentAt = now();
+      const minted = await runWithinTime((signal) => this.#mint({ signal }), {
+        timeoutMs: this.#mintTimeoutMs,
         closeSignal: this.#lifecycle.signal,
         what: 'Minting a conversation token',
       });
-      const held = heldFromMint(minted, sentAt, wallSentAt, monotonicNow(), refreshMarginMs);
+      const held = heldFromMint(minted, sentAt, wallSentAt, now(), this.#marginMs);
       const encoded = JSON.stringify({ token: held.token, lifetimeMs: held.lifetimeMs });
       // Whole ms, rounded down: a store that rounds fractions up would keep it past its life.
-      return { value: held, encoded, ttlMs: Math.floor(held.expiresAt - monotonicNow()) };
+      return { value: held, encoded, ttlMs: Math.floor(held.expiresAt - now()) };
     };
-    const leaseMs = mintTimeoutMs + LEASE_SLACK_MS;
-    const lockWaitMs = mintTimeoutMs + LOCK_WAIT_SLACK_MS;
-    const signal = this.#lifecycle.signal;
     return readThroughLocked({
-      store,
-      key,
+      store: this.#store,
+      key: this.#key,
       accept,
       create,
       beforeLock,
-      leaseMs,
-      lockWaitMs,
-      signal,
+      leaseMs: this.#mintTimeoutMs + LEASE_SLACK_MS,
+      lockWaitMs: this.#mintTimeoutMs + LOCK_WAIT_SLACK_MS,
+      signal: this.#lifecycle.signal,
     });
   }
 }

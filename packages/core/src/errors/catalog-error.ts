@@ -18,16 +18,6 @@ interface BrandedClass<T> {
   readonly prototype: T;
 }
 
-function kindsOf(target: unknown): string[] {
-  const kinds: string[] = [];
-  for (let current = target; typeof current === 'function'; ) {
-    if (Object.hasOwn(current, 'kind'))
-      kinds.push(String((current as unknown as { kind: unknown }).kind));
-    current = Object.getPrototypeOf(current);
-  }
-  return kinds;
-}
-
 /**
  * Base class of every error thrown by catalogkit. `code` is a stable, machine-readable
  * string (for example `rate_limited`); `CatalogError.is(value)` and each subclass's static
@@ -52,7 +42,13 @@ export class CatalogError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
-    Object.defineProperty(this, BRAND, { value: kindsOf(new.target) });
+    // The `kind` of each class in the chain that declares its own (an undeclared subclass
+    // would otherwise carry its parent's kind and match every sibling).
+    const kinds: string[] = [];
+    for (let type: unknown = new.target; type !== Error; type = Object.getPrototypeOf(type)) {
+      if (Object.hasOwn(type as object, 'kind')) kinds.push((type as typeof CatalogError).kind);
+    }
+    Object.defineProperty(this, BRAND, { value: kinds });
   }
 
   /**
@@ -68,13 +64,10 @@ export class CatalogError extends Error {
   }
 }
 
-function isInstance<T>(target: BrandedClass<T>, value: unknown): value is T {
-  if (value instanceof (target as unknown as abstract new () => T)) return true;
-  if (value === null || typeof value !== 'object') return false;
-  const kinds = (value as { [BRAND]?: unknown })[BRAND];
-  // Only a class that declares its own kind is checked by brand: an undeclared subclass
-  // would otherwise inherit its parent's kind and match every sibling.
-  return Array.isArray(kinds) && Object.hasOwn(target, 'kind') && kinds.includes(target.kind);
+function isInstance<T>(type: BrandedClass<T>, value: unknown): value is T {
+  if (value instanceof (type as unknown as abstract new () => T)) return true;
+  const kinds = (value as { [BRAND]?: unknown } | null)?.[BRAND];
+  return Array.isArray(kinds) && Object.hasOwn(type, 'kind') && kinds.includes(type.kind);
 }
 
 /**
@@ -82,14 +75,8 @@ function isInstance<T>(target: BrandedClass<T>, value: unknown): value is T {
  * @internal
  */
 export function markOutcome(error: unknown, outcomeUnknown: boolean): void {
-  if (error instanceof Error && Object.hasOwn(error, BRAND)) {
-    Object.defineProperty(error, 'outcomeUnknown', {
-      value: outcomeUnknown,
-      enumerable: true,
-      writable: false,
-      configurable: true,
-    });
-  }
+  if (error instanceof Error && Object.hasOwn(error, BRAND))
+    Object.assign(error, { outcomeUnknown });
 }
 
 /** One problem found in a request before it was sent. */

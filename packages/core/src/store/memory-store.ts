@@ -1,4 +1,4 @@
-import { monotonicMs } from '../async.js';
+import { monotonicMs, sleep } from '../async.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import { SessionLockTimeoutError, StoreUnavailableError } from '../errors/conversation-errors.js';
 import type { CatalogStore, LockOptions, ReleaseLock, StoredValue } from './catalog-store.js';
@@ -31,10 +31,9 @@ const DEFAULT_MAX_ENTRIES = 10_000;
 interface Entry {
   value: string;
   expiresAt: number | undefined;
+  /** Created by `setIfAbsent`: evicted only once expired. */
+  claim: boolean;
 }
-
-/** Entries held by this store's two maps: claims (never evicted) and the rest. */
-type Shelf = Map<string, Entry>;
 
 interface Holder {
   owner: symbol;
@@ -58,11 +57,8 @@ export class MemoryCatalogStore implements CatalogStore {
   readonly #maxEntries: number;
   // A Map iterates in insertion order: re-inserting on each use keeps the least recently
   // used entry first, so eviction takes the first key.
-  readonly #entries: Shelf = new Map();
-  /** Entries created by `setIfAbsent`: evicted only once expired. */
-  readonly #claims: Shelf = new Map();
+  readonly #entries = new Map<string, Entry>();
   readonly #holders = new Map<string, Holder>();
-  readonly #waiters = new Map<string, Set<() => void>>();
   #operations = 0;
 
   /** @throws ConfigurationError when `maxEntries` is not a positive integer. */
@@ -77,116 +73,76 @@ export class MemoryCatalogStore implements CatalogStore {
 
   /** Entries held now (expired ones not yet swept included). */
   get size(): number {
-    return this.#entries.size + this.#claims.size;
+    return this.#entries.size;
   }
 
   async get(key: string): Promise<StoredValue | undefined> {
     this.#countOperation();
-    const shelf = this.#shelfOf(key);
-    const entry = shelf?.get(key);
-    if (!shelf || !entry) return undefined;
-    const ttlMs = entry.expiresAt === undefined ? undefined : entry.expiresAt - this.#now();
-    if (ttlMs !== undefined && ttlMs <= 0) {
-      shelf.delete(key);
-      return undefined;
-    }
-    shelf.delete(key);
-    shelf.set(key, entry);
+    const now = this.#now();
+    const entry = this.#live(key, now);
+    if (entry === undefined) return undefined;
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    const ttlMs = entry.expiresAt === undefined ? undefined : entry.expiresAt - now;
     return { value: entry.value, ttlMs };
   }
 
   async set(key: string, value: string, ttlMs?: number): Promise<void> {
     this.#countOperation();
     // A claim stays a claim when its holder writes its outcome over it.
-    const shelf = this.#live(key) && this.#claims.has(key) ? this.#claims : this.#entries;
-    this.#write(shelf, key, value, ttlMs);
+    this.#write(key, value, ttlMs, this.#live(key)?.claim === true);
   }
 
   async setIfAbsent(key: string, value: string, ttlMs?: number): Promise<boolean> {
     this.#countOperation();
     // No await between the check and the write: in one process that makes it atomic.
     if (this.#live(key)) return false;
-    this.#write(this.#claims, key, value, ttlMs);
+    this.#write(key, value, ttlMs, true);
     return true;
   }
 
   async delete(key: string): Promise<void> {
     this.#entries.delete(key);
-    this.#claims.delete(key);
   }
 
   async deleteIfEquals(key: string, value: string): Promise<boolean> {
     this.#countOperation();
     // No await between the check and the delete: in one process that makes it atomic.
-    if (!this.#live(key) || this.#shelfOf(key)?.get(key)?.value !== value) return false;
-    await this.delete(key);
-    return true;
+    return this.#live(key)?.value === value && this.#entries.delete(key);
   }
 
-  #shelfOf(key: string): Shelf | undefined {
-    if (this.#claims.has(key)) return this.#claims;
-    return this.#entries.has(key) ? this.#entries : undefined;
+  /** The entry of `key` unless it expired; an expired one is removed. */
+  #live(key: string, now = this.#now()): Entry | undefined {
+    const entry = this.#entries.get(key);
+    if (entry?.expiresAt === undefined || entry.expiresAt > now) return entry;
+    this.#entries.delete(key);
+    return undefined;
   }
 
-  /** Whether `key` holds an entry that has not expired. */
-  #live(key: string): boolean {
-    const entry = this.#shelfOf(key)?.get(key);
-    return entry !== undefined && (entry.expiresAt === undefined || entry.expiresAt > this.#now());
-  }
-
-  /** Writes on `shelf`, first making room for a new key (or throwing when there is none). */
-  #write(shelf: Shelf, key: string, value: string, ttlMs: number | undefined): void {
-    const existed = this.#entries.delete(key) || this.#claims.delete(key);
+  /** Writes, first making room for a new key (or throwing when there is none). */
+  #write(key: string, value: string, ttlMs: number | undefined, claim: boolean): void {
+    const existed = this.#entries.delete(key);
     if (ttlMs !== undefined && ttlMs <= 0) return;
     if (!existed) this.#makeRoom();
     const expiresAt = ttlMs === undefined ? undefined : this.#now() + ttlMs;
-    shelf.set(key, { value, expiresAt });
+    this.#entries.set(key, { value, expiresAt, claim });
   }
 
-  async lock(key: string, options: LockOptions): Promise<ReleaseLock> {
-    const deadline = this.#now() + options.waitMs;
-    for (;;) {
-      const release = this.#tryAcquire(key, options.leaseMs);
-      if (release) return release;
+  async lock(key: string, { leaseMs, waitMs, signal }: LockOptions): Promise<ReleaseLock> {
+    const deadline = this.#now() + waitMs;
+    for (let held = this.#holders.get(key); held && held.leaseEndsAt > this.#now(); ) {
       const waitLeft = deadline - this.#now();
-      if (waitLeft <= 0) throw new SessionLockTimeoutError(key, options.waitMs);
-      const leaseLeft = (this.#holders.get(key)?.leaseEndsAt ?? 0) - this.#now();
-      await this.#waitForRelease(key, Math.max(1, Math.min(waitLeft, leaseLeft)), options.signal);
+      if (waitLeft <= 0) throw new SessionLockTimeoutError(key, waitMs);
+      // Polled: a lock is taken once per token life or conversation, so a short wait is cheap.
+      await sleep(Math.max(1, Math.min(waitLeft, held.leaseEndsAt - this.#now(), 10)), signal);
+      held = this.#holders.get(key);
     }
-  }
-
-  #tryAcquire(key: string, leaseMs: number): ReleaseLock | undefined {
-    const held = this.#holders.get(key);
-    if (held && held.leaseEndsAt > this.#now()) return undefined;
     const owner = Symbol(key);
     this.#holders.set(key, { owner, leaseEndsAt: this.#now() + leaseMs });
     return async () => {
       // A holder whose lease ran out must not free the lock of the next holder.
-      if (this.#holders.get(key)?.owner !== owner) return;
-      this.#holders.delete(key);
-      for (const wake of this.#waiters.get(key) ?? []) wake();
+      if (this.#holders.get(key)?.owner === owner) this.#holders.delete(key);
     };
-  }
-
-  #waitForRelease(key: string, ms: number, signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const waiters = this.#waiters.get(key) ?? new Set<() => void>();
-      this.#waiters.set(key, waiters);
-      const finish = (error?: unknown) => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        waiters.delete(wake);
-        if (waiters.size === 0) this.#waiters.delete(key);
-        if (error === undefined) resolve();
-        else reject(error);
-      };
-      const wake = () => finish();
-      const onAbort = () => finish(signal?.reason ?? new Error('aborted'));
-      const timer = setTimeout(wake, ms);
-      waiters.add(wake);
-      if (signal?.aborted) onAbort();
-      else signal?.addEventListener('abort', onAbort, { once: true });
-    });
   }
 
   #countOperation(): void {
@@ -199,10 +155,11 @@ export class MemoryCatalogStore implements CatalogStore {
    */
   #makeRoom(): void {
     if (this.size < this.#maxEntries) return;
-    const oldest = this.#entries.keys().next();
-    if (!oldest.done) {
-      this.#entries.delete(oldest.value);
-      return;
+    for (const [key, entry] of this.#entries) {
+      if (!entry.claim) {
+        this.#entries.delete(key);
+        return;
+      }
     }
     this.#sweep();
     if (this.size < this.#maxEntries) return;
@@ -214,10 +171,6 @@ export class MemoryCatalogStore implements CatalogStore {
 
   #sweep(): void {
     const now = this.#now();
-    for (const shelf of [this.#entries, this.#claims]) {
-      for (const [key, entry] of shelf) {
-        if (entry.expiresAt !== undefined && entry.expiresAt <= now) shelf.delete(key);
-      }
-    }
+    for (const key of this.#entries.keys()) this.#live(key, now);
   }
 }

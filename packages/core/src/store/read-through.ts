@@ -1,6 +1,5 @@
-import { SessionLockTimeoutError } from '../errors/conversation-errors.js';
 import type { CatalogStore, StoredValue } from './catalog-store.js';
-import { asStoreError } from './store-call.js';
+import { asStoreError, callStore } from './store-call.js';
 
 /** How {@link readThroughLocked} finds, and if need be creates, one session entry. */
 export interface ReadThroughOptions<T> {
@@ -26,22 +25,20 @@ export interface ReadThroughOptions<T> {
  * store (a lock held too long by another instance stays a SessionLockTimeoutError).
  */
 export async function readThroughLocked<T>(options: ReadThroughOptions<T>): Promise<T> {
-  const { store, key } = options;
+  const { store, key, leaseMs, lockWaitMs: waitMs, signal } = options;
   const found = await readUsable(options);
   if (found !== undefined) return found;
   await options.beforeLock?.();
-  const release = await onStore(store, 'locking a session key', () =>
-    store.lock(key, {
-      leaseMs: options.leaseMs,
-      waitMs: options.lockWaitMs,
-      signal: options.signal,
-    }),
-  );
+  // Not under callStore's time limit: waiting for another holder is the lock's own business.
+  const locking = Promise.resolve().then(() => store.lock(key, { leaseMs, waitMs, signal }));
+  const release = await locking.catch((error: unknown) => {
+    throw asStoreError(store, 'locking a session key', error);
+  });
   try {
     const createdMeanwhile = await readUsable(options);
     if (createdMeanwhile !== undefined) return createdMeanwhile;
     const created = await options.create();
-    await onStore(store, 'storing a session value', () =>
+    await callStore(store, 'storing a session value', () =>
       store.set(key, created.encoded, created.ttlMs),
     );
     return created.value;
@@ -51,18 +48,7 @@ export async function readThroughLocked<T>(options: ReadThroughOptions<T>): Prom
   }
 }
 
-async function readUsable<T>(options: ReadThroughOptions<T>): Promise<T | undefined> {
-  const { store, key } = options;
-  const stored = await onStore(store, 'reading a session value', () => store.get(key));
-  return stored ? options.accept(stored) : undefined;
-}
-
-/** Runs one store operation; its failure becomes a StoreUnavailableError (see above). */
-async function onStore<T>(store: CatalogStore, what: string, operation: () => Promise<T>) {
-  try {
-    return await operation();
-  } catch (error) {
-    if (SessionLockTimeoutError.is(error)) throw error;
-    throw asStoreError(store, what, error);
-  }
+async function readUsable<T>({ store, key, accept }: ReadThroughOptions<T>) {
+  const stored = await callStore(store, 'reading a session value', () => store.get(key));
+  return stored ? accept(stored) : undefined;
 }

@@ -17,27 +17,19 @@ export function storeName(store: CatalogStore): string {
     : 'store';
 }
 
-/** Limits of {@link callStore}. */
-export interface StoreCallLimits {
-  /** Default {@link STORE_TIMEOUT_MS}. */
-  timeoutMs?: number;
-  /** The caller gave up: the call rejects with the signal's reason (not a store failure). */
-  signal?: AbortSignal | undefined;
-}
-
 /**
  * Runs one store operation within a time limit and maps its failure to a
  * StoreUnavailableError naming the store and `what` was being done (e.g. `claiming a
  * collection update`). The store's own error stays as `cause`; the message keeps only its
- * name, since a driver's message may carry connection details.
+ * name, since a driver's message may carry connection details. `signal`: the caller gave up,
+ * the call rejects with its reason (not a store failure).
  */
 export function callStore<T>(
   store: CatalogStore,
   what: string,
   operation: () => Promise<T>,
-  limits: StoreCallLimits = {},
+  { timeoutMs = STORE_TIMEOUT_MS, signal }: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<T> {
-  const { timeoutMs = STORE_TIMEOUT_MS, signal } = limits;
   if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
     const finish = (settle: () => void) => {
@@ -65,12 +57,12 @@ export function callStore<T>(
   });
 }
 
-/** A store's failure as a StoreUnavailableError (kept as is when it already is one). */
+/**
+ * A store's failure as a StoreUnavailableError, kept as is when it already is one or is a
+ * SessionLockTimeoutError (a lock another instance held too long, not a failing store).
+ */
 export function asStoreError(store: CatalogStore, what: string, error: unknown): unknown {
-  if (StoreUnavailableError.is(error)) return error;
-  const reason =
-    error instanceof SessionLockTimeoutError
-      ? 'its lock was held by another instance for too long'
-      : `it failed (${error instanceof Error ? error.name : typeof error})`;
+  if (StoreUnavailableError.is(error) || SessionLockTimeoutError.is(error)) return error;
+  const reason = `it failed (${error instanceof Error ? error.name : typeof error})`;
   return new StoreUnavailableError(storeName(store), `${what}: ${reason}`, { cause: error });
 }
