@@ -2,10 +2,10 @@ import { RateLimitError } from '../errors/api-errors.js';
 import { McpError } from '../errors/mcp-errors.js';
 import { ProtocolError } from '../errors/transport-errors.js';
 import type { Redactor } from '../http/redact.js';
-import { headerRecord } from '../http/response-body.js';
+import { headerRecord, parseResponse } from '../http/response-body.js';
 import { retryAfterFromSeconds } from '../http/retry-after.js';
 import { isRecord } from '../is-record.js';
-import { type JsonRpcError, type JsonRpcResponse, JsonRpcResponseSchema } from '../schemas/mcp.js';
+import { type JsonRpcError, JsonRpcResponseSchema } from '../schemas/mcp.js';
 
 /** JSON-RPC code this service uses for rate limits, with `data.retry_after` in seconds. */
 const RATE_LIMIT_RPC_CODE = -32000;
@@ -81,21 +81,10 @@ export function rpcResult(
   redact: Redactor,
   operation: string,
 ): unknown {
-  const envelope = asRpcResponse(message);
-  if (envelope === undefined) {
-    throw new ProtocolError('MCP answer is not a JSON-RPC 2.0 response', {
-      status: response.status,
-    });
-  }
+  const envelope = parseResponse(JsonRpcResponseSchema, message, operation);
   if (envelope.error) throw rpcError(envelope.error, response, redact, operation);
   if (!('result' in envelope)) {
     throw new ProtocolError('MCP answer has neither result nor error', { status: response.status });
   }
   return envelope.result;
-}
-
-/** The message as a JSON-RPC response, or undefined. */
-function asRpcResponse(message: Record<string, unknown>): JsonRpcResponse | undefined {
-  const parsed = JsonRpcResponseSchema.safeParse(message);
-  return parsed.success ? parsed.data : undefined;
 }
