@@ -79,3 +79,35 @@ describe('red team 4e: a hung store lock ends the call in time', () => {
     expect(mints).toBe(0);
   }, 20_000);
 });
+
+describe('red team 4e: a lock the store grants after the call gave up', () => {
+  it('is freed at once, not held for its lease against the next caller', async () => {
+    const inner = new MemoryCatalogStore();
+    let slow = true;
+    const store: CatalogStore = {
+      name: 'slow store',
+      get: (key) => inner.get(key),
+      set: (key, value, ttlMs) => inner.set(key, value, ttlMs),
+      setIfAbsent: (key, value, ttlMs) => inner.setIfAbsent(key, value, ttlMs),
+      delete: (key) => inner.delete(key),
+      deleteIfEquals: (key, value) => inner.deleteIfEquals(key, value),
+      // The first lock is granted 11 s late (the call gave up after 5.1 s + 5 s).
+      lock: async (key, options) => {
+        if (!slow) return inner.lock(key, options);
+        slow = false;
+        await new Promise((resolve) => setTimeout(resolve, 11_000));
+        return inner.lock(key, { ...options, leaseMs: 60_000 });
+      },
+    };
+    const mint = async () => ({ token: 'tok_1', expiresAt: Date.now() + 60_000 });
+    const first = new ConversationTokenManager({ key: 'k', store, mintTimeoutMs: 100, mint });
+    expect(await first.getToken().catch((error: unknown) => error)).toBeInstanceOf(
+      StoreUnavailableError,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // The late lock was freed: the next caller takes it at once (waitMs 0 would refuse it).
+    const release = await inner.lock('k', { leaseMs: 1_000, waitMs: 0 });
+    await release();
+    first.close();
+  }, 25_000);
+});
