@@ -30,12 +30,15 @@ export async function readThroughLocked<T>(options: ReadThroughOptions<T>): Prom
   if (found !== undefined) return found;
   await options.beforeLock?.();
   // Bounded by the lock's own wait plus one store call: a store that stops answering (not
-  // another holder) must still end the call; a lock it grants late frees at its lease.
-  const release = await callStore(
-    store,
-    'locking a session key',
-    () => store.lock(key, { leaseMs, waitMs, signal }),
-    { timeoutMs: waitMs + STORE_TIMEOUT_MS },
+  // another holder) must still end the call.
+  const locking = Promise.resolve().then(() => store.lock(key, { leaseMs, waitMs, signal }));
+  const limits = { timeoutMs: waitMs + STORE_TIMEOUT_MS };
+  const release = await callStore(store, 'locking a session key', () => locking, limits).catch(
+    (error: unknown) => {
+      // A lock granted after the call gave up is freed at once, not held for its lease.
+      locking.then((late) => late()).catch(() => undefined);
+      throw error;
+    },
   );
   try {
     const createdMeanwhile = await readUsable(options);
