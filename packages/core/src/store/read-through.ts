@@ -1,5 +1,5 @@
 import type { CatalogStore, StoredValue } from './catalog-store.js';
-import { asStoreError, callStore } from './store-call.js';
+import { callStore, STORE_TIMEOUT_MS } from './store-call.js';
 
 /** How {@link readThroughLocked} finds, and if need be creates, one session entry. */
 export interface ReadThroughOptions<T> {
@@ -29,11 +29,17 @@ export async function readThroughLocked<T>(options: ReadThroughOptions<T>): Prom
   const found = await readUsable(options);
   if (found !== undefined) return found;
   await options.beforeLock?.();
-  // Not under callStore's time limit: waiting for another holder is the lock's own business.
+  // Bounded by the lock's own wait plus one store call: a store that stops answering (not
+  // another holder) must still end the call.
   const locking = Promise.resolve().then(() => store.lock(key, { leaseMs, waitMs, signal }));
-  const release = await locking.catch((error: unknown) => {
-    throw asStoreError(store, 'locking a session key', error);
-  });
+  const limits = { timeoutMs: waitMs + STORE_TIMEOUT_MS };
+  const release = await callStore(store, 'locking a session key', () => locking, limits).catch(
+    (error: unknown) => {
+      // A lock granted after the call gave up is freed at once, not held for its lease.
+      locking.then((late) => late()).catch(() => undefined);
+      throw error;
+    },
+  );
   try {
     const createdMeanwhile = await readUsable(options);
     if (createdMeanwhile !== undefined) return createdMeanwhile;
@@ -43,8 +49,8 @@ export async function readThroughLocked<T>(options: ReadThroughOptions<T>): Prom
     );
     return created.value;
   } finally {
-    // A failed release must not hide the result or the real error; the lease frees it.
-    await release().catch(() => undefined);
+    // A failed or hung release must not hide the result or the real error; the lease frees it.
+    await callStore(store, 'releasing a session key', release).catch(() => undefined);
   }
 }
 

@@ -103,6 +103,12 @@ export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefin
   const custom = [...(options.tools ?? [])];
   const issues: string[] = [];
   if (client && clientOptions) issues.push('give client or clientOptions, not both');
+  // The tools' own option until wave 4e: ignored, the guard would sit in a private store.
+  if ('store' in options) {
+    issues.push(
+      'store: give it to the client (clientOptions.store or new CatalogClient({ store }))',
+    );
+  }
   const served = LOOKUP_TOOL_NAMES.filter((name) => options.serviceTools?.includes(name));
   const builtIns = [...CATALOG_TOOL_NAMES, ...served];
   custom.forEach(({ name }, index) => {
