@@ -24,7 +24,10 @@ it('memory store vs a model: claims live until expiry, nothing expired is read',
         const written = new Map<string, { value: string; exp: number | undefined }>();
         const live = (e?: { exp: number | undefined }) => e && (e.exp === undefined || e.exp > now);
         for (const { op, key, value, ttl, dt } of ops) {
-          if (op === 'tick') { now += dt; continue; }
+          if (op === 'tick') {
+            now += dt;
+            continue;
+          }
           if (op === 'get') {
             const got = await store.get(key);
             const w = written.get(key);
@@ -38,25 +41,43 @@ it('memory store vs a model: claims live until expiry, nothing expired is read',
             const wasClaim = live(claims.get(key));
             try {
               await store.set(key, value, ttl);
-            } catch { continue; }
+            } catch {
+              continue;
+            }
             const e = { value, exp: ttl === undefined ? undefined : now + ttl };
-            if (ttl !== undefined && ttl <= 0) { written.delete(key); claims.delete(key); continue; }
+            if (ttl !== undefined && ttl <= 0) {
+              written.delete(key);
+              claims.delete(key);
+              continue;
+            }
             written.set(key, e);
-            if (wasClaim) claims.set(key, e); else claims.delete(key);
+            if (wasClaim) claims.set(key, e);
+            else claims.delete(key);
           } else if (op === 'setIfAbsent') {
             let won: boolean;
-            try { won = await store.setIfAbsent(key, value, ttl); } catch { continue; }
+            try {
+              won = await store.setIfAbsent(key, value, ttl);
+            } catch {
+              continue;
+            }
             if (live(claims.get(key))) expect(won).toBe(false);
             if (won && !(ttl !== undefined && ttl <= 0)) {
               const e = { value, exp: ttl === undefined ? undefined : now + ttl };
-              written.set(key, e); claims.set(key, e);
+              written.set(key, e);
+              claims.set(key, e);
             }
           } else if (op === 'delete') {
-            await store.delete(key); written.delete(key); claims.delete(key);
+            await store.delete(key);
+            written.delete(key);
+            claims.delete(key);
           } else {
             const removed = await store.deleteIfEquals(key, value);
-            if (removed) { expect(written.get(key)?.value).toBe(value); written.delete(key); claims.delete(key); }
-            else if (live(claims.get(key)) && claims.get(key)?.value === value) throw new Error('claim not deleted');
+            if (removed) {
+              expect(written.get(key)?.value).toBe(value);
+              written.delete(key);
+              claims.delete(key);
+            } else if (live(claims.get(key)) && claims.get(key)?.value === value)
+              throw new Error('claim not deleted');
           }
         }
       },
@@ -68,20 +89,28 @@ it('memory store vs a model: claims live until expiry, nothing expired is read',
 it('setIfAbsent at once from many callers: one winner', async () => {
   const store = new MemoryCatalogStore({ maxEntries: 2 });
   for (let i = 0; i < 200; i++) {
-    const wins = await Promise.all(Array.from({ length: 20 }, (_, n) => store.setIfAbsent(`k${i}`, String(n), 10_000).catch(() => false)));
+    const wins = await Promise.all(
+      Array.from({ length: 20 }, (_, n) =>
+        store.setIfAbsent(`k${i}`, String(n), 10_000).catch(() => false),
+      ),
+    );
     expect(wins.filter(Boolean).length).toBeLessThanOrEqual(1);
   }
 });
 
 it('lock: many waiters, never two holders', async () => {
   const store = new MemoryCatalogStore();
-  let holders = 0; let max = 0;
-  await Promise.all(Array.from({ length: 30 }, async () => {
-    const release = await store.lock('k', { leaseMs: 5_000, waitMs: 10_000 });
-    holders++; max = Math.max(max, holders);
-    await new Promise((r) => setTimeout(r, Math.random() * 5));
-    holders--;
-    await release();
-  }));
+  let holders = 0;
+  let max = 0;
+  await Promise.all(
+    Array.from({ length: 30 }, async () => {
+      const release = await store.lock('k', { leaseMs: 5_000, waitMs: 10_000 });
+      holders++;
+      max = Math.max(max, holders);
+      await new Promise((r) => setTimeout(r, Math.random() * 5));
+      holders--;
+      await release();
+    }),
+  );
   expect(max).toBe(1);
 });
