@@ -16,23 +16,31 @@ import { STORE_TIMEOUT_MS } from '../src/store/store-call.js';
 
 type Hung = 'lock' | 'release';
 
-/** A memory store whose lock (or its release) never answers: a store that lost its server. */
-function hungStore(hung: Hung): CatalogStore {
-  const inner = new MemoryCatalogStore();
-  const never = new Promise<never>(() => {});
+/** A memory store with `lock` replaced (it gets the memory store to lock with). */
+function storeLocking(
+  name: string,
+  lock: (inner: MemoryCatalogStore) => CatalogStore['lock'],
+  inner = new MemoryCatalogStore(),
+): CatalogStore {
   return {
-    name: 'hung store',
+    name,
     get: (key) => inner.get(key),
     set: (key, value, ttlMs) => inner.set(key, value, ttlMs),
     setIfAbsent: (key, value, ttlMs) => inner.setIfAbsent(key, value, ttlMs),
     delete: (key) => inner.delete(key),
     deleteIfEquals: (key, value) => inner.deleteIfEquals(key, value),
-    lock: async (key, options) => {
-      if (hung === 'lock') return never;
-      await inner.lock(key, options);
-      return () => never;
-    },
+    lock: lock(inner),
   };
+}
+
+/** A memory store whose lock (or its release) never answers: a store that lost its server. */
+function hungStore(hung: Hung): CatalogStore {
+  const never = new Promise<never>(() => {});
+  return storeLocking('hung store', (inner) => async (key, options) => {
+    if (hung === 'lock') return never;
+    await inner.lock(key, options);
+    return () => never;
+  });
 }
 
 /** Settles `promise` or says it did not within `ms`. */
@@ -84,21 +92,17 @@ describe('red team 4e: a lock the store grants after the call gave up', () => {
   it('is freed at once, not held for its lease against the next caller', async () => {
     const inner = new MemoryCatalogStore();
     let slow = true;
-    const store: CatalogStore = {
-      name: 'slow store',
-      get: (key) => inner.get(key),
-      set: (key, value, ttlMs) => inner.set(key, value, ttlMs),
-      setIfAbsent: (key, value, ttlMs) => inner.setIfAbsent(key, value, ttlMs),
-      delete: (key) => inner.delete(key),
-      deleteIfEquals: (key, value) => inner.deleteIfEquals(key, value),
-      // The first lock is granted 11 s late (the call gave up after 5.1 s + 5 s).
-      lock: async (key, options) => {
+    // The first lock is granted 11 s late (the call gave up after 5.1 s + 5 s).
+    const store = storeLocking(
+      'slow store',
+      () => async (key, options) => {
         if (!slow) return inner.lock(key, options);
         slow = false;
         await new Promise((resolve) => setTimeout(resolve, 11_000));
         return inner.lock(key, { ...options, leaseMs: 60_000 });
       },
-    };
+      inner,
+    );
     const mint = async () => ({ token: 'tok_1', expiresAt: Date.now() + 60_000 });
     const first = new ConversationTokenManager({ key: 'k', store, mintTimeoutMs: 100, mint });
     expect(await first.getToken().catch((error: unknown) => error)).toBeInstanceOf(

@@ -88,9 +88,8 @@ function refusal(value: unknown, inArray: boolean): string | undefined {
 }
 
 /** A field name as a path shows it: a lone surrogate as `\uD800` text, so messages stay well-formed. */
-function shownKey(key: string, walk?: Walk): string {
+function shownKey(key: string): string {
   if (!hasLoneSurrogate(key)) return key;
-  if (walk) walk.loneSurrogate = true;
   return key.replace(
     /[\uD800-\uDFFF]/gu,
     (unit) => `\\u${unit.charCodeAt(0).toString(16).toUpperCase()}`,
@@ -144,7 +143,10 @@ function copy(walk: Walk, raw: unknown, key: string, depth: number, inArray: boo
   }
   const target: Record<string, unknown> = {};
   for (const name of Object.keys(source)) {
-    walk.path.push(shownKey(name, walk));
+    const shown = shownKey(name);
+    // Shown otherwise only when it holds a lone surrogate.
+    if (shown !== name) walk.loneSurrogate = true;
+    walk.path.push(shown);
     const member = copy(walk, source[name], name, depth + 1, false);
     walk.path.pop();
     if (member === undefined) continue;
