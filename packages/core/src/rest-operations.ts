@@ -36,7 +36,7 @@ export function parseChangeAnswer<S extends z.$ZodType>(
   operation: string,
 ): z.output<S> {
   try {
-    return parseResponse(schema, response.data, operation);
+    return parseResponse(schema, response.data, operation, response.status);
   } catch (error) {
     markOutcome(error, true);
     throw error;
@@ -73,7 +73,7 @@ export async function searchWebsites(
     { operation, method: 'GET', path, query, retry: 'idempotent' },
     options,
   );
-  return parseResponse(WebsiteSearchResponseSchema, response.data, operation);
+  return parseResponse(WebsiteSearchResponseSchema, response.data, operation, response.status);
 }
 
 /** `PATCH /v1/collections/{collection_id}` with only the given fields; never resent once it may have arrived. */

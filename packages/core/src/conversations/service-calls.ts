@@ -106,6 +106,6 @@ export function createTurnSender(options: { client: RestCaller }): TurnSender {
       { body, auth },
       signal,
     );
-    return parseResponse(TurnSchema, response.data, operation);
+    return parseResponse(TurnSchema, response.data, operation, response.status);
   };
 }

@@ -130,11 +130,13 @@ export function headerRecord(headers: Headers, redact: Redactor): Record<string,
  * a required field is a ProtocolError naming it. Any zod 4 schema, classic or mini; the
  * messages are core's own, since zod mini loads no locale. An answer the schema's answer
  * check passes is already what zod would output, and is returned as parsed (no copy).
+ * `status`: the HTTP status of the answer, kept on the error.
  */
 export function parseResponse<S extends z.$ZodType>(
   schema: S,
   data: unknown,
   operation: string,
+  status?: number,
 ): z.output<S> {
   if (answerCheck(schema)?.(data)) return data as z.output<S>;
   const parsed = safeParse(schema, data);
@@ -142,5 +144,7 @@ export function parseResponse<S extends z.$ZodType>(
   const fields = parsed.error.issues
     .map((issue) => `${issuePath(issue) || '(body)'}: ${describeIssue(issue)}`)
     .join('; ');
-  throw new ProtocolError(`${operation}: the answer does not match the contract: ${fields}`);
+  throw new ProtocolError(`${operation}: the answer does not match the contract: ${fields}`, {
+    status,
+  });
 }

@@ -81,7 +81,7 @@ export function rpcResult(
   redact: Redactor,
   operation: string,
 ): unknown {
-  const envelope = parseResponse(JsonRpcResponseSchema, message, operation);
+  const envelope = parseResponse(JsonRpcResponseSchema, message, operation, response.status);
   if (envelope.error) throw rpcError(envelope.error, response, redact, operation);
   if (!('result' in envelope)) {
     throw new ProtocolError('MCP answer has neither result nor error', { status: response.status });

@@ -75,8 +75,6 @@ function refusal(value: unknown, inArray: boolean): string | undefined {
       return `cannot be sent as JSON (${typeof value})`;
     case 'object': {
       if (value === null || Array.isArray(value)) return undefined;
-      const prototype = Object.getPrototypeOf(value);
-      if (prototype === Object.prototype || prototype === null) return undefined;
       // Map, Set, RegExp, typed arrays, boxed primitives: JSON would send `{}`, a bare
       // string or a list of digits, not what the caller holds.
       const tag = Object.prototype.toString.call(value);
