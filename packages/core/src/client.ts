@@ -1,4 +1,4 @@
-import { ClientConnection, type ClientSettings } from './client-connection.js';
+import { ClientConnection } from './client-connection.js';
 import { type CatalogClientOptions, resolveOptions } from './client-options.js';
 import { McpError } from './errors/mcp-errors.js';
 import { callRest, type RestRequest, type RestResponse } from './http/rest-call.js';
@@ -91,6 +91,19 @@ export interface ConversationsApi {
    * idempotent: never resent once it may have arrived.
    */
   create(body?: ConversationCreate, options?: RequestOptions): Promise<Conversation>;
+}
+
+/** A client's configuration without its key: what `JSON.stringify(client)` shows. */
+export interface ClientSettings {
+  baseUrl: string | undefined;
+  mcpUrl: string | undefined;
+  /** The time limit of each call, in milliseconds. */
+  timeoutMs: number;
+  maxRetries: number;
+  maxRetryDelayMs: number;
+  mcpAuthHeader: 'x-api-key' | 'bearer';
+  /** `[redacted]` when a key is set. */
+  apiKey: '[redacted]' | undefined;
 }
 
 const INSPECT = /* @__PURE__ */ Symbol.for('nodejs.util.inspect.custom');
@@ -202,6 +215,9 @@ export class CatalogClient {
 
   /** The configuration without the key, for logs and serialisation. */
   toJSON(): ClientSettings {
-    return { ...this.#connection.toJSON() };
+    const { baseUrl, mcpUrl, timeoutMs, mcpAuthHeader, retry } = this.#connection.options;
+    const { maxRetries, maxRetryDelayMs } = retry;
+    const apiKey = this.hasApiKey ? '[redacted]' : undefined;
+    return { baseUrl, mcpUrl, timeoutMs, maxRetries, maxRetryDelayMs, mcpAuthHeader, apiKey };
   }
 }
