@@ -9,6 +9,11 @@ import { type OutgoingRequest, send } from './http/transport.js';
 import { nameUnpayableChallenges, PaymentStep } from './payment/paid-request.js';
 import { randomStamp, scopeDigest } from './store/scope.js';
 
+const missing = (operation: string, what: string, option: keyof typeof ENV_VARS) =>
+  new ConfigurationError(
+    `${operation} needs ${what}: pass the ${option} option or set ${ENV_VARS[option]}`,
+  );
+
 /** One HTTP exchange of a call, as the calls see it (`ServiceConnection.send`). */
 type Send = (request: OutgoingRequest, scope: CallScope) => Promise<Response>;
 
@@ -116,11 +121,7 @@ export class ClientConnection implements ServiceConnection {
    */
   restUrl(path: string, operation: string): string {
     const { baseUrl } = this.#options;
-    if (baseUrl === undefined) {
-      throw new ConfigurationError(
-        `${operation} needs the REST base URL: pass the baseUrl option or set ${ENV_VARS.baseUrl}`,
-      );
-    }
+    if (baseUrl === undefined) throw missing(operation, 'the REST base URL', 'baseUrl');
     if (!path.startsWith('/')) {
       throw new ConfigurationError(
         `${operation}: path must start with "/" and stay on the base URL`,
@@ -131,11 +132,7 @@ export class ClientConnection implements ServiceConnection {
 
   mcpEndpoint(operation: string): string {
     const { mcpUrl } = this.#options;
-    if (mcpUrl === undefined) {
-      throw new ConfigurationError(
-        `${operation} needs the MCP URL: pass the mcpUrl option or set ${ENV_VARS.mcpUrl}`,
-      );
-    }
+    if (mcpUrl === undefined) throw missing(operation, 'the MCP URL', 'mcpUrl');
     return `${mcpUrl}/mcp`;
   }
 
@@ -143,9 +140,7 @@ export class ClientConnection implements ServiceConnection {
   apiKeyHeaders(operation: string, withBody: boolean): Record<string, string> {
     const headers = this.#restHeaders[withBody ? 1 : 0];
     if (headers) return headers;
-    throw new ConfigurationError(
-      `${operation} needs an API key: pass the apiKey option or set ${ENV_VARS.apiKey}`,
-    );
+    throw missing(operation, 'an API key', 'apiKey');
   }
 
   mcpHeaders(): Record<string, string> {

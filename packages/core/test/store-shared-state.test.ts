@@ -340,6 +340,17 @@ describe('the store option', () => {
     expect(client().store).not.toBe(client().store);
   });
 
+  it('a store without its methods (cast past TypeScript) fails a change before sending it', async () => {
+    const before = applied;
+    const odd = client({} as CatalogStore);
+    const error = await odd.collections
+      .update('col_1', { name: 'x' })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(StoreUnavailableError);
+    expect(error).toMatchObject({ outcomeUnknown: false });
+    expect(applied).toBe(before);
+  });
+
   it('keeps the store out of the client’s JSON', () => {
     expect(JSON.stringify(client(new MemoryCatalogStore()))).not.toContain('store');
   });
