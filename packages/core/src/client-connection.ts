@@ -9,18 +9,10 @@ import { type OutgoingRequest, send } from './http/transport.js';
 import { nameUnpayableChallenges, PaymentStep } from './payment/paid-request.js';
 import { randomStamp, scopeDigest } from './store/scope.js';
 
-/** A client's configuration without its key: what `JSON.stringify(client)` shows. */
-export interface ClientSettings {
-  baseUrl: string | undefined;
-  mcpUrl: string | undefined;
-  /** The time limit of each call, in milliseconds. */
-  timeoutMs: number;
-  maxRetries: number;
-  maxRetryDelayMs: number;
-  mcpAuthHeader: ResolvedOptions['mcpAuthHeader'];
-  /** `[redacted]` when a key is set. */
-  apiKey: '[redacted]' | undefined;
-}
+const missing = (operation: string, what: string, option: keyof typeof ENV_VARS) =>
+  new ConfigurationError(
+    `${operation} needs ${what}: pass the ${option} option or set ${ENV_VARS[option]}`,
+  );
 
 /** One HTTP exchange of a call, as the calls see it (`ServiceConnection.send`). */
 type Send = (request: OutgoingRequest, scope: CallScope) => Promise<Response>;
@@ -38,6 +30,9 @@ export class ClientConnection implements ServiceConnection {
   readonly send: Send;
   readonly #pause: RateLimitPause;
   #updateScope: Promise<string> | undefined;
+  /** Built once: they are the same for every call. */
+  readonly #mcpHeaders: Record<string, string>;
+  readonly #restHeaders: readonly Record<string, string>[] = [];
 
   constructor(options: ResolvedOptions) {
     const { apiKey, ...rest } = options;
@@ -62,6 +57,19 @@ export class ClientConnection implements ServiceConnection {
           })
       : fetched;
     this.send = rest.payment ? this.#paymentStep(rest.payment).wrap(plain) : plain;
+    const json = { 'content-type': 'application/json' };
+    const bearer = rest.mcpAuthHeader === 'bearer';
+    const mcpKey = bearer ? { authorization: `Bearer ${apiKey}` } : { 'x-api-key': `${apiKey}` };
+    const mcp = { ...json, accept: 'application/json, text/event-stream' };
+    this.#mcpHeaders = this.#frozen(apiKey === undefined ? mcp : { ...mcp, ...mcpKey });
+    if (apiKey !== undefined) {
+      const own = { accept: 'application/json', 'x-api-key': apiKey };
+      this.#restHeaders = [this.#frozen(own), this.#frozen({ ...own, ...json })];
+    }
+  }
+
+  #frozen(own: Record<string, string>): Record<string, string> {
+    return Object.freeze(this.headers(own));
   }
 
   #paymentStep(payment: NonNullable<ResolvedOptions['payment']>): PaymentStep<CallScope> {
@@ -107,21 +115,13 @@ export class ClientConnection implements ServiceConnection {
     return this.#options;
   }
 
-  #mcpHeaders: Record<string, string> | undefined;
-  #apiKeyHeaders: Record<string, string> | undefined;
-  #apiKeyJsonHeaders: Record<string, string> | undefined;
-
   /**
    * `${baseUrl}${path}`. The base URL has no query or fragment (the options refuse one), so
    * a path starting with "/" stays on its origin; "@evil.example/x" would not.
    */
   restUrl(path: string, operation: string): string {
     const { baseUrl } = this.#options;
-    if (baseUrl === undefined) {
-      throw new ConfigurationError(
-        `${operation} needs the REST base URL: pass the baseUrl option or set ${ENV_VARS.baseUrl}`,
-      );
-    }
+    if (baseUrl === undefined) throw missing(operation, 'the REST base URL', 'baseUrl');
     if (!path.startsWith('/')) {
       throw new ConfigurationError(
         `${operation}: path must start with "/" and stay on the base URL`,
@@ -132,52 +132,19 @@ export class ClientConnection implements ServiceConnection {
 
   mcpEndpoint(operation: string): string {
     const { mcpUrl } = this.#options;
-    if (mcpUrl === undefined) {
-      throw new ConfigurationError(
-        `${operation} needs the MCP URL: pass the mcpUrl option or set ${ENV_VARS.mcpUrl}`,
-      );
-    }
+    if (mcpUrl === undefined) throw missing(operation, 'the MCP URL', 'mcpUrl');
     return `${mcpUrl}/mcp`;
   }
 
-  #restCredential(operation: string): Record<string, string> {
-    if (this.#apiKey === undefined) {
-      throw new ConfigurationError(
-        `${operation} needs an API key: pass the apiKey option or set ${ENV_VARS.apiKey}`,
-      );
-    }
-    return { 'x-api-key': this.#apiKey };
-  }
-
-  /** The headers of a REST call with the API key: the same for every call, so built once. */
+  /** The headers of a REST call with the API key (and a JSON body, with `withBody`). */
   apiKeyHeaders(operation: string, withBody: boolean): Record<string, string> {
-    const cached = withBody ? this.#apiKeyJsonHeaders : this.#apiKeyHeaders;
-    if (cached) return cached;
-    const body: Record<string, string> = withBody ? { 'content-type': 'application/json' } : {};
-    const headers = Object.freeze(
-      this.headers({ accept: 'application/json', ...body, ...this.#restCredential(operation) }),
-    );
-    if (withBody) this.#apiKeyJsonHeaders = headers;
-    else this.#apiKeyHeaders = headers;
-    return headers;
+    const headers = this.#restHeaders[withBody ? 1 : 0];
+    if (headers) return headers;
+    throw missing(operation, 'an API key', 'apiKey');
   }
 
   mcpHeaders(): Record<string, string> {
-    this.#mcpHeaders ??= Object.freeze(
-      this.headers({
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        ...this.#mcpCredential(),
-      }),
-    );
     return this.#mcpHeaders;
-  }
-
-  #mcpCredential(): Record<string, string> {
-    if (this.#apiKey === undefined) return {};
-    return this.#options.mcpAuthHeader === 'bearer'
-      ? { authorization: `Bearer ${this.#apiKey}` }
-      : { 'x-api-key': this.#apiKey };
   }
 
   /** Caller headers first, so the client's own headers win. */
@@ -209,18 +176,5 @@ export class ClientConnection implements ServiceConnection {
       instrumentation,
     };
     return runCall(settings, { policy, mode, logger }, attempt, this.#pause);
-  }
-
-  toJSON(): ClientSettings {
-    const { baseUrl, mcpUrl, timeoutMs, mcpAuthHeader, retry } = this.#options;
-    return {
-      baseUrl,
-      mcpUrl,
-      timeoutMs,
-      maxRetries: retry.maxRetries,
-      maxRetryDelayMs: retry.maxRetryDelayMs,
-      mcpAuthHeader,
-      apiKey: this.hasApiKey ? '[redacted]' : undefined,
-    };
   }
 }

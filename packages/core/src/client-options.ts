@@ -1,15 +1,12 @@
 import { ConfigurationError } from './errors/catalog-error.js';
-import { type BodyLimits, DEFAULT_BODY_LIMITS } from './http/call-scope.js';
+import { DEFAULT_BODY_LIMITS } from './http/call-scope.js';
 import { MAX_SECRET_LENGTH } from './http/redact.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './http/retry.js';
+import { DEFAULT_RETRY_POLICY } from './http/retry.js';
 import type { CatalogInstrumentation } from './instrumentation.js';
 import type { CatalogLogger } from './logger.js';
 import type { PaymentOptions } from './payment/types.js';
-import { type CatalogStore, isCatalogStore } from './store/catalog-store.js';
+import type { CatalogStore } from './store/catalog-store.js';
 import { MemoryCatalogStore } from './store/memory-store.js';
-
-/** How the API key is sent to the MCP endpoint (the REST interface always uses `x-api-key`). */
-export type McpAuthHeader = 'x-api-key' | 'bearer';
 
 /** Options of `new CatalogClient(options)`. Every field is optional. */
 export interface CatalogClientOptions {
@@ -30,7 +27,7 @@ export interface CatalogClientOptions {
   /** Extra headers sent with every request (lowest priority). */
   headers?: Record<string, string>;
   /** Header carrying the key to the MCP endpoint. Default `x-api-key`. */
-  mcpAuthHeader?: McpAuthHeader;
+  mcpAuthHeader?: 'x-api-key' | 'bearer';
   /** Receives retry notices. Never given the key. */
   logger?: CatalogLogger;
   /**
@@ -62,21 +59,7 @@ export interface CatalogClientOptions {
 }
 
 /** Options after defaults, environment fallbacks and checks. */
-export interface ResolvedOptions {
-  apiKey: string | undefined;
-  baseUrl: string | undefined;
-  mcpUrl: string | undefined;
-  fetch: typeof fetch;
-  timeoutMs: number;
-  retry: RetryPolicy;
-  headers: Record<string, string>;
-  mcpAuthHeader: McpAuthHeader;
-  logger: CatalogLogger | undefined;
-  limits: BodyLimits;
-  payment: PaymentOptions | undefined;
-  store: CatalogStore;
-  instrumentation: CatalogInstrumentation | undefined;
-}
+export type ResolvedOptions = ReturnType<typeof resolveOptions>;
 
 /** Names of the environment variables the options fall back to. */
 export const ENV_VARS = {
@@ -85,15 +68,12 @@ export const ENV_VARS = {
   mcpUrl: 'CATALOG_MCP_URL',
 } as const;
 
-const DEFAULT_TIMEOUT_MS = 60_000;
-
 /** Reads an environment variable where `process` exists (Node, Bun, Deno); else undefined. */
 function readEnv(name: string): string | undefined {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
     ?.env;
   try {
-    const value = env?.[name]?.trim();
-    return value ? value : undefined;
+    return env?.[name]?.trim() || undefined;
   } catch {
     // Deno without --allow-env throws NotCapable on the read: an unreadable variable is unset.
     return undefined;
@@ -105,7 +85,7 @@ function resolveUrl(option: 'baseUrl' | 'mcpUrl', given: string | undefined): st
   const fromOption = given?.trim();
   const value = fromOption || readEnv(ENV_VARS[option]);
   if (!value) return undefined;
-  const source = fromOption ? `option ${option}` : `${ENV_VARS[option]}`;
+  const source = fromOption ? `option ${option}` : ENV_VARS[option];
   let url: URL;
   try {
     url = new URL(value);
@@ -133,75 +113,6 @@ function checkNumber(name: string, value: unknown, min: number, fallback: number
   return value;
 }
 
-function resolveFetch(given: typeof fetch | undefined): typeof fetch {
-  if (given !== undefined) {
-    if (typeof given !== 'function')
-      throw new ConfigurationError('option fetch must be a function');
-    return given;
-  }
-  if (typeof globalThis.fetch !== 'function') {
-    throw new ConfigurationError('no global fetch in this runtime: pass the fetch option');
-  }
-  // Called through globalThis so browsers do not throw "Illegal invocation".
-  return (input, init) => globalThis.fetch(input, init);
-}
-
-function resolveRetry({ maxRetries, maxRetryDelayMs }: CatalogClientOptions): RetryPolicy {
-  const defaults = DEFAULT_RETRY_POLICY;
-  return {
-    ...defaults,
-    maxRetries: checkNumber('maxRetries', maxRetries, 0, defaults.maxRetries, true),
-    maxRetryDelayMs: checkNumber('maxRetryDelayMs', maxRetryDelayMs, 0, defaults.maxRetryDelayMs),
-  };
-}
-
-function resolveLimits(options: CatalogClientOptions): BodyLimits {
-  const limit = (name: keyof BodyLimits) =>
-    checkNumber(name, options[name], 1, DEFAULT_BODY_LIMITS[name], true);
-  return { maxResponseBytes: limit('maxResponseBytes'), maxSseLineBytes: limit('maxSseLineBytes') };
-}
-
-function resolvePayment(value: PaymentOptions | undefined): PaymentOptions | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value?.pay !== 'function')
-    throw new ConfigurationError('option payment.pay must be a function');
-  if (value.onReceipt !== undefined && typeof value.onReceipt !== 'function')
-    throw new ConfigurationError('option payment.onReceipt must be a function');
-  return value;
-}
-
-function resolveStore(value: CatalogStore | undefined): CatalogStore {
-  if (value === undefined) return new MemoryCatalogStore();
-  if (!isCatalogStore(value)) {
-    throw new ConfigurationError(
-      'option store must be a CatalogStore (get, set, setIfAbsent, delete and lock methods)',
-    );
-  }
-  return value;
-}
-
-function resolveMcpAuthHeader(value: McpAuthHeader | undefined): McpAuthHeader {
-  if (value === undefined || value === 'x-api-key' || value === 'bearer')
-    return value ?? 'x-api-key';
-  throw new ConfigurationError(`option mcpAuthHeader must be 'x-api-key' or 'bearer'`);
-}
-
-// Lower-cased so the client's own headers replace a caller's of the same name.
-function lowerCaseNames(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]),
-  );
-}
-
-function resolveInstrumentation(
-  value: CatalogInstrumentation | undefined,
-): CatalogInstrumentation | undefined {
-  if (value === undefined || typeof value?.startCall === 'function') return value;
-  throw new ConfigurationError(
-    'option instrumentation must have a startCall method (see @catalogkit/otel)',
-  );
-}
-
 /**
  * A key is sent as a header value, so it must be printable ASCII (fetch would send `é` as
  * one Latin-1 byte, a form the redactor does not look for) and at most
@@ -217,21 +128,41 @@ function checkApiKey(apiKey: string | undefined): string | undefined {
   return apiKey;
 }
 
-/** Applies defaults and environment fallbacks, and checks every option. */
-export function resolveOptions(options: CatalogClientOptions = {}): ResolvedOptions {
+/**
+ * Applies defaults and environment fallbacks, and checks what TypeScript cannot: the key,
+ * the addresses and the numbers' ranges.
+ */
+export function resolveOptions(options: CatalogClientOptions = {}) {
+  const limit = (name: 'maxResponseBytes' | 'maxSseLineBytes') =>
+    checkNumber(name, options[name], 1, DEFAULT_BODY_LIMITS[name], true);
+  const retry = (name: 'maxRetries' | 'maxRetryDelayMs', integer: boolean) =>
+    checkNumber(name, options[name], 0, DEFAULT_RETRY_POLICY[name], integer);
+  // Called through globalThis so browsers do not throw "Illegal invocation".
+  const fetch: typeof globalThis.fetch =
+    options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   return {
     apiKey: checkApiKey(options.apiKey?.trim() || readEnv(ENV_VARS.apiKey)),
     baseUrl: resolveUrl('baseUrl', options.baseUrl),
     mcpUrl: resolveUrl('mcpUrl', options.mcpUrl),
-    fetch: resolveFetch(options.fetch),
-    timeoutMs: checkNumber('timeoutMs', options.timeoutMs, 1, DEFAULT_TIMEOUT_MS),
-    retry: resolveRetry(options),
-    headers: lowerCaseNames(options.headers ?? {}),
-    mcpAuthHeader: resolveMcpAuthHeader(options.mcpAuthHeader),
+    fetch,
+    timeoutMs: checkNumber('timeoutMs', options.timeoutMs, 1, 60_000),
+    retry: {
+      ...DEFAULT_RETRY_POLICY,
+      maxRetries: retry('maxRetries', true),
+      maxRetryDelayMs: retry('maxRetryDelayMs', false),
+    },
+    // Lower-cased so the client's own headers replace a caller's of the same name.
+    headers: Object.fromEntries(
+      Object.entries(options.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
+    ),
+    mcpAuthHeader: options.mcpAuthHeader ?? 'x-api-key',
     logger: options.logger,
-    limits: resolveLimits(options),
-    payment: resolvePayment(options.payment),
-    store: resolveStore(options.store),
-    instrumentation: resolveInstrumentation(options.instrumentation),
+    limits: {
+      maxResponseBytes: limit('maxResponseBytes'),
+      maxSseLineBytes: limit('maxSseLineBytes'),
+    },
+    payment: options.payment,
+    store: options.store ?? new MemoryCatalogStore(),
+    instrumentation: options.instrumentation,
   };
 }

@@ -1,4 +1,4 @@
-import { ClientConnection, type ClientSettings } from './client-connection.js';
+import { ClientConnection } from './client-connection.js';
 import { type CatalogClientOptions, resolveOptions } from './client-options.js';
 import { McpError } from './errors/mcp-errors.js';
 import { callRest, type RestRequest, type RestResponse } from './http/rest-call.js';
@@ -30,8 +30,6 @@ export interface WebsitesApi {
   /**
    * Finds retail websites by name or domain, with the best commission rate in `country`.
    * Retried on connection errors, 408, 429 and 5xx.
-   * @throws RequestValidationError, ConfigurationError, AuthenticationError,
-   * PaymentRequiredError, ValidationError (unknown category), RateLimitError, ServerError.
    */
   search(params: WebsiteSearchParams, options?: RequestOptions): Promise<WebsiteSearchResponse>;
 }
@@ -64,10 +62,8 @@ export interface CatalogApi {
    */
   search(catalog: CatalogQuery, options?: CatalogSearchOptions): Promise<CatalogSearchResponse>;
   /**
-   * The names of the tools the MCP endpoint lists (`tools/list`), read once and cached for
-   * this client's life (a failed read is not cached); `refresh: true` reads them again.
-   * `timeoutMs` covers every page. `[]` when the service has no `tools/list` (-32601);
-   * a ProtocolError when it names over 1,000 tools or pages past 10.
+   * The names of the tools the MCP endpoint lists (`tools/list`), cached for this client's
+   * life once read; `refresh: true` reads them again. `[]` when the service has no `tools/list`.
    */
   tools(options?: CatalogDiscoveryOptions): Promise<readonly string[]>;
   /**
@@ -78,8 +74,8 @@ export interface CatalogApi {
   lookup(catalog: CatalogLookup, options?: CatalogCallOptions): Promise<CatalogLookupResponse>;
   /**
    * `get_product`: one product by product or offer id, its offers narrowed by `selected`
-   * options (relaxed in `preferences` order). Not found: no `product`, `messages[]` with
-   * `not_found`. @throws McpError (-32601, nothing sent) when the service does not list it.
+   * options. Not found: no `product`, `messages[]` with `not_found`.
+   * @throws McpError (-32601, nothing sent) when the service does not list the tool.
    */
   getProduct(catalog: ProductSelection, options?: CatalogCallOptions): Promise<GetProductResponse>;
 }
@@ -91,6 +87,19 @@ export interface ConversationsApi {
    * idempotent: never resent once it may have arrived.
    */
   create(body?: ConversationCreate, options?: RequestOptions): Promise<Conversation>;
+}
+
+/** A client's configuration without its key: what `JSON.stringify(client)` shows. */
+export interface ClientSettings {
+  baseUrl: string | undefined;
+  mcpUrl: string | undefined;
+  /** The time limit of each call, in milliseconds. */
+  timeoutMs: number;
+  maxRetries: number;
+  maxRetryDelayMs: number;
+  mcpAuthHeader: 'x-api-key' | 'bearer';
+  /** `[redacted]` when a key is set. */
+  apiKey: '[redacted]' | undefined;
 }
 
 const INSPECT = /* @__PURE__ */ Symbol.for('nodejs.util.inspect.custom');
@@ -142,7 +151,7 @@ export class CatalogClient {
     });
   }
 
-  /** The cached `tools/list` names; a failed read is forgotten so the next call tries again. */
+  /** A failed read is forgotten, so the next call tries again. */
   #listTools({ refresh, ...options }: CatalogDiscoveryOptions): Promise<readonly string[]> {
     if (this.#tools === undefined || refresh === true) {
       const read = listCatalogTools(this.#connection, () => ++this.#lastRpcId, options).then(
@@ -202,6 +211,9 @@ export class CatalogClient {
 
   /** The configuration without the key, for logs and serialisation. */
   toJSON(): ClientSettings {
-    return { ...this.#connection.toJSON() };
+    const { baseUrl, mcpUrl, timeoutMs, mcpAuthHeader, retry } = this.#connection.options;
+    const { maxRetries, maxRetryDelayMs } = retry;
+    const apiKey = this.hasApiKey ? '[redacted]' : undefined;
+    return { baseUrl, mcpUrl, timeoutMs, maxRetries, maxRetryDelayMs, mcpAuthHeader, apiKey };
   }
 }

@@ -1,7 +1,6 @@
 // The root of @catalogkit/core: what most applications use (at most 45 run-time names);
 // everything else in one subpath per area.
-export { CatalogClient, type CatalogDiscoveryOptions } from './client.js';
-export type { ClientSettings } from './client-connection.js';
+export { CatalogClient, type CatalogDiscoveryOptions, type ClientSettings } from './client.js';
 export type { CatalogClientOptions } from './client-options.js';
 export {
   AbortError,

@@ -1,17 +1,12 @@
 /**
- * What a client call reports to an instrumentation (`@catalogkit/otel` turns it into
- * OpenTelemetry spans and metrics). Core stays free of any telemetry library: with the
- * `instrumentation` option unset, a call checks one `undefined` and allocates nothing more.
- *
- * Nothing reported carries a secret: the operation name, the attempt number, HTTP statuses,
- * the auth tier header, wait lengths and the error objects the call throws anyway (whose
- * messages are already redacted; an instrumentation should record their class, not text).
+ * What a client call reports to an instrumentation (`@catalogkit/otel` makes OpenTelemetry
+ * spans and metrics of it). Nothing reported carries a secret; errors are the ones the call
+ * throws (already redacted): record their class, not their text.
  */
 export interface CatalogInstrumentation {
   /**
-   * A call begins (before its first attempt). Returns the observer of this call, or
-   * undefined to leave it unobserved. Runs in the caller's async context, so an
-   * instrumentation can parent the call under the span active there.
+   * A call begins; returns its observer, or undefined to leave it unobserved. Runs in the
+   * caller's async context, so a span can be parented under the one active there.
    */
   startCall(operation: string, mutates: boolean): CallObserver | undefined;
 }
@@ -41,36 +36,9 @@ export interface CallObserver {
 }
 
 /**
- * Telemetry must never change a call's outcome: every report goes through this guard. The
- * first report that throws (a full exporter queue, a buggy span processor) ends the observing
- * of that call, is told once to `onThrow`, and the call goes on as if unobserved. Made only
- * when the client has an instrumentation.
- */
-function guarded(inner: CallObserver, onThrow: (error: unknown) => void): CallObserver {
-  let live: CallObserver | undefined = inner;
-  const guard =
-    <A extends unknown[]>(report: (observer: CallObserver, ...args: A) => void) =>
-    (...args: A): void => {
-      if (live === undefined) return;
-      try {
-        report(live, ...args);
-      } catch (error) {
-        live = undefined;
-        onThrow(error);
-      }
-    };
-  return {
-    attemptStart: guard((o, attempt: number) => o.attemptStart(attempt)),
-    response: guard((o, status: number, tier: string | null) => o.response(status, tier)),
-    attemptEnd: guard((o, attempt: number, error: unknown) => o.attemptEnd(attempt, error)),
-    wait: guard((o, kind: 'retry' | 'rateLimitPause', ms: number) => o.wait(kind, ms)),
-    end: guard((o, error: unknown, attempts: number) => o.end(error, attempts)),
-  };
-}
-
-/**
- * Starts observing one call through `instrumentation`, guarded (see `guarded`): a
- * `startCall` that throws leaves the call unobserved, never failed.
+ * Starts observing one call. Telemetry never changes a call's outcome: the first report that
+ * throws (`startCall` included) ends the observing of that call and is told once to `onThrow`;
+ * the call goes on as if unobserved.
  */
 export function observeCall(
   instrumentation: CatalogInstrumentation,
@@ -78,11 +46,29 @@ export function observeCall(
   mutates: boolean,
   onThrow: (error: unknown) => void,
 ): CallObserver | undefined {
+  let live: CallObserver | undefined;
+  const guard =
+    <K extends keyof CallObserver>(name: K) =>
+    (...args: Parameters<CallObserver[K]>): void => {
+      try {
+        const report = live?.[name] as ((...a: typeof args) => void) | undefined;
+        report?.apply(live, args);
+      } catch (error) {
+        live = undefined;
+        onThrow(error);
+      }
+    };
   try {
-    const inner = instrumentation.startCall(operation, mutates);
-    return inner === undefined ? undefined : guarded(inner, onThrow);
+    live = instrumentation.startCall(operation, mutates);
   } catch (error) {
     onThrow(error);
-    return undefined;
   }
+  if (live === undefined) return undefined;
+  return {
+    attemptStart: guard('attemptStart'),
+    response: guard('response'),
+    attemptEnd: guard('attemptEnd'),
+    wait: guard('wait'),
+    end: guard('end'),
+  };
 }

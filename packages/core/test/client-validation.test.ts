@@ -165,8 +165,6 @@ describe('configuration', () => {
     expect(() => new CatalogClient({ timeoutMs: 0 })).toThrow(/option timeoutMs/);
     expect(() => new CatalogClient({ maxRetries: 1.5 })).toThrow(/option maxRetries/);
     expect(() => new CatalogClient({ maxRetryDelayMs: -1 })).toThrow(/option maxRetryDelayMs/);
-    // @ts-expect-error: not a supported style
-    expect(() => new CatalogClient({ mcpAuthHeader: 'cookie' })).toThrow(/option mcpAuthHeader/);
   });
 
   it('a bad URL in the environment names the variable', () => {

@@ -6,7 +6,6 @@ import {
   type AnyCatalogTool,
   CatalogClient,
   type CatalogStore,
-  ConfigurationError,
   createCatalogToolList,
   MemoryCatalogStore,
   RateLimitError,
@@ -341,15 +340,15 @@ describe('the store option', () => {
     expect(client().store).not.toBe(client().store);
   });
 
-  it('refuses a store that is not one, naming the option', () => {
-    expect(() => new CatalogClient({ store: {} as CatalogStore })).toThrow(
-      /option store must be a CatalogStore/,
-    );
-    expect(() =>
-      createCatalogToolList({
-        clientOptions: { store: { get() {} } as unknown as CatalogStore },
-      }),
-    ).toThrow(ConfigurationError);
+  it('a store without its methods (cast past TypeScript) fails a change before sending it', async () => {
+    const before = applied;
+    const odd = client({} as CatalogStore);
+    const error = await odd.collections
+      .update('col_1', { name: 'x' })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(StoreUnavailableError);
+    expect(error).toMatchObject({ outcomeUnknown: false });
+    expect(applied).toBe(before);
   });
 
   it('keeps the store out of the client’s JSON', () => {

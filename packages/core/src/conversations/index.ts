@@ -1,7 +1,4 @@
-/*
- * `@catalogkit/core/conversations`: chats with the service's own assistant (token manager,
- * chat session, HTTP minter and turn sender, stores). It pulls in no tools.
- */
+// `@catalogkit/core/conversations`: chats with the service's own assistant; pulls in no tools.
 
 export {
   type CatalogStore,

@@ -25,20 +25,22 @@ export interface RestCaller {
  */
 const DEFAULT_TTL_SECONDS = 1800;
 
-/**
- * One POST to `/v1/conversations/{id}/{what}`. Mints and turns are not idempotent: repeated
- * only when the request provably never arrived.
- */
-function postToConversation(
+/** One POST to `/v1/conversations/{id}/{what}`; not idempotent, so resent only when it never arrived. */
+function post(
   client: RestCaller,
   operation: string,
-  conversationId: string,
+  turn: { conversationId: string; signal?: AbortSignal },
   what: 'tokens' | 'turns',
   request: Pick<RestRequest, 'body' | 'auth'>,
-  signal: AbortSignal | undefined,
-): Promise<RestResponse> {
-  const id = validateRequest(ConversationIdSchema, conversationId, operation, 'conversationId');
+) {
+  const id = validateRequest(
+    ConversationIdSchema,
+    turn.conversationId,
+    operation,
+    'conversationId',
+  );
   const path = `/v1/conversations/${encodeURIComponent(id)}/${what}`;
+  const { signal } = turn;
   return client.request({ operation, method: 'POST', path, retry: 'once', ...request }, { signal });
 }
 
@@ -61,14 +63,7 @@ export function createHttpTokenMinter(options: {
   const ttlSeconds = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
   const body = validateRequest(TokenMintRequestSchema, { ttl_seconds: ttlSeconds }, operation);
   return async ({ signal }): Promise<MintedToken> => {
-    const response = await postToConversation(
-      client,
-      operation,
-      conversationId,
-      'tokens',
-      { body },
-      signal,
-    );
+    const response = await post(client, operation, { conversationId, signal }, 'tokens', { body });
     // A 2xx to a mint created a token, even when its answer cannot be read.
     const minted = parseChangeAnswer(ConversationTokenSchema, response, operation);
     const serverDate = response.headers.get('date') ?? undefined;
@@ -94,18 +89,11 @@ export type TurnSender = (turn: TurnInput) => Promise<Turn>;
  */
 export function createTurnSender(options: { client: RestCaller }): TurnSender {
   const operation = 'conversations.sendTurn';
-  return async ({ conversationId, token, message, signal }) => {
-    const body = validateRequest(TurnRequestSchema, { message }, operation);
+  return async (turn) => {
+    const body = validateRequest(TurnRequestSchema, { message: turn.message }, operation);
     // Checked and trimmed like ChatSession's (visible ASCII only; the token is never quoted).
-    const auth = { type: 'bearer' as const, token: requireToken(token, operation) };
-    const response = await postToConversation(
-      options.client,
-      operation,
-      conversationId,
-      'turns',
-      { body, auth },
-      signal,
-    );
+    const auth = { type: 'bearer' as const, token: requireToken(turn.token, operation) };
+    const response = await post(options.client, operation, turn, 'turns', { body, auth });
     return parseResponse(TurnSchema, response.data, operation, response.status);
   };
 }

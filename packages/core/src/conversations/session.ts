@@ -19,8 +19,8 @@ export interface ChatSessionOptions<TTurn = Turn> {
   sessionId: string;
   /**
    * Creates the conversation (e.g. `() => client.conversations.create({})`, or a call to your
-   * backend); answers an object with `conversation_id`. Called at most once per session
-   * unless it fails; aborted after 25 s, so it cannot outlive the cross-instance lock.
+   * backend), answering `{ conversation_id }`. Called once per session unless it fails;
+   * aborted after 25 s.
    */
   createConversation: (context: { signal: AbortSignal }) => Promise<object>;
   /** Mints a token for the conversation (see `createHttpTokenMinter`). */
@@ -37,7 +37,6 @@ export interface ChatSessionOptions<TTurn = Turn> {
 
 /** A create that takes longer is aborted, so it never outlives the lock's lease (+5 s). */
 const CREATE_TIMEOUT_MS = 25_000;
-const LEASE_MARGIN_MS = 5_000;
 
 /**
  * One shopper's chat: creates the conversation once (also across instances sharing the
@@ -46,7 +45,7 @@ const LEASE_MARGIN_MS = 5_000;
  */
 export class ChatSession<TTurn = Turn> {
   readonly #options: ChatSessionOptions<TTurn>;
-  /** `sessionId` as checked (trimmed): the store keys use this, never the option. */
+  /** Trimmed: the store keys use this, never the option. */
   readonly #sessionId: string;
   readonly #store: CatalogStore;
   readonly #lifecycle = new AbortController();
@@ -77,12 +76,8 @@ export class ChatSession<TTurn = Turn> {
     return this.#tokenManager(conversationId).withToken((token) => {
       // Checked before any header is built: a CR/LF would end as an error quoting the token.
       const checked = requireToken(token, 'ChatSession.send');
-      return this.#options.sendTurn({
-        conversationId,
-        token: checked,
-        message,
-        signal: options.signal,
-      });
+      const { signal } = options;
+      return this.#options.sendTurn({ conversationId, token: checked, message, signal });
     }, options);
   }
 
@@ -104,22 +99,21 @@ export class ChatSession<TTurn = Turn> {
       key: `${this.#sessionId}:conversation`,
       accept: (stored) => stored.value || undefined,
       create: async () => {
-        const created = await runWithinTime(
-          (signal) => this.#options.createConversation({ signal }),
-          {
-            timeoutMs: CREATE_TIMEOUT_MS,
-            closeSignal,
-            what: 'Creating the conversation',
-          },
-        );
+        const what = 'Creating the conversation';
+        const create = (signal: AbortSignal) => this.#options.createConversation({ signal });
+        const created = await runWithinTime(create, {
+          timeoutMs: CREATE_TIMEOUT_MS,
+          closeSignal,
+          what,
+        });
         const id = (created as { conversation_id?: unknown } | null)?.conversation_id;
         if (typeof id !== 'string' || id === '') {
           throw new ProtocolError('createConversation: the answer has no conversation_id string');
         }
         return { value: id, encoded: id, ttlMs: this.#options.conversationTtlMs ?? 86_400_000 };
       },
-      leaseMs: CREATE_TIMEOUT_MS + LEASE_MARGIN_MS,
-      lockWaitMs: CREATE_TIMEOUT_MS + 2 * LEASE_MARGIN_MS,
+      leaseMs: CREATE_TIMEOUT_MS + 5_000,
+      lockWaitMs: CREATE_TIMEOUT_MS + 10_000,
       signal: closeSignal,
     });
   }

@@ -30,24 +30,13 @@ export interface MintedToken {
 }
 
 /**
- * Mints one conversation token; supplied by the application (the contract does not show
- * how tokens are minted): on a server see `createHttpTokenMinter`, in a browser call your
- * backend. `signal` aborts when the mint times out or the manager is closed.
+ * Mints one conversation token: on a server see `createHttpTokenMinter`, in a browser call
+ * your backend. `signal` aborts when the mint times out or the manager is closed.
  */
 export type TokenMinter = (context: { signal: AbortSignal }) => Promise<MintedToken>;
 
-/**
- * A token as the manager holds it, its instants on the monotonic clock, so a wall clock
- * that steps after the mint changes nothing.
- */
-interface HeldToken {
-  token: string;
-  expiresAt: number;
-  /** From this moment on, the token is refreshed instead of handed out. */
-  refreshAt: number;
-  /** Full life when minted; lets other instances use the same margin. */
-  lifetimeMs: number;
-}
+/** A held token, its instants on the monotonic clock: a wall clock that steps changes nothing. */
+type HeldToken = ReturnType<typeof held>;
 
 /** Options of {@link ConversationTokenManager}. */
 export interface ConversationTokenManagerOptions {
@@ -61,15 +50,13 @@ export interface ConversationTokenManagerOptions {
   refreshMarginMs?: number;
   /**
    * A longer mint is aborted and counts as failed (default 15,000 ms). The store lock's lease
-   * is this + 1 s, so no second instance mints meanwhile (one that stalls past the lease, a
-   * frozen serverless instance, costs at most one extra token).
+   * is this + 1 s (an instance frozen past it costs at most one extra token).
    */
   mintTimeoutMs?: number;
   /**
-   * A clock in epoch ms for tests (e.g. one minutes off the service's). By default the wall
-   * clock (`Date.now`) reads `expiresAt` and dates `getTokenInfo()`, and a monotonic one
-   * (`performance.now`) times a held token's life, the backoff and the default store's TTLs,
-   * so a stepped wall clock changes none of them; given, this clock does both.
+   * A clock in epoch ms for tests. By default `Date.now` reads `expiresAt` and dates
+   * `getTokenInfo()`, and `performance.now` times a held token's life, the backoff and the
+   * default store's TTLs; given, this clock does both.
    */
   now?: () => number;
   /** Receives the fallbacks to a still-valid token and the refreshes after a 401. */
@@ -81,21 +68,12 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/**
- * The store lock's lease outlives the longest mint by this much (the store read before and
- * the write after), so no second instance mints for the session while the holder does.
- */
+/** The lease outlives the longest mint by the store read before and the write after. */
 const LEASE_SLACK_MS = 1_000;
-
-/** When a refresh fails, the current token is still handed out if it has this much life left. */
-const MIN_FALLBACK_LIFE_MS = 5_000;
-
 /** Another instance's mint is waited for its time limit plus this. */
 const LOCK_WAIT_SLACK_MS = 5_000;
-
-/** Backoff after failed mints: 1 s doubling up to 30 s, jittered. */
-const BACKOFF_INITIAL_MS = 1_000;
-const BACKOFF_MAX_MS = 30_000;
+/** When a refresh fails, the current token is still handed out if it has this much life left. */
+const MIN_FALLBACK_LIFE_MS = 5_000;
 
 const optionError = (problem: string) =>
   new ConfigurationError(`ConversationTokenManager: option ${problem}`);
@@ -112,14 +90,13 @@ export class ConversationTokenManager {
   readonly #key: string;
   readonly #marginMs: number;
   readonly #mintTimeoutMs: number;
-  /** The wall clock (reads `expiresAt`, dates `getTokenInfo()`) and the monotonic one. */
   readonly #wallNow: () => number;
   readonly #now: () => number;
   readonly #logger: CatalogLogger | undefined;
   readonly #lifecycle = new AbortController();
   readonly #flight = new SingleFlight<HeldToken>();
   #held: HeldToken | undefined;
-  /** Consecutive failed mints, and when the next may be tried (monotonic). */
+  /** Consecutive failed mints, and when the next may be tried. */
   #failures = 0;
   #retryAt = 0;
 
@@ -242,14 +219,13 @@ export class ConversationTokenManager {
   }
 
   /**
-   * Counts a failed mint and starts its backoff ("equal jitter": half fixed so retries stay
-   * spaced, half random so clients that failed together do not retry together). A store's
-   * StoreUnavailableError is passed on as it is (one type for a failing store, wherever it
-   * failed); anything else becomes a TokenMintError with the error as `cause`.
+   * Counts a failed mint and starts its backoff: 1 s doubling to 30 s, half of it random so
+   * clients that failed together do not retry together. A StoreUnavailableError is passed on
+   * as it is (one type for a failing store); anything else becomes a TokenMintError.
    */
   #failed(error: unknown): TokenMintError | StoreUnavailableError {
     this.#failures += 1;
-    const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_INITIAL_MS * 2 ** (this.#failures - 1));
+    const ceiling = Math.min(30_000, 1_000 * 2 ** (this.#failures - 1));
     const delayMs = Math.round(ceiling / 2 + (ceiling / 2) * Math.random());
     this.#retryAt = this.#now() + delayMs;
     if (StoreUnavailableError.is(error)) return error;
@@ -260,11 +236,7 @@ export class ConversationTokenManager {
     );
   }
 
-  /**
-   * The stored token while fresh (and not `refused` by a 401), else one minted under the
-   * store's lock (read again once held, so a waiter uses the holder's token) and written back
-   * with a TTL of its remaining life.
-   */
+  /** The stored token while fresh and not `refused`, else one minted under the store's lock. */
   #readOrMint(refused: string | undefined, beforeLock: () => Promise<void>): Promise<HeldToken> {
     const now = this.#now;
     const accept = (stored: StoredValue) => {
@@ -300,13 +272,18 @@ export class ConversationTokenManager {
 const unusable = (problem: string) =>
   new Error(`the mint function returned an unusable result: ${problem}`);
 
-/** The margin is capped at half the life: a longer one would mint per message. */
-const held = (token: string, expiresAt: number, lifetimeMs: number, marginMs: number) => ({
-  token,
-  expiresAt,
-  lifetimeMs,
-  refreshAt: expiresAt - Math.min(marginMs, lifetimeMs / 2),
-});
+/**
+ * `lifetimeMs` (the full life when minted) lets other instances use the same margin, capped
+ * at half the life: a longer one would mint per message.
+ */
+function held(token: string, expiresAt: number, lifetimeMs: number, marginMs: number) {
+  return {
+    token,
+    expiresAt,
+    lifetimeMs,
+    refreshAt: expiresAt - Math.min(marginMs, lifetimeMs / 2),
+  };
+}
 
 /**
  * A mint's result on the monotonic clock. The life counts from the start of the mint

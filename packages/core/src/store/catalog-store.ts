@@ -50,12 +50,3 @@ export interface CatalogStore {
   /** Takes the exclusive lock of `key`, waiting while another holder has it. */
   lock(key: string, options: LockOptions): Promise<ReleaseLock>;
 }
-
-const STORE_METHODS = ['get', 'set', 'setIfAbsent', 'delete', 'deleteIfEquals', 'lock'] as const;
-
-/** Whether `value` has every method of a {@link CatalogStore} (checked at run time for options). */
-export function isCatalogStore(value: unknown): value is CatalogStore {
-  if (value === null || typeof value !== 'object') return false;
-  const record = value as Record<string, unknown>;
-  return STORE_METHODS.every((method) => typeof record[method] === 'function');
-}
