@@ -1,6 +1,5 @@
 import type { AuthChallenge } from '../errors/api-errors.js';
 import { isRecord } from '../is-record.js';
-import { baseUnits, currencyKey, isDecimals, MAX_DECIMALS } from './units.js';
 
 /**
  * One `Payment` challenge of a 402 answer (Machine Payments Protocol), decoded: `request`
@@ -85,12 +84,14 @@ function readChallenge(challenge: AuthChallenge): PaymentChallenge | string | un
   const { amount, currency, decimals } = request;
   if (amount !== undefined && typeof amount !== 'string')
     return 'request.amount must be a string (a JSON number may have been rounded)';
-  if (currency !== undefined && currencyKey(text(currency)) === undefined)
+  // Non-ASCII is refused, not folded: `SE\u212A` (Kelvin sign) lower-cases to `sek`.
+  if (currency !== undefined && !/^[\x21-\x7e]+$/.test(text(currency) ?? ''))
     return 'request.currency must be printable ASCII (an ISO 4217 code or a token address)';
-  if (amount !== undefined && baseUnits(amount) === undefined)
+  if (amount !== undefined && !/^\d{1,78}$/.test(amount))
     return 'request.amount must be a non-negative integer in the smallest unit';
-  if (decimals !== undefined && !isDecimals(decimals))
-    return `request.decimals must be an integer from 0 to ${MAX_DECIMALS}`;
+  const decimalDigits = Number.isInteger(decimals) && Number(decimals) >= 0;
+  if (decimals !== undefined && !(decimalDigits && Number(decimals) <= 36))
+    return 'request.decimals must be an integer from 0 to 36';
   const realm = params.realm ?? '';
   const { description } = params;
   const lifted = { amount: text(amount), currency: text(currency) };

@@ -51,7 +51,7 @@ export interface PaymentOptions {
 }
 
 /**
- * Runs an application's notification hook (`onReceipt`, `onDecline`): its throw or rejected
+ * Runs an application's notification hook (`onReceipt`): its throw or rejected
  * promise goes to `failed` and never ends the call, nor becomes an unhandled rejection.
  */
 export function notify(hook: () => unknown, failed: (error: unknown) => void): void {
