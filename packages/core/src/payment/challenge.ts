@@ -27,7 +27,7 @@ export interface PaymentChallenge {
 }
 
 // Strings only: a JSON number amount has already been rounded by JSON.parse.
-const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+export const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
 /** Base64url (padding optional) JSON object; undefined for anything else. Web-standard only. */
 export function decodeBase64UrlJson(value: string): Record<string, unknown> | undefined {
@@ -94,17 +94,13 @@ function readChallenge(challenge: AuthChallenge): PaymentChallenge | string | un
 
 /** The payable `Payment` challenges among `challenges`, in the server's order. */
 export function decodePaymentChallenges(challenges: readonly AuthChallenge[]): PaymentChallenge[] {
-  return challenges.flatMap((challenge) => {
-    const read = readChallenge(challenge);
-    return typeof read === 'object' ? [read] : [];
-  });
+  return challenges.map(readChallenge).filter((read) => typeof read === 'object');
 }
 
 /** Why each unpayable `Payment` challenge was left out: `Payment challenge 2: expires must …`. */
 export function paymentChallengeProblems(challenges: readonly AuthChallenge[]): string[] {
   const payment = challenges.filter((challenge) => challenge.scheme.toLowerCase() === 'payment');
-  return payment.flatMap((challenge, index) => {
-    const read = readChallenge(challenge);
-    return typeof read === 'string' ? [`Payment challenge ${index + 1}: ${read}`] : [];
-  });
+  const problem = (read: unknown, index: number) =>
+    typeof read === 'string' ? [`Payment challenge ${index + 1}: ${read}`] : [];
+  return payment.map(readChallenge).flatMap(problem);
 }

@@ -11,6 +11,7 @@ import {
   decodePaymentChallenges,
   type PaymentChallenge,
   paymentChallengeProblems,
+  text,
 } from './challenge.js';
 import type { PaymentContext, PaymentOptions, PaymentReceipt } from './types.js';
 
@@ -61,7 +62,6 @@ export function nameUnpayableChallenges(error: unknown): void {
 /** Decodes a `Payment-Receipt` value; an undecodable one keeps only `raw`. */
 export function decodePaymentReceipt(header: string): PaymentReceipt {
   const fields = decodeBase64UrlJson(header.trim()) ?? {};
-  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
   const { method, reference, status, timestamp } = fields;
   return {
     method: text(method),

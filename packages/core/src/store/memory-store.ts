@@ -26,11 +26,6 @@ interface Entry {
   claim: boolean;
 }
 
-interface Holder {
-  owner: symbol;
-  leaseEndsAt: number;
-}
-
 /** Expired entries are swept every this many operations, also in a process that only reads. */
 const SWEEP_EVERY_OPERATIONS = 100;
 
@@ -44,7 +39,7 @@ export class MemoryCatalogStore implements CatalogStore {
   // A Map iterates in insertion order: re-inserting on each use keeps the least recently
   // used entry first, so eviction takes the first key.
   readonly #entries = new Map<string, Entry>();
-  readonly #holders = new Map<string, Holder>();
+  readonly #holders = new Map<string, { owner: symbol; leaseEndsAt: number }>();
   #operations = 0;
 
   /** @throws ConfigurationError when `maxEntries` is not a positive integer. */
