@@ -1,9 +1,3 @@
-/** Options shared by every catalogkit error. */
-export interface CatalogErrorOptions {
-  /** The underlying error, when there is one (never carries the API key). */
-  cause?: unknown;
-}
-
 /**
  * Each error's `kind`s (one per class in its chain), under a `Symbol.for` symbol: two copies
  * of the package (an adapter bundling its own core) share it, where `instanceof` fails.
@@ -34,7 +28,7 @@ export class CatalogError extends Error {
    */
   readonly outcomeUnknown: boolean = false;
 
-  constructor(code: string, message: string, options: CatalogErrorOptions = {}) {
+  constructor(code: string, message: string, options: { cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;

@@ -1,4 +1,4 @@
-import { CatalogError, type CatalogErrorOptions } from './catalog-error.js';
+import { CatalogError } from './catalog-error.js';
 
 /**
  * Minting a conversation token failed or returned something unusable (the message names the
@@ -11,10 +11,7 @@ export class TokenMintError extends CatalogError {
   /** Earliest moment (local epoch ms) at which the next mint will be tried. */
   readonly retryAt: number;
 
-  constructor(
-    message: string,
-    options: CatalogErrorOptions & { attempt: number; retryAt: number },
-  ) {
+  constructor(message: string, options: { cause?: unknown; attempt: number; retryAt: number }) {
     super('token_mint_failed', message, options);
     this.attempt = options.attempt;
     this.retryAt = options.retryAt;
@@ -41,7 +38,7 @@ export class StoreUnavailableError extends CatalogError {
   /** Which store failed, e.g. `redis (ioredis)`. */
   readonly store: string;
 
-  constructor(store: string, message: string, options: CatalogErrorOptions = {}) {
+  constructor(store: string, message: string, options: { cause?: unknown } = {}) {
     super('store_unavailable', `${store}: ${message}`, options);
     this.store = store;
   }

@@ -1,4 +1,4 @@
-import { CatalogError, type CatalogErrorOptions } from './catalog-error.js';
+import { CatalogError } from './catalog-error.js';
 
 /** The exchange failed below HTTP (DNS, refused, reset). */
 export class ConnectionError extends CatalogError {
@@ -12,7 +12,7 @@ export class ConnectionError extends CatalogError {
    */
   constructor(
     message: string,
-    options: CatalogErrorOptions & { requestSent: boolean; redact?: (text: string) => string },
+    options: { cause?: unknown; requestSent: boolean; redact?: (text: string) => string },
   ) {
     super('connection', message, { cause: plainCause(options.cause, options.redact) });
     this.requestSent = options.requestSent;
@@ -60,7 +60,7 @@ export class TimeoutError extends CatalogError {
 /** The caller's `AbortSignal` cancelled the call. */
 export class AbortError extends CatalogError {
   static override readonly kind: string = 'AbortError';
-  constructor(operation: string, options: CatalogErrorOptions = {}) {
+  constructor(operation: string, options: { cause?: unknown } = {}) {
     super('aborted', `${operation} was aborted`, options);
   }
 }
@@ -71,7 +71,7 @@ export class ProtocolError extends CatalogError {
   /** HTTP status of the offending answer, when there was one. */
   readonly status: number | undefined;
 
-  constructor(message: string, options: CatalogErrorOptions & { status?: number } = {}) {
+  constructor(message: string, options: { cause?: unknown; status?: number } = {}) {
     super('protocol', message, options);
     this.status = options.status;
   }
