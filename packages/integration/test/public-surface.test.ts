@@ -210,12 +210,6 @@ describe('the built entries (tsup, as published)', () => {
       ['./errors', ['RateLimitError', 'TimeoutError'], /^errors\//],
       ['./tools', ['formatMinorUnits'], /^tools\/money\.ts$/],
       [
-        './payment',
-        ['PaymentBudget'],
-        // The budget reads a challenge's price through amount.ts, as formatPaymentAmount does.
-        /^(payment\/(budget|units|amount)\.ts|errors\/catalog-error\.ts)$/,
-      ],
-      [
         './conversations',
         ['ConversationTokenManager'],
         // The token manager's default store is the memory store; a failing store is named by

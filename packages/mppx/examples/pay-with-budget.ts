@@ -1,7 +1,6 @@
 import { CatalogClient, PaymentRequiredError } from '@catalogkit/core';
-import { formatPaymentAmount } from '@catalogkit/core/payment';
 import { startEmulator } from '@catalogkit/emulator';
-import { mppxPayment } from '@catalogkit/mppx';
+import { formatPaymentAmount, mppxPayment } from '@catalogkit/mppx';
 import { Credential, Method, z } from 'mppx';
 
 // The emulator settles an offline "test" method; with the real service pass your wallet's

@@ -1,12 +1,6 @@
-import {
-  type BudgetedPayerOptions,
-  createBudgetedPayer,
-  PaymentBudget,
-  type PaymentChallenge,
-  type PaymentContext,
-  type PaymentLimit,
-  type PaymentOptions,
-} from '@catalogkit/core/payment';
+import type { PaymentChallenge, PaymentContext, PaymentOptions } from '@catalogkit/core/payment';
+import { PaymentBudget, type PaymentLimit } from './budget.js';
+import { type BudgetedPayerOptions, createBudgetedPayer } from './budgeted-payer.js';
 import { flattenMethods, type MppxMethods, methodFor, toMppxChallenge } from './methods.js';
 
 /** Options of {@link mppxPayment}. */

@@ -1,14 +1,14 @@
 import { CatalogClient, PaymentRequiredError } from '@catalogkit/core';
-import {
-  formatPaymentAmount,
-  PaymentBudget,
-  type PaymentChallenge,
-  type PaymentReceipt,
-} from '@catalogkit/core/payment';
+import type { PaymentChallenge, PaymentReceipt } from '@catalogkit/core/payment';
 import type { RunningEmulator } from '@catalogkit/emulator';
 import { Challenge } from 'mppx';
 import { describe, expect, it } from 'vitest';
-import { type MppxPaymentOptions, mppxPayment } from '../src/index.js';
+import {
+  formatPaymentAmount,
+  type MppxPaymentOptions,
+  mppxPayment,
+  PaymentBudget,
+} from '../src/index.js';
 import { start } from './support/emulator.js';
 import { testMethod } from './support/test-method.js';
 

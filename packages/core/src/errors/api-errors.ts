@@ -18,11 +18,10 @@ export interface ApiErrorInit {
 /** The service answered with an HTTP error status. */
 export class ApiError extends CatalogError {
   static override readonly kind: string = 'ApiError';
-  /** HTTP status code. */
   readonly status: number;
   /** Parsed `detail` of the error body, if the body was an ErrorResponse. */
   readonly detail: ErrorDetail;
-  /** Response headers (lower-cased names). */
+  /** Lower-cased names. */
   readonly headers: Record<string, string>;
 
   constructor(init: ApiErrorInit, code = 'api_error') {
@@ -36,7 +35,6 @@ export class ApiError extends CatalogError {
 /** 401: the API key is missing or invalid. */
 export class AuthenticationError extends ApiError {
   static override readonly kind: string = 'AuthenticationError';
-  /** Whether the key was missing or present but refused. */
   readonly reason: 'missing' | 'invalid';
 
   constructor(init: ApiErrorInit & { reason: 'missing' | 'invalid' }) {
@@ -60,10 +58,7 @@ export interface AuthChallenge {
   repeated?: string[];
 }
 
-/**
- * 402. `reason` tells exhausted free credits (add a payment method) from a
- * machine-payment challenge (satisfy one of `challenges`, from `WWW-Authenticate`).
- */
+/** 402: free credits used up (add a payment method), or a machine-payment `challenges`. */
 export class PaymentRequiredError extends ApiError {
   static override readonly kind: string = 'PaymentRequiredError';
   readonly reason: 'credits_exhausted' | 'payment_challenge';
@@ -96,20 +91,12 @@ export class ValidationError extends ApiError {
   }
 }
 
-/**
- * 429 (or a JSON-RPC -32000 rate-limit error): a rate limit is exceeded. `retryAfterMs`
- * and `resetsAt` come from `Retry-After`; both are undefined when the service sent none.
- */
+/** 429 (or JSON-RPC -32000): rate limited; the wait is from `Retry-After`, if it was sent. */
 export class RateLimitError extends ApiError {
   static override readonly kind: string = 'RateLimitError';
-  /** How long to wait before trying again, in milliseconds. */
   readonly retryAfterMs: number | undefined;
-  /** The moment the wait ends. */
   readonly resetsAt: Date | undefined;
-  /**
-   * True when nothing was sent: a pause another call's 429 shared through the store stopped
-   * this call (`status` is then 429 and `headers` empty). False for the service's own answer.
-   */
+  /** True when nothing was sent: another call's 429, shared through the store, stopped it. */
   readonly paused: boolean;
 
   constructor(init: ApiErrorInit & { retryAfterMs?: number; resetsAt?: Date; paused?: boolean }) {

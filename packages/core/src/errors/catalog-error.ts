@@ -1,14 +1,6 @@
-/** Options shared by every catalogkit error. */
-export interface CatalogErrorOptions {
-  /** The underlying error, when there is one (never carries the API key). */
-  cause?: unknown;
-}
-
 /**
- * The brand every catalogkit error carries: the `kind` of each class in its chain. It is
- * registered with `Symbol.for`, so two copies of the package (an adapter bundling its own
- * core) see the same symbol and `NotFoundError.is(error)` holds across them, where
- * `instanceof` does not.
+ * Each error's `kind`s (one per class in its chain), under a `Symbol.for` symbol: two copies
+ * of the package (an adapter bundling its own core) share it, where `instanceof` fails.
  */
 const BRAND = Symbol.for('@catalogkit/core.error-kinds');
 
@@ -30,20 +22,17 @@ export class CatalogError extends Error {
   /** Stable machine-readable error code. */
   readonly code: string;
   /**
-   * For a call that changes data (collection update, conversation create, token mint):
-   * `true` when the change may have been applied although the call failed (timeout or
-   * connection lost after sending, a 5xx answer, a truncated answer), so read the state
-   * before trying again; `false` when it provably was not (nothing sent, refused
-   * connection, a 4xx refusal). Always `false` for calls that change nothing.
+   * `true` when a failed call that changes data may have applied its change (timeout or
+   * connection lost after sending, a 5xx, a cut answer): read the state before trying
+   * again. `false` when it provably did not, and for calls that change nothing.
    */
   readonly outcomeUnknown: boolean = false;
 
-  constructor(code: string, message: string, options: CatalogErrorOptions = {}) {
+  constructor(code: string, message: string, options: { cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
-    // The `kind` of each class in the chain that declares its own (an undeclared subclass
-    // would otherwise carry its parent's kind and match every sibling).
+    // Only classes declaring their own `kind`: an undeclared subclass would match its siblings.
     const kinds: string[] = [];
     for (let type: unknown = new.target; type !== Error; type = Object.getPrototypeOf(type)) {
       if (Object.hasOwn(type as object, 'kind')) kinds.push((type as typeof CatalogError).kind);
@@ -70,10 +59,7 @@ function isInstance<T>(type: BrandedClass<T>, value: unknown): value is T {
   return Array.isArray(kinds) && Object.hasOwn(type, 'kind') && kinds.includes(type.kind);
 }
 
-/**
- * Records whether the change of a failed data-changing call may have been applied.
- * @internal
- */
+/** @internal Records whether a failed data-changing call may have applied its change. */
 export function markOutcome(error: unknown, outcomeUnknown: boolean): void {
   if (error instanceof Error && Object.hasOwn(error, BRAND))
     Object.assign(error, { outcomeUnknown });
@@ -87,10 +73,7 @@ export interface RequestIssue {
   message: string;
 }
 
-/**
- * The request was refused before anything was sent because its input breaks the
- * contract's rules. The message names every offending field.
- */
+/** The request broke the contract's rules and was not sent; the message names every field. */
 export class RequestValidationError extends CatalogError {
   static override readonly kind: string = 'RequestValidationError';
   /** Every problem found, one per field. */

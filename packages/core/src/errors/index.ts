@@ -4,7 +4,6 @@
 export { findSecretEchoes, redactSecrets, secretEchoesIn } from '../http/redact.js';
 export {
   ApiError,
-  type ApiErrorInit,
   type AuthChallenge,
   AuthenticationError,
   type ErrorDetail,
@@ -16,7 +15,6 @@ export {
 } from './api-errors.js';
 export {
   CatalogError,
-  type CatalogErrorOptions,
   ConfigurationError,
   type RequestIssue,
   RequestValidationError,

@@ -1,23 +1,18 @@
-import { CatalogError, type CatalogErrorOptions } from './catalog-error.js';
+import { CatalogError } from './catalog-error.js';
 
-/**
- * The HTTP exchange failed below the HTTP level (DNS, refused, reset). `requestSent`
- * is `false` only when the request provably never left (connection refused or host
- * not found); otherwise the service may have processed it.
- */
+/** The exchange failed below HTTP (DNS, refused, reset). */
 export class ConnectionError extends CatalogError {
   static override readonly kind: string = 'ConnectionError';
-  /** `false` when the request provably never reached the service. */
+  /** `false` only when the request provably never left (refused, host not found). */
   readonly requestSent: boolean;
 
   /**
-   * `cause` is kept only as a {@link PlainCause} copy: a fetch error may hold the raw answer
-   * (undici's `HTTPParserError.data`, an echoed key included), which no redactor sees.
-   * `redact` clears the copied messages; without it they are left out.
+   * `cause` is kept only as a {@link PlainCause} copy, messages through `redact` (else left
+   * out): a fetch error may hold the raw answer (undici's `HTTPParserError.data`).
    */
   constructor(
     message: string,
-    options: CatalogErrorOptions & { requestSent: boolean; redact?: (text: string) => string },
+    options: { cause?: unknown; requestSent: boolean; redact?: (text: string) => string },
   ) {
     super('connection', message, { cause: plainCause(options.cause, options.redact) });
     this.requestSent = options.requestSent;
@@ -65,35 +60,28 @@ export class TimeoutError extends CatalogError {
 /** The caller's `AbortSignal` cancelled the call. */
 export class AbortError extends CatalogError {
   static override readonly kind: string = 'AbortError';
-  constructor(operation: string, options: CatalogErrorOptions = {}) {
+  constructor(operation: string, options: { cause?: unknown } = {}) {
     super('aborted', `${operation} was aborted`, options);
   }
 }
 
-/**
- * The service answered something that breaks the contract: an HTML page from a proxy,
- * truncated JSON, a JSON-RPC answer with the wrong id, a cross-origin redirect.
- */
+/** An answer that breaks the contract: a proxy's HTML, cut JSON, a wrong JSON-RPC id. */
 export class ProtocolError extends CatalogError {
   static override readonly kind: string = 'ProtocolError';
   /** HTTP status of the offending answer, when there was one. */
   readonly status: number | undefined;
 
-  constructor(message: string, options: CatalogErrorOptions & { status?: number } = {}) {
+  constructor(message: string, options: { cause?: unknown; status?: number } = {}) {
     super('protocol', message, options);
     this.status = options.status;
   }
 }
 
-/**
- * An answer (JSON, event stream or error body) grew past the client's size limit while it
- * streamed in; the request was aborted. The message names the limit, never the body.
- */
+/** An answer grew past the client's size limit and was aborted; names the limit, not the body. */
 export class ResponseTooLargeError extends ProtocolError {
   static override readonly kind: string = 'ResponseTooLargeError';
-  /** The limit that was exceeded, in bytes after decoding. */
+  /** In bytes after decoding. */
   readonly limitBytes: number;
-  /** Which limit: the whole answer, or one line of an event stream. */
   readonly limit: 'maxResponseBytes' | 'maxSseLineBytes';
 
   constructor(

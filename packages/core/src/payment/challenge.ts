@@ -1,6 +1,5 @@
 import type { AuthChallenge } from '../errors/api-errors.js';
 import { isRecord } from '../is-record.js';
-import { baseUnits, currencyKey, isDecimals, MAX_DECIMALS } from './units.js';
 
 /**
  * One `Payment` challenge of a 402 answer (Machine Payments Protocol), decoded: `request`
@@ -28,7 +27,7 @@ export interface PaymentChallenge {
 }
 
 // Strings only: a JSON number amount has already been rounded by JSON.parse.
-const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+export const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
 /** Base64url (padding optional) JSON object; undefined for anything else. Web-standard only. */
 export function decodeBase64UrlJson(value: string): Record<string, unknown> | undefined {
@@ -46,10 +45,7 @@ export function decodeBase64UrlJson(value: string): Record<string, unknown> | un
 const RFC3339 =
   /^(\d{4}-\d{2}-\d{2})[Tt]([01]\d|2[0-3]):([0-5]\d):([0-5]\d|60)(?:\.(\d{1,9}))?([Zz]|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
 
-/**
- * An RFC 3339 date-time as a Date; undefined for anything else. Stricter than `new Date`,
- * which reads `"1"` as 2001 and rolls February 30 over into March.
- */
+/** An RFC 3339 date-time as a Date, else undefined (`new Date` reads `"1"` as 2001). */
 export function parseRfc3339(value: string): Date | undefined {
   const match = RFC3339.exec(value);
   if (match === null) return undefined;
@@ -66,9 +62,7 @@ export function parseRfc3339(value: string): Date | undefined {
 
 /**
  * Reads one `Payment` challenge (undefined for other schemes) or says why it cannot be paid,
- * naming the parameter. Nothing is guessed: a repeated parameter, an `expires` that is not
- * RFC 3339 (never "does not expire"), a non-ASCII currency, an amount that is not an integer
- * string and `decimals` out of range are all refused.
+ * naming the parameter: nothing is guessed.
  */
 function readChallenge(challenge: AuthChallenge): PaymentChallenge | string | undefined {
   if (challenge.scheme.toLowerCase() !== 'payment') return undefined;
@@ -85,44 +79,28 @@ function readChallenge(challenge: AuthChallenge): PaymentChallenge | string | un
   const { amount, currency, decimals } = request;
   if (amount !== undefined && typeof amount !== 'string')
     return 'request.amount must be a string (a JSON number may have been rounded)';
-  if (currency !== undefined && currencyKey(text(currency)) === undefined)
+  // Non-ASCII is refused, not folded: `SE\u212A` (Kelvin sign) lower-cases to `sek`.
+  if (currency !== undefined && !/^[\x21-\x7e]+$/.test(text(currency) ?? ''))
     return 'request.currency must be printable ASCII (an ISO 4217 code or a token address)';
-  if (amount !== undefined && baseUnits(amount) === undefined)
+  if (amount !== undefined && !/^\d{1,78}$/.test(amount))
     return 'request.amount must be a non-negative integer in the smallest unit';
-  if (decimals !== undefined && !isDecimals(decimals))
-    return `request.decimals must be an integer from 0 to ${MAX_DECIMALS}`;
-  const realm = params.realm ?? '';
-  const { description } = params;
-  const lifted = { amount: text(amount), currency: text(currency) };
-  return {
-    id,
-    realm,
-    method,
-    intent,
-    request,
-    ...lifted,
-    description,
-    expiresAt,
-    params: { ...params },
-  };
+  const digits = Number.isInteger(decimals) ? Number(decimals) : -1;
+  if (decimals !== undefined && !(digits >= 0 && digits <= 36))
+    return 'request.decimals must be an integer from 0 to 36';
+  const { description, realm = '' } = params;
+  const lifted = { amount: text(amount), currency: text(currency), description, expiresAt };
+  return { id, realm, method, intent, request, ...lifted, params: { ...params } };
 }
 
 /** The payable `Payment` challenges among `challenges`, in the server's order. */
 export function decodePaymentChallenges(challenges: readonly AuthChallenge[]): PaymentChallenge[] {
-  return challenges.flatMap((challenge) => {
-    const read = readChallenge(challenge);
-    return typeof read === 'object' ? [read] : [];
-  });
+  return challenges.map(readChallenge).filter((read) => typeof read === 'object');
 }
 
-/**
- * Why each unpayable `Payment` challenge was left out: `Payment challenge 2: expires must
- * be an RFC 3339 date-time` (counted among the `Payment` ones; the server's values unquoted).
- */
+/** Why each unpayable `Payment` challenge was left out: `Payment challenge 2: expires must …`. */
 export function paymentChallengeProblems(challenges: readonly AuthChallenge[]): string[] {
   const payment = challenges.filter((challenge) => challenge.scheme.toLowerCase() === 'payment');
-  return payment.flatMap((challenge, index) => {
-    const read = readChallenge(challenge);
-    return typeof read === 'string' ? [`Payment challenge ${index + 1}: ${read}`] : [];
-  });
+  const problem = (read: unknown, index: number) =>
+    typeof read === 'string' ? [`Payment challenge ${index + 1}: ${read}`] : [];
+  return payment.map(readChallenge).flatMap(problem);
 }

@@ -11,8 +11,9 @@ import {
   decodePaymentChallenges,
   type PaymentChallenge,
   paymentChallengeProblems,
+  text,
 } from './challenge.js';
-import { notify, type PaymentContext, type PaymentOptions, type PaymentReceipt } from './types.js';
+import type { PaymentContext, PaymentOptions, PaymentReceipt } from './types.js';
 
 // Operations that change nothing although they POST (the MCP calls are JSON-RPC POSTs).
 const readOnly = (operation: string) =>
@@ -27,22 +28,19 @@ export interface PaymentCall {
   readonly failure: Error | undefined;
 }
 
-/** A request the payment step can resend with a credential (http/'s OutgoingRequest fits). */
+/** A request the payment step can resend (http/'s OutgoingRequest fits). */
 export interface PayableRequest {
   readonly method: 'GET' | 'POST' | 'PATCH';
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** One HTTP exchange: the step the payment step wraps. */
 type SendStep<R, C> = (request: R, call: C) => Promise<Response>;
 
-/** What the payment step needs from the connection, beyond the options. */
 interface PaymentDeps<C> {
   /** Whether an `authorization` value is the client's own API key sent as a bearer token. */
   isApiKeyBearer(value: string): boolean;
   logger: CatalogLogger | undefined;
-  /** The connection's redactor, for log lines. */
   redact: (text: string) => string;
   /** Told each credential as it is handed to fetch: from then on it is a secret. */
   credentialSent(call: C, credential: string): void;
@@ -52,9 +50,8 @@ const ENDED_WHILE_PAYING =
   ' while waiting for the payment hook (payment.pay) to answer; the request was not resent and nothing was paid';
 
 /**
- * Adds to a PaymentRequiredError's message why each `Payment` challenge that could not be
- * paid was left out, so the refusal is not mistaken for a declined payment. The connection
- * applies it to the error ending each call (http/, which maps the 402, knows no payments).
+ * Adds to a PaymentRequiredError's message why each unpayable `Payment` challenge was left
+ * out, so the refusal is not mistaken for a declined payment (http/ knows no payments).
  */
 export function nameUnpayableChallenges(error: unknown): void {
   if (!(error instanceof PaymentRequiredError)) return;
@@ -65,7 +62,6 @@ export function nameUnpayableChallenges(error: unknown): void {
 /** Decodes a `Payment-Receipt` value; an undecodable one keeps only `raw`. */
 export function decodePaymentReceipt(header: string): PaymentReceipt {
   const fields = decodeBase64UrlJson(header.trim()) ?? {};
-  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
   const { method, reference, status, timestamp } = fields;
   return {
     method: text(method),
@@ -78,10 +74,7 @@ export function decodePaymentReceipt(header: string): PaymentReceipt {
   };
 }
 
-/**
- * The call's own TimeoutError or AbortError, saying it ended in the payment step: the
- * deadline and the caller's signal bound the hook like any wait.
- */
+/** The call's own TimeoutError or AbortError, saying it ended in the payment step. */
 function paymentStepFailure(call: PaymentCall): Error {
   const failure: Error = call.failure ?? new Error(`${call.operation} was aborted`);
   if (failure.message.endsWith(ENDED_WHILE_PAYING)) return failure;
@@ -91,9 +84,8 @@ function paymentStepFailure(call: PaymentCall): Error {
 }
 
 /**
- * The hook's answer, if fetch can send it (printable ASCII, spaces and tabs, one line): fetch
- * would refuse others only once called, which cannot be told from a request that left.
- * Never echoes the value: it is a secret.
+ * The hook's answer, if fetch can send it (printable ASCII and tabs): fetch would refuse
+ * others only once called, indistinguishable from a request that left. Never echoed.
  */
 function checkCredential(value: unknown, operation: string): string | undefined {
   const sendable =
@@ -108,11 +100,9 @@ function checkCredential(value: unknown, operation: string): string | undefined 
 }
 
 /**
- * The client's side of machine payments: on a 402 with `Payment` challenges it asks the
- * `pay` hook once per call (retries included), under the call's deadline and signal, and
- * resends the same request once with the credential. A 402 is a refusal before processing,
- * so the paid resend of a change is its first and only application. Declined, or refused
- * again: the 402 stands and becomes the usual PaymentRequiredError.
+ * On a 402 with `Payment` challenges, asks `pay` once per call (retries included) under the
+ * call's deadline and signal, and resends the request once with the credential. A 402 is a
+ * refusal before processing, so a paid change is applied once. Declined: the 402 stands.
  */
 export class PaymentStep<C extends PaymentCall> {
   readonly #options: PaymentOptions;
@@ -124,15 +114,14 @@ export class PaymentStep<C extends PaymentCall> {
     this.#deps = deps;
   }
 
-  /** `send` with this step around it: a paid resend goes through `send` itself, never paid again. */
+  /** `send` with this step around it; a paid resend goes through `send` itself, never paid again. */
   wrap<R extends PayableRequest>(send: SendStep<R, C>): SendStep<R, C> {
     return async (request, call) => {
       const response = await send(request, call);
       if (response.status !== 402 || this.#askedCalls.has(call)) return response;
       const offered = parseWwwAuthenticate(response.headers.get('www-authenticate'));
       const challenges = decodePaymentChallenges(offered);
-      // A credential can replace the API key sent as a bearer (MCP), never a conversation
-      // token: then the 402 stands. Unpayable challenges are named by nameUnpayableChallenges.
+      // A credential can replace the API key sent as a bearer (MCP), never a conversation token.
       const { authorization, ...headers } = request.headers;
       if (challenges.length === 0) return response;
       if (authorization !== undefined && !this.#deps.isApiKeyBearer(authorization)) return response;
@@ -148,7 +137,6 @@ export class PaymentStep<C extends PaymentCall> {
       };
       const credential = await this.#ask(challenges, context, response, call);
       if (credential === undefined) return response;
-      // The 402's body is not needed once the request is resent.
       await response.body?.cancel().catch(() => undefined);
       // A credential that arrives after the deadline is not sent: the call has ended.
       if (call.signal.aborted) throw paymentStepFailure(call);
@@ -187,13 +175,15 @@ export class PaymentStep<C extends PaymentCall> {
     const { onReceipt } = this.#options;
     if (header === null || !answer.ok || onReceipt === undefined) return;
     // The call succeeded and was paid: a failing callback must not turn it into an error.
-    notify(
-      () => onReceipt(decodePaymentReceipt(header), context),
-      (error) =>
-        this.#deps.logger?.error?.(`${context.operation}: payment.onReceipt threw`, {
-          operation: context.operation,
-          error: this.#deps.redact(error instanceof Error ? error.message : String(error)),
-        }),
-    );
+    const failed = (error: unknown) =>
+      this.#deps.logger?.error?.(`${context.operation}: payment.onReceipt threw`, {
+        operation: context.operation,
+        error: this.#deps.redact(error instanceof Error ? error.message : String(error)),
+      });
+    try {
+      Promise.resolve(onReceipt(decodePaymentReceipt(header), context)).catch(failed);
+    } catch (error) {
+      failed(error);
+    }
   }
 }

@@ -43,24 +43,6 @@ export interface PaymentReceipt {
 /** The `payment` option of `new CatalogClient({ payment })`. */
 export interface PaymentOptions {
   pay: PayFunction;
-  /**
-   * Receives the `Payment-Receipt` of each paid call the service accepted. A throw or a
-   * rejected promise is logged (redacted) and never fails the paid call.
-   */
+  /** Gets each accepted paid call's `Payment-Receipt`; a throw is logged, never fails the call. */
   onReceipt?: (receipt: PaymentReceipt, context: PaymentContext) => void;
-}
-
-/**
- * Runs an application's notification hook (`onReceipt`, `onDecline`): its throw or rejected
- * promise goes to `failed` and never ends the call, nor becomes an unhandled rejection.
- */
-export function notify(hook: () => unknown, failed: (error: unknown) => void): void {
-  try {
-    const result = hook();
-    if (typeof (result as { then?: unknown } | null)?.then === 'function') {
-      Promise.resolve(result).catch(failed);
-    }
-  } catch (error) {
-    failed(error);
-  }
 }

@@ -19,29 +19,19 @@ export interface LockOptions {
 export type ReleaseLock = () => Promise<void>;
 
 /**
- * Where state that must hold across instances lives (tokens, the collection guard, the
- * rate-limit pause): `MemoryCatalogStore` (one process, the default) or `@catalogkit/redis`.
- * Entries carry a TTL, not absolute times, so instances with different clocks agree; the
- * README's "Deploying" section lists every key. A store that cannot answer throws (ideally a
- * `StoreUnavailableError`): catalogkit then refuses to send a change rather than guess.
+ * Where state shared across instances lives (tokens, the collection guard, the rate-limit
+ * pause): `MemoryCatalogStore` (the default) or `@catalogkit/redis`. Entries carry a TTL, so
+ * clocks need not agree. A store that cannot answer throws (ideally `StoreUnavailableError`):
+ * catalogkit then refuses to send a change rather than guess.
  */
 export interface CatalogStore {
-  /**
-   * Names the store in errors, e.g. `redis (ioredis)`; without it the class name is used.
-   * Never put credentials in it.
-   */
+  /** Names the store in errors (default its class name); never holds credentials. */
   readonly name?: string;
   /** Reads a live entry, or undefined when it is missing or expired. */
   get(key: string): Promise<StoredValue | undefined>;
-  /**
-   * Writes an entry; with `ttlMs` it disappears after that many milliseconds. A write its
-   * caller gave up on (its time limit passed) may still be run by the store later.
-   */
+  /** Writes an entry, gone after `ttlMs`; one its caller gave up on may still land later. */
   set(key: string, value: string, ttlMs?: number): Promise<void>;
-  /**
-   * Writes an entry only when the key holds no live entry, atomically: of several instances
-   * racing on one key exactly one gets `true` (every decision to send an update is one).
-   */
+  /** Writes only when the key holds no live entry, atomically: one racer gets `true`. */
   setIfAbsent(key: string, value: string, ttlMs?: number): Promise<boolean>;
   /** Removes an entry (no error when it is missing). */
   delete(key: string): Promise<void>;

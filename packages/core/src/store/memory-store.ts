@@ -5,27 +5,18 @@ import type { CatalogStore, LockOptions, ReleaseLock, StoredValue } from './cata
 
 /** Options of {@link MemoryCatalogStore}. */
 export interface MemoryCatalogStoreOptions {
-  /**
-   * Clock in ms that times TTLs and lock leases (default `performance.now`, monotonic: only
-   * differences count, so a wall-clock step neither expires entries early nor keeps them
-   * late); tests pass a fake one.
-   */
+  /** Clock in ms for TTLs and leases; default monotonic `performance.now` (tests fake it). */
   now?: () => number;
   /**
-   * Most entries held (default 10,000, a few megabytes). Past it the least recently used
-   * entry written with `set` is evicted (an evicted session mints a new token or creates a
-   * new conversation on its next use; an evicted rate-limit pause is learnt again from the
-   * next 429). An entry created by `setIfAbsent` is a claim (a collection update's write-ahead
-   * record, an approval used) and is never evicted before it expires, since
-   * forgetting it could apply a change twice: when live claims fill the store, a write of a
-   * new key fails with a StoreUnavailableError (the update is then not sent) until some
-   * expire (at most 10 minutes for update records). Raise it for a process that sends more
-   * than a few thousand updates in 10 minutes.
+   * Most entries held (default 10,000, a few megabytes); past it the least recently used one
+   * written with `set` is evicted (a session or a pause is made again). One written by
+   * `setIfAbsent` (a collection update's record) is never evicted before it expires: when
+   * they fill the store, a new key's write is a StoreUnavailableError and the update is not
+   * sent. Raise it for more than a few thousand updates in 10 minutes.
    */
   maxEntries?: number;
 }
 
-/** Entries held by default: enough for a busy process, a few megabytes at most. */
 const DEFAULT_MAX_ENTRIES = 10_000;
 
 interface Entry {
@@ -35,22 +26,12 @@ interface Entry {
   claim: boolean;
 }
 
-interface Holder {
-  owner: symbol;
-  leaseEndsAt: number;
-}
-
-/**
- * Expired entries are swept every this many reads and writes, so abandoned entries do not
- * pile up in a process that mostly reads.
- */
+/** Expired entries are swept every this many operations, also in a process that only reads. */
 const SWEEP_EVERY_OPERATIONS = 100;
 
 /**
- * A {@link CatalogStore} in this process's memory: the default. What it holds (chat
- * sessions, the collection guard, the rate-limit pause) lasts as long as the process and is
- * seen by this process only; use a Redis store of `@catalogkit/redis` to share it across
- * processes and serverless invocations.
+ * A {@link CatalogStore} in this process's memory, the default; `@catalogkit/redis` shares
+ * state across processes and serverless invocations.
  */
 export class MemoryCatalogStore implements CatalogStore {
   readonly #now: () => number;
@@ -58,7 +39,7 @@ export class MemoryCatalogStore implements CatalogStore {
   // A Map iterates in insertion order: re-inserting on each use keeps the least recently
   // used entry first, so eviction takes the first key.
   readonly #entries = new Map<string, Entry>();
-  readonly #holders = new Map<string, Holder>();
+  readonly #holders = new Map<string, { owner: symbol; leaseEndsAt: number }>();
   #operations = 0;
 
   /** @throws ConfigurationError when `maxEntries` is not a positive integer. */
@@ -149,10 +130,7 @@ export class MemoryCatalogStore implements CatalogStore {
     if (++this.#operations % SWEEP_EVERY_OPERATIONS === 0) this.#sweep();
   }
 
-  /**
-   * Room for one more key: the least recently used entry that is not a claim goes first; with
-   * none left, expired claims are swept; a store full of live claims refuses the write.
-   */
+  /** Room for one more key: the least recently used non-claim goes, else expired claims. */
   #makeRoom(): void {
     if (this.size < this.#maxEntries) return;
     for (const [key, entry] of this.#entries) {

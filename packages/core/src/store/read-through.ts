@@ -18,19 +18,15 @@ export interface ReadThroughOptions<T> {
 }
 
 /**
- * Get-or-create across instances: read; if nothing usable, take the key's lock, read again
- * (another instance may have created it while we waited — its result is used, nothing is
- * created twice), and only then create and store. Every store failure, whatever the
- * driver threw and whenever it happened, rejects as one StoreUnavailableError naming the
- * store (a lock held too long by another instance stays a SessionLockTimeoutError).
+ * Get-or-create across instances: read; if nothing usable, take the key's lock and read
+ * again (another instance may have created it meanwhile), only then create and store.
  */
 export async function readThroughLocked<T>(options: ReadThroughOptions<T>): Promise<T> {
   const { store, key, leaseMs, lockWaitMs: waitMs, signal } = options;
   const found = await readUsable(options);
   if (found !== undefined) return found;
   await options.beforeLock?.();
-  // Bounded by the lock's own wait plus one store call: a store that stops answering (not
-  // another holder) must still end the call.
+  // Bounded beyond the lock's own wait: a store that stops answering must still end the call.
   const locking = Promise.resolve().then(() => store.lock(key, { leaseMs, waitMs, signal }));
   const limits = { timeoutMs: waitMs + STORE_TIMEOUT_MS };
   const release = await callStore(store, 'locking a session key', () => locking, limits).catch(

@@ -1,67 +1,55 @@
+import { abortable } from '../async.js';
 import { SessionLockTimeoutError, StoreUnavailableError } from '../errors/conversation-errors.js';
 import type { CatalogStore } from './catalog-store.js';
 
 /**
- * The longest one store operation may take before catalogkit gives up on it (and refuses to
- * send the change that needed it): a store that lost its server may otherwise queue the
+ * The longest one store operation may take: a store that lost its server may queue the
  * command until it reconnects, long after the caller gave up.
  */
 export const STORE_TIMEOUT_MS = 5_000;
 
 /** The store's name for errors: its `name`, else its class name. */
 export function storeName(store: CatalogStore): string {
-  if (typeof store.name === 'string' && store.name.trim() !== '') return store.name;
   const className: unknown = (store as object).constructor?.name;
-  return typeof className === 'string' && className !== '' && className !== 'Object'
-    ? className
-    : 'store';
+  if (store.name?.trim()) return store.name;
+  return typeof className === 'string' && className !== 'Object' && className ? className : 'store';
 }
 
 /**
- * Runs one store operation within a time limit and maps its failure to a
- * StoreUnavailableError naming the store and `what` was being done (e.g. `claiming a
- * collection update`). The store's own error stays as `cause`; the message keeps only its
- * name, since a driver's message may carry connection details. `signal`: the caller gave up,
- * the call rejects with its reason (not a store failure).
+ * Runs one store operation within a time limit; its failure becomes a StoreUnavailableError
+ * naming the store and `what` was done, the driver's error as `cause` (its message may carry
+ * connection details). An aborted `signal` rejects with its reason, not a store failure.
  */
-export function callStore<T>(
+export async function callStore<T>(
   store: CatalogStore,
   what: string,
   operation: () => Promise<T>,
   { timeoutMs = STORE_TIMEOUT_MS, signal }: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<T> {
-  if (signal?.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const finish = (settle: () => void) => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      settle();
-    };
-    const onAbort = () => finish(() => reject(signal?.reason));
-    const timer = setTimeout(() => {
-      const message = `${what}: no answer within ${timeoutMs} ms`;
-      finish(() => reject(new StoreUnavailableError(storeName(store), message)));
-    }, timeoutMs);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let started: Promise<T>;
-    try {
-      started = operation();
-    } catch (error) {
-      started = Promise.reject(error);
-    }
-    // Settling twice is a no-op: whichever of answer, time limit and abort comes first wins.
-    started.then(
-      (value) => finish(() => resolve(value)),
-      (error: unknown) => finish(() => reject(asStoreError(store, what, error))),
+  signal?.throwIfAborted();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    const message = `${what}: no answer within ${timeoutMs} ms`;
+    timer = setTimeout(
+      () => reject(new StoreUnavailableError(storeName(store), message)),
+      timeoutMs,
     );
   });
+  const answer = new Promise<T>((resolve) => resolve(operation())).catch((error: unknown) => {
+    throw asStoreError(store, what, error);
+  });
+  try {
+    return await abortable(Promise.race([answer, late]), signal);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
  * A store's failure as a StoreUnavailableError, kept as is when it already is one or is a
  * SessionLockTimeoutError (a lock another instance held too long, not a failing store).
  */
-export function asStoreError(store: CatalogStore, what: string, error: unknown): unknown {
+function asStoreError(store: CatalogStore, what: string, error: unknown): unknown {
   if (StoreUnavailableError.is(error) || SessionLockTimeoutError.is(error)) return error;
   const reason = `it failed (${error instanceof Error ? error.name : typeof error})`;
   return new StoreUnavailableError(storeName(store), `${what}: ${reason}`, { cause: error });

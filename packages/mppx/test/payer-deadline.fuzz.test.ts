@@ -1,11 +1,7 @@
+import type { PaymentChallenge, PaymentContext } from '@catalogkit/core/payment';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  createBudgetedPayer,
-  PaymentBudget,
-  type PaymentChallenge,
-  type PaymentContext,
-} from '../src/payment/index.js';
+import { createBudgetedPayer, PaymentBudget } from '../src/index.js';
 
 const RUNS = Number(process.env.CATALOGKIT_FUZZ_RUNS) || 40;
 

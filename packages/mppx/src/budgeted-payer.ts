@@ -1,8 +1,6 @@
-import { abortable } from '../async.js';
-import type { CatalogLogger } from '../logger.js';
+import type { CatalogLogger } from '@catalogkit/core';
+import type { PayFunction, PaymentChallenge, PaymentContext } from '@catalogkit/core/payment';
 import { type BudgetRefusal, PaymentBudget, type PaymentLimit } from './budget.js';
-import type { PaymentChallenge } from './challenge.js';
-import { notify, type PayFunction, type PaymentContext } from './types.js';
 
 /** Why a payer declined: the budget's reason, or one of its own. */
 export type PaymentDeclineReason = BudgetRefusal | 'unsupported' | 'expired' | 'not_approved';
@@ -91,4 +89,23 @@ export function createBudgetedPayer(options: BudgetedPayerOptions): PayFunction 
     }
     return decline(refusal);
   };
+}
+
+/** Stops waiting for `promise` (which runs on) when `signal` aborts, with its reason. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** Runs `onDecline`: its throw or rejected promise goes to `failed`, never ends the call. */
+function notify(hook: () => unknown, failed: (error: unknown) => void): void {
+  try {
+    Promise.resolve(hook()).catch(failed);
+  } catch (error) {
+    failed(error);
+  }
 }

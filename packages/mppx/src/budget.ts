@@ -1,8 +1,76 @@
-import { ConfigurationError } from '../errors/catalog-error.js';
-import { paymentAmount } from './amount.js';
-import type { PaymentChallenge } from './challenge.js';
-import { baseUnits, currencyKey, isDecimals, isoDigits, MAX_DECIMALS } from './units.js';
+import { ConfigurationError } from '@catalogkit/core';
+import type { PaymentChallenge } from '@catalogkit/core/payment';
 
+/** Most decimal digits a challenge or a limit may state (the largest tokens use 18). */
+const MAX_DECIMALS = 36;
+
+/** A base-unit amount (`"25"`) as a bigint; undefined unless it is a non-negative integer. */
+function baseUnits(amount: unknown): bigint | undefined {
+  if (typeof amount === 'bigint') return amount >= 0n ? amount : undefined;
+  return typeof amount === 'string' && /^\d{1,78}$/.test(amount) ? BigInt(amount) : undefined;
+}
+
+const isDecimals = (value: unknown): value is number =>
+  Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_DECIMALS;
+
+const isIsoCode = (currency: string | undefined) => /^[A-Za-z]{3}$/.test(currency ?? '');
+
+/**
+ * A currency as a lookup key: ASCII letters lower-cased, nothing else changed. Undefined
+ * unless printable ASCII without spaces: `toLowerCase` would fold look-alikes such as the
+ * Kelvin sign in `SE\u212A` into `sek`, so non-ASCII codes are refused, not folded.
+ */
+function currencyKey(currency: string | undefined): string | undefined {
+  if (currency === undefined || !/^[\x21-\x7e]+$/.test(currency)) return undefined;
+  return currency.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+}
+
+/** Minor-unit digits of an ISO 4217 code (2 for USD, 0 for JPY), from Intl; else undefined. */
+function isoDigits(currency: string | undefined): number | undefined {
+  if (currency === undefined || !isIsoCode(currency)) return undefined;
+  try {
+    const format = new Intl.NumberFormat('en', { style: 'currency', currency });
+    return format.resolvedOptions().maximumFractionDigits;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The one reader of a challenge's price, for what people are shown and what a budget
+ * reserves alike, so the two cannot disagree: whole base units, and how many of their digits
+ * are decimals (`request.decimals`, else the currency's ISO digits; undefined for a token
+ * without them). Undefined when the amount is not a non-negative integer or `decimals` is
+ * invalid (the ISO digits then would show another price than the one asked).
+ */
+function paymentAmount(
+  challenge: PaymentChallenge,
+): { units: bigint; decimals: number | undefined } | undefined {
+  const units = baseUnits(challenge.amount);
+  const { decimals } = challenge.request;
+  if (units === undefined || (decimals !== undefined && !isDecimals(decimals))) return undefined;
+  return { units, decimals: decimals ?? isoDigits(challenge.currency) };
+}
+
+/**
+ * What a challenge costs, for people: `0.25 USD` (ISO currencies, or with `decimals`), else
+ * `250000 base units of 0x20c0…`; exactly what a `PaymentBudget` reserves. Undefined when the
+ * challenge is not payable (no valid amount or `decimals`, a currency not printable ASCII).
+ */
+export function formatPaymentAmount(challenge: PaymentChallenge): string | undefined {
+  const amount = paymentAmount(challenge);
+  const { currency } = challenge;
+  if (amount === undefined) return undefined;
+  if (currency === undefined) return `${amount.units} base units`;
+  // A look-alike code (`SE\u212A`) would read as a real one; no budget accepts it either.
+  if (currencyKey(currency) === undefined) return undefined;
+  const { units, decimals } = amount;
+  if (decimals === undefined) return `${units} base units of ${currency}`;
+  const digits = units.toString().padStart(decimals + 1, '0');
+  const number =
+    decimals === 0 ? digits : `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`;
+  return `${number} ${isIsoCode(currency) ? currency.toUpperCase() : currency}`;
+}
 /** Spending limits for one currency, in its smallest unit (cents for `usd`). */
 export interface PaymentLimit {
   /** ISO 4217 code (`usd`) or token address, printable ASCII; ASCII letter case aside. */
