@@ -113,6 +113,13 @@ function checkNumber(name: string, value: unknown, min: number, fallback: number
   return value;
 }
 
+/** A JavaScript caller's `'Bearer'` must not quietly send the key as `x-api-key`. */
+function checkAuthHeader(value: string | undefined): 'x-api-key' | 'bearer' {
+  if (value === undefined || value === 'x-api-key' || value === 'bearer')
+    return value ?? 'x-api-key';
+  throw new ConfigurationError(`option mcpAuthHeader must be 'x-api-key' or 'bearer'`);
+}
+
 /**
  * A key is sent as a header value, so it must be printable ASCII (fetch would send `é` as
  * one Latin-1 byte, a form the redactor does not look for) and at most
@@ -155,7 +162,7 @@ export function resolveOptions(options: CatalogClientOptions = {}) {
     headers: Object.fromEntries(
       Object.entries(options.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
     ),
-    mcpAuthHeader: options.mcpAuthHeader ?? 'x-api-key',
+    mcpAuthHeader: checkAuthHeader(options.mcpAuthHeader),
     logger: options.logger,
     limits: {
       maxResponseBytes: limit('maxResponseBytes'),

@@ -165,6 +165,9 @@ describe('configuration', () => {
     expect(() => new CatalogClient({ timeoutMs: 0 })).toThrow(/option timeoutMs/);
     expect(() => new CatalogClient({ maxRetries: 1.5 })).toThrow(/option maxRetries/);
     expect(() => new CatalogClient({ maxRetryDelayMs: -1 })).toThrow(/option maxRetryDelayMs/);
+    // From JavaScript, a near miss must not quietly send the key in the other header.
+    const mcpAuthHeader = 'Bearer' as 'bearer';
+    expect(() => new CatalogClient({ mcpAuthHeader })).toThrow(/option mcpAuthHeader/);
   });
 
   it('a bad URL in the environment names the variable', () => {
