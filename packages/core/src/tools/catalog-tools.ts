@@ -65,28 +65,6 @@ interface BindContext {
   names: CatalogToolNames;
 }
 
-/**
- * Throws a ConfigurationError naming the tool unless `output` is a {@link CatalogToolResult}:
- * a custom tool written without the types would otherwise hand every adapter another shape.
- * What the value is is said, never its content.
- */
-function assertCatalogToolResult(
-  output: unknown,
-  tool: string,
-): asserts output is CatalogToolResult {
-  if (isRecord(output) && 'request' in output && 'response' in output) return;
-  const what = Array.isArray(output)
-    ? 'an array'
-    : isRecord(output)
-      ? 'an object without request and response'
-      : output == null
-        ? String(output)
-        : `a ${typeof output}`;
-  throw new ConfigurationError(
-    `Tool ${tool} returned ${what}; execute must return { request, response } (a CatalogToolResult): what was asked and what came back`,
-  );
-}
-
 function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
   definition: CatalogToolDefinition<Input, Output, Name>,
   { client, defaults, names, view }: BindContext,
@@ -104,10 +82,14 @@ function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
     async execute(input, { signal } = {}) {
       // Frameworks validate too, but a direct call must not reach the service unchecked.
       const parsed = validateToolInput(definition.inputSchema, input, name);
-      const output = await definition.execute(parsed, { client, defaults, signal });
-      // A custom tool written without the types must not hand the adapters another shape.
-      assertCatalogToolResult(output, definition.name);
-      return redact(output);
+      const output: unknown = await definition.execute(parsed, { client, defaults, signal });
+      // Plain JavaScript could return another shape, which every adapter would hand on.
+      if (!isRecord(output) || !('request' in output && 'response' in output)) {
+        throw new ConfigurationError(
+          `Tool ${definition.name} returned no { request, response }; execute must return a CatalogToolResult`,
+        );
+      }
+      return redact(output as Output);
     },
     toModelOutput: (output) => redact(definition.toModelOutput(output, view)),
     errorToModelOutput(error) {

@@ -8,32 +8,26 @@ import {
 import { schema } from '../../schemas/define.js';
 import { catalogViewLegend, noticeLines, productSection } from '../catalog-view.js';
 import { type CatalogToolResult, defineCatalogTool } from '../definition.js';
-import { exactObject, list, listOf, modelInput, objectOf, text, trimmed } from '../model-input.js';
-
-const optionText = (what: string) => text({ what, empty: `give the ${what}` });
+import { exactObject, list, listOf, modelInput, text } from '../model-input.js';
 
 /** Arguments the model gives `get_product`: the product, options chosen, their priority. */
 export const GetProductInputSchema = /* @__PURE__ */ schema(() =>
   modelInput(
-    {
-      product_id: trimmed,
-      selected: listOf(objectOf({ name: trimmed, label: trimmed }), { lone: false }),
-      preferences: listOf(trimmed),
-    },
     exactObject({
-      product_id: optionText('product_id').describe('The product_id exactly as printed.'),
+      product_id: text('the product_id').describe('The product_id exactly as printed.'),
       selected: list(
-        exactObject({ name: optionText('option name'), label: optionText('option value') }),
+        exactObject({ name: text('the option name'), label: text('the option value') }),
         'options as {"name","label"}',
       )
         .nullable()
         .describe(
           'Options the shopper chose, e.g. [{"name":"Color","label":"Black"}]; null for none.',
         ),
-      preferences: list(optionText('option name'), 'option names')
+      preferences: list(text('an option name'), 'option names')
         .nullable()
         .describe('Option names in the order they matter most, e.g. ["Color"]; null for none.'),
     }),
+    { selected: listOf(undefined, { lone: false }), preferences: listOf() },
   ),
 );
 /** The input of `get_product` once validated; `null` means "not given". */

@@ -9,23 +9,16 @@ import {
 import { schema } from '../../schemas/define.js';
 import { catalogViewLegend, countOf, noticeLines, productSection } from '../catalog-view.js';
 import { type CatalogToolResult, defineCatalogTool } from '../definition.js';
-import { exactObject, list, listOf, modelInput, text, trimmed } from '../model-input.js';
+import { exactObject, list, listOf, modelInput, text } from '../model-input.js';
 
 /** Arguments the model gives `lookup_catalog`: product ids and/or retailer page URLs. */
 export const LookupCatalogInputSchema = /* @__PURE__ */ schema(() =>
   modelInput(
-    { product_ids: listOf(trimmed), urls: listOf(trimmed) },
     exactObject({
-      product_ids: list(
-        text({ what: 'a product_id as printed', empty: 'give a product_id as printed' }),
-        'product ids',
-      )
+      product_ids: list(text('a product_id as printed'), 'product ids')
         .nullable()
         .describe('product_id values exactly as printed by a catalog tool; null for none.'),
-      urls: list(
-        text({ what: 'a retailer product page URL', empty: 'give a URL', rule: PageUrlSchema }),
-        'URLs',
-      )
+      urls: list(text('a retailer product page URL', PageUrlSchema), 'URLs')
         .nullable()
         .describe('Product page URLs the shopper gave (http or https); null for none.'),
     })
@@ -35,6 +28,7 @@ export const LookupCatalogInputSchema = /* @__PURE__ */ schema(() =>
       .refine(({ product_ids, urls }) => countOfLists(product_ids, urls) <= CATALOG_LOOKUP_MAX, {
         error: `give at most ${CATALOG_LOOKUP_MAX} product_ids and urls together`,
       }),
+    { product_ids: listOf(), urls: listOf() },
   ),
 );
 

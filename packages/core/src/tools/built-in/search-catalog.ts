@@ -22,7 +22,6 @@ import {
   modelInput,
   oneOf,
   text,
-  trimmed,
   wholeNumber,
 } from '../model-input.js';
 
@@ -40,26 +39,18 @@ export const SearchCatalogInputSchema = /* @__PURE__ */ schema(() => {
   // The largest page a tool asks for is the website search's: 20 products is a long read already.
   const max = WEBSITE_SEARCH_LIMITS.limitMax;
   return modelInput(
-    {
-      query: trimmed,
-      limit: integerText,
-      cursor: trimmed,
-      placements: listOf(oneOf(PLACEMENTS)),
-    },
     exactObject({
-      query: text({
-        what: 'what the shopper wants, in plain words',
-        empty: 'say what the shopper wants, in plain words',
-        rule: CatalogQuerySchema.shape.query,
-      }).describe('What the shopper wants, in plain words, e.g. "waterproof trail running shoes".'),
+      query: text(
+        'what the shopper wants, in plain words',
+        CatalogQuerySchema.shape.query,
+      ).describe('What the shopper wants, in plain words, e.g. "waterproof trail running shoes".'),
       limit: wholeNumber(1, max, 'or null for the default')
         .nullable()
         .describe(`How many products to return, 1 to ${max}; null for the default.`),
-      cursor: text({
-        what: 'the cursor printed after a previous page',
-        empty: 'use null for the first page',
-        rule: CatalogPaginationSchema.shape.cursor,
-      })
+      cursor: text(
+        'the cursor printed after a previous page, or null for the first page',
+        CatalogPaginationSchema.shape.cursor,
+      )
         .nullable()
         .describe(
           'The cursor printed after a previous page of the same query, to get the next page; null for the first page.',
@@ -70,6 +61,7 @@ export const SearchCatalogInputSchema = /* @__PURE__ */ schema(() => {
           '["affiliate"] to get the commission on each product (needs an API key); null for the default.',
         ),
     }),
+    { limit: integerText, placements: listOf(oneOf(PLACEMENTS)) },
   );
 });
 /** The input of `search_catalog` once validated: every field present, `null` meaning "not given". */
