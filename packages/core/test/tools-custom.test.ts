@@ -50,9 +50,10 @@ const archive = defineCatalogTool({
 describe('custom tools', () => {
   it('accepts any name matching TOOL_NAME_PATTERN, and refuses others', () => {
     expect(websiteCount.name).toBe('count_websites');
-    expect(() => defineCatalogTool({ ...archive, name: 'archive collection' })).toThrowError(
-      ConfigurationError,
-    );
+    const spaced = defineCatalogTool({ ...archive, name: 'archive collection' });
+    expect(() =>
+      createCatalogToolList({ clientOptions: clientOptions(), tools: [spaced] }),
+    ).toThrowError(/tools\.0\.name: "archive collection" for archive collection; tool names must match/);
   });
 
   it('come after the built-ins, renamed, approved, and selected by their names', () => {

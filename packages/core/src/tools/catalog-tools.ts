@@ -7,6 +7,7 @@ import { lookupCatalogTool } from './built-in/lookup-catalog.js';
 import { searchCatalogTool } from './built-in/search-catalog.js';
 import { searchWebsitesTool } from './built-in/search-websites.js';
 import { updateCollectionTool } from './built-in/update-collection.js';
+import type { BuyLinkMode } from './buy-link-reference.js';
 import type {
   AnyCatalogToolDefinition,
   CatalogToolClient,
@@ -15,7 +16,6 @@ import type {
   CatalogToolName,
   CatalogToolNames,
   CatalogToolResult,
-  CatalogViewSettings,
 } from './definition.js';
 import { errorTextForModel } from './error-text.js';
 import { validateToolInput } from './model-input.js';
@@ -60,14 +60,14 @@ export type BoundCatalogTool<Definition> =
 /** What every tool of a list is bound with. */
 interface BindContext {
   client: CatalogToolClient;
-  view: CatalogViewSettings;
+  buyLinks: BuyLinkMode;
   defaults: CatalogToolDefaults;
   names: CatalogToolNames;
 }
 
 function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
   definition: CatalogToolDefinition<Input, Output, Name>,
-  { client, defaults, names, view }: BindContext,
+  { client, defaults, names, buyLinks }: BindContext,
 ): CatalogTool<Input, Output, Name> {
   const name = names[definition.name] ?? definition.name;
   // What the model reads and what the application forwards (a browser) pass the client's
@@ -76,7 +76,7 @@ function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
   return {
     name,
     originalName: definition.name,
-    description: definition.description(names, view),
+    description: definition.description(names, buyLinks),
     inputSchema: definition.inputSchema,
     needsApproval: definition.mutates,
     async execute(input, { signal } = {}) {
@@ -91,7 +91,7 @@ function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
       }
       return redact(output as Output);
     },
-    toModelOutput: (output) => redact(definition.toModelOutput(output, view)),
+    toModelOutput: (output) => redact(definition.toModelOutput(output, buyLinks)),
     errorToModelOutput(error) {
       const text = errorTextForModel(error, definition.modelFieldName);
       return text === undefined ? undefined : redact(text);
@@ -148,7 +148,7 @@ export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = n
   // pass) without the CATALOG_* settings; the client names a missing one at the first call.
   const context: BindContext = {
     client,
-    view: { buyLinks: read.buyLinks },
+    buyLinks: read.buyLinks,
     defaults: read.defaults,
     names: read.names,
   };

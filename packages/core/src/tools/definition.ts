@@ -1,6 +1,5 @@
 import type { z } from 'zod/v4';
 import type { CatalogClient } from '../client.js';
-import { ConfigurationError } from '../errors/catalog-error.js';
 import type { AuthTier } from '../schemas/catalog.js';
 import type { CountryCode } from '../schemas/common.js';
 import type { BuyLinkMode } from './buy-link-reference.js';
@@ -71,12 +70,6 @@ export interface CatalogToolDefaults {
   limit?: number;
 }
 
-/** Options that shape what the model reads: the tool descriptions and result views. */
-export interface CatalogViewSettings {
-  /** Buy links as links (`inline`) or as short references the application resolves. */
-  buyLinks: BuyLinkMode;
-}
-
 /** What a tool's `execute` receives besides the model's input. */
 export interface CatalogToolContext {
   client: CatalogToolClient;
@@ -96,8 +89,8 @@ export interface CatalogToolDefinition<
 > {
   /** The tool's name before any rename; must match {@link TOOL_NAME_PATTERN}. */
   name: Name;
-  /** Written for a model; a function of the final tool names (hosts may rename them). */
-  description(names: CatalogToolNames, view?: CatalogViewSettings): string;
+  /** Written for a model, from the final tool names (hosts may rename them) and buy-link mode. */
+  description(names: CatalogToolNames, buyLinks: BuyLinkMode): string;
   /** Zod schema of the model's arguments (OpenAI strict-mode compatible). */
   inputSchema: z.ZodType<Input>;
   /** True when the tool changes the user's data, so hosts should ask before running it. */
@@ -105,7 +98,7 @@ export interface CatalogToolDefinition<
   /** Runs the tool: `{ request, response }` (and `tier` where there is one). */
   execute(input: Input, context: CatalogToolContext): Promise<Output>;
   /** The compact text the model reads for a result of `execute`. */
-  toModelOutput(output: Output, view?: CatalogViewSettings): string;
+  toModelOutput(output: Output, buyLinks: BuyLinkMode): string;
   /** The model's name for a field the client reports by its wire path (e.g. `catalog.query`). */
   modelFieldName?(wirePath: string): string;
 }
@@ -116,14 +109,9 @@ export interface CatalogToolDefinition<
  */
 export type AnyCatalogToolDefinition = CatalogToolDefinition<unknown, CatalogToolResult, string>;
 
-/** Gives a tool definition its types; a ConfigurationError when its name is unusable. */
+/** Gives a tool definition its types (its name is checked with the options, when tools are made). */
 export function defineCatalogTool<Input, Output extends CatalogToolResult, Name extends string>(
   definition: CatalogToolDefinition<Input, Output, Name>,
 ): CatalogToolDefinition<Input, Output, Name> {
-  if (!TOOL_NAME_PATTERN.test(definition.name)) {
-    throw new ConfigurationError(
-      `defineCatalogTool: name is ${JSON.stringify(definition.name)}; tool names must match ${TOOL_NAME_PATTERN.source}`,
-    );
-  }
   return definition;
 }

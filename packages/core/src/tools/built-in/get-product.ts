@@ -71,11 +71,11 @@ export const getProductTool = /* @__PURE__ */ defineCatalogTool<
   'get_product'
 >({
   name: GET_PRODUCT_TOOL,
-  description: (names, view) =>
+  description: (names, buyLinks) =>
     [
       `Details of one product by its product_id (from ${names.search_catalog}): its offers with current prices, availability and buy links, and its options (e.g. Color) with the values in stock.`,
       'Use it when the shopper asks about a specific product; pass the options they chose in selected to see only matching offers.',
-      catalogViewLegend(view?.buyLinks ?? 'reference'),
+      catalogViewLegend(buyLinks),
     ].join(' '),
   inputSchema: GetProductInputSchema,
   mutates: false,
@@ -90,7 +90,7 @@ export const getProductTool = /* @__PURE__ */ defineCatalogTool<
     const { result, tier } = await client.catalog.getProduct(request, signal ? { signal } : {});
     return { request, response: result, tier };
   },
-  toModelOutput: ({ request, response, tier }, view) => {
+  toModelOutput: ({ request, response, tier }, buyLinks) => {
     const { product } = response;
     const chosen = (product?.selected ?? []).map((option) => `${option.name} ${option.label}`);
     return [
@@ -99,7 +99,7 @@ export const getProductTool = /* @__PURE__ */ defineCatalogTool<
         : `No product ${request.id}.`,
       ...noticeLines(tier, response.messages),
       ...optionLines(product?.options ?? []),
-      ...(product ? productSection([product], view?.buyLinks ?? 'reference') : []),
+      ...(product ? productSection([product], buyLinks) : []),
     ].join('\n');
   },
   modelFieldName: (wirePath) =>

@@ -49,11 +49,11 @@ export const lookupCatalogTool = /* @__PURE__ */ defineCatalogTool<
   'lookup_catalog'
 >({
   name: LOOKUP_CATALOG_TOOL,
-  description: (names, view) =>
+  description: (names, buyLinks) =>
     [
       `Look up products by product_id (from ${names.search_catalog}) or by the URL of a retailer's product page the shopper gives: current prices, availability and buy links.`,
       'Use it to check products shown earlier or a link the shopper pasted; ids or URLs not found are listed as not_found.',
-      catalogViewLegend(view?.buyLinks ?? 'reference'),
+      catalogViewLegend(buyLinks),
     ].join(' '),
   inputSchema: LookupCatalogInputSchema,
   mutates: false,
@@ -67,11 +67,11 @@ export const lookupCatalogTool = /* @__PURE__ */ defineCatalogTool<
     const { result, tier } = await client.catalog.lookup(request, signal ? { signal } : {});
     return { request, response: result, tier };
   },
-  toModelOutput: ({ response, tier }, view) =>
+  toModelOutput: ({ response, tier }, buyLinks) =>
     [
       `${countOf(response.products.length, 'product')} found.`,
       ...noticeLines(tier, response.messages),
-      ...productSection(response.products, view?.buyLinks ?? 'reference'),
+      ...productSection(response.products, buyLinks),
     ].join('\n'),
   modelFieldName: (wirePath) =>
     wirePath.replace(/^catalog\.ids/, 'product_ids').replace(/^catalog\./, ''),

@@ -89,11 +89,11 @@ export const searchCatalogTool = /* @__PURE__ */ defineCatalogTool<
   'search_catalog'
 >({
   name: 'search_catalog',
-  description: (names, view) =>
+  description: (names, buyLinks) =>
     [
       'Search the product catalog across many retailers. Use it whenever the shopper wants to find, compare or buy a product.',
       "Each product comes with its product_id and brand_id (and category ids); each offer with its option, price, availability, retailer and the retailer's website_id, commission when asked for, and buy link.",
-      catalogViewLegend(view?.buyLinks ?? 'reference'),
+      catalogViewLegend(buyLinks),
       `Product, brand, category and website ids go into ${names.update_collection} clauses; ${names.search_websites} finds other retailers and their commission rates.`,
       'When more results exist, the output ends with a cursor: pass it with the same query to get the next page.',
     ].join(' '),
@@ -104,7 +104,7 @@ export const searchCatalogTool = /* @__PURE__ */ defineCatalogTool<
     const { result, tier } = await client.catalog.search(request, signal ? { signal } : {});
     return { request, response: result, tier };
   },
-  toModelOutput: (output, view) => formatCatalogResult(output, view?.buyLinks),
+  toModelOutput: formatCatalogResult,
   // The client names fields by their place in `catalog`; the model knows them flat.
   modelFieldName: (wirePath) => wirePath.replace(/^catalog\.(pagination\.)?/, ''),
 });
