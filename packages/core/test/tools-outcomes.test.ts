@@ -105,7 +105,7 @@ describe('update_collection when the change may have been applied', () => {
       const requests = service.requests.length;
       const repeat = await modelText(update, add(`p_${fault}`));
       expect(repeat).toContain(
-        'Not sent: an earlier change to collection col_1, adding or replacing clauses with product_ids p_',
+        'Not sent: an earlier change to collection col_1, adding or replacing clauses with products p_',
       );
       expect(service.requests.length).toBe(requests);
 

@@ -98,11 +98,19 @@ function unknownOutcomeText(error: unknown): string {
   return `${reason} The change may have been applied, so its outcome is unknown. Do not call this tool again with the same change: it could be applied twice. Tell the user the change may or may not be in place and ask them to check before asking for it again.`;
 }
 
-/** Selectors (`product_ids:p1`) grouped by kind, at most 10 ids so a large change cannot flood the model. */
+const SELECTOR_WORDS: Record<string, string> = {
+  brand_ids: 'brands',
+  website_ids: 'websites',
+  category_ids: 'categories',
+  product_ids: 'products',
+};
+
+/** Selectors (`product_ids:p1`) in words, at most 10 ids so a large change cannot flood the model. */
 function selectorsInWords(selectors: readonly string[]): string {
   const groups = new Map<string, string[]>();
   for (const selector of selectors.slice(0, 10)) {
-    const [kind = '', id = ''] = selector.split(/:(.*)/s);
+    const [key = '', id = ''] = selector.split(/:(.*)/s);
+    const kind = SELECTOR_WORDS[key] ?? 'items';
     groups.set(kind, [...(groups.get(kind) ?? []), id]);
   }
   const listed = [...groups].map(([kind, ids]) => `${kind} ${ids.join(', ')}`).join('; ');

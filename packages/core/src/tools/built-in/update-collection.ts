@@ -11,7 +11,7 @@ import { schema } from '../../schemas/define.js';
 import { countOf } from '../catalog-view.js';
 import { type CatalogToolResult, defineCatalogTool } from '../definition.js';
 import { exactObject, list, listOf, modelInput, objectOf, text } from '../model-input.js';
-import { CollectionGuard } from './collection-guard.js';
+import { sendGuarded } from './collection-guard.js';
 
 const id = (what: string) => text(`an id of ${what}`);
 
@@ -184,11 +184,13 @@ export const updateCollectionTool = /* @__PURE__ */ defineCatalogTool<
     const update = buildUpdate(input);
     const collectionId = input.collection_id;
     // Scoped to this client's service and key: another tenant sharing the store never refuses
-    // this call. Write-ahead: an update that adds or replaces clauses is recorded before it is
-    // sent, and kept while its outcome is unknown, so no repeat of it, in any shape, is sent.
-    const guard = new CollectionGuard(client.store, await client.storeScope(), collectionId);
-    const response = await guard.send(update, signal, () =>
-      client.collections.update(collectionId, update, signal ? { signal } : {}),
+    // this call.
+    const scope = await client.storeScope();
+    const response = await sendGuarded(
+      { store: client.store, scope, collectionId },
+      update,
+      signal,
+      () => client.collections.update(collectionId, update, signal ? { signal } : {}),
     );
     return { request: { collectionId, update }, response };
   },
