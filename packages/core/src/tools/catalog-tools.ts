@@ -1,4 +1,4 @@
-import * as z from 'zod/v4';
+import type { z } from 'zod/v4';
 import { CatalogClient } from '../client.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import { isRecord } from '../is-record.js';
@@ -20,7 +20,6 @@ import type {
 import { errorTextForModel } from './error-text.js';
 import { validateToolInput } from './model-input.js';
 import { type CatalogToolsOptions, readToolOptions } from './options.js';
-import { findStrictModeViolations } from './strict-mode.js';
 
 /**
  * A catalog tool bound to a client, options and its final name: what the adapters wrap.
@@ -99,15 +98,6 @@ function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
   };
 }
 
-/** A custom tool's input schema must pass OpenAI strict mode like the built-ins' (tested). */
-function strictModeProblems({ inputSchema }: AnyCatalogToolDefinition): string[] {
-  try {
-    return findStrictModeViolations(z.toJSONSchema(inputSchema));
-  } catch (error) {
-    return [`not representable as JSON Schema (${String(error)})`];
-  }
-}
-
 const BUILT_INS = {
   search_catalog: searchCatalogTool,
   lookup_catalog: lookupCatalogTool,
@@ -135,14 +125,6 @@ export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = n
       (BUILT_INS as Record<string, AnyCatalogToolDefinition>)[name] ??
       read.custom.find((tool) => tool.name === name),
   ) as AnyCatalogToolDefinition[];
-  for (const definition of read.strict ? read.custom : []) {
-    const problems = read.selected.includes(definition.name) ? strictModeProblems(definition) : [];
-    if (problems.length > 0) {
-      throw new ConfigurationError(
-        `Invalid catalog tools options: the input schema of tool ${definition.name} does not pass OpenAI strict mode (${problems.join('; ')}); make every field required (nullable for "not given") and objects strict, or set strict: false`,
-      );
-    }
-  }
   const client = read.client ?? new CatalogClient(read.clientOptions);
   // Settings are not checked here: tools made at module scope must import (and `next build`
   // pass) without the CATALOG_* settings; the client names a missing one at the first call.

@@ -40,12 +40,6 @@ export interface CatalogToolsOptions<Extra extends AnyCatalogToolDefinition = ne
   /** Renames the tools, e.g. `(name) => \`shop_${name}\``; results must match `^[a-zA-Z0-9_-]{1,64}$` and differ. */
   rename?(name: CatalogToolName | (string & {})): string;
   /**
-   * Check every input schema against OpenAI strict mode (default `true`): a tool from `tools`
-   * that fails throws a ConfigurationError listing what to change. `false` for providers
-   * without strict mode.
-   */
-  strict?: boolean;
-  /**
    * How the model reads buy links: `reference` (default), a short `[[buy:123456789]]` per
    * offer that the application resolves (`finalizeBuyLinks`), so no catalog URL reaches the
    * model; or `inline`, the links byte for byte (check the answer with `finalizeBuyLinks`).
@@ -117,7 +111,7 @@ export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefin
     });
   }
   // Any other value would print the links as they are: checked, since references keep URLs from the model.
-  const { strict = true, buyLinks = 'reference' } = options;
+  const { buyLinks = 'reference' } = options;
   if (buyLinks !== 'inline' && buyLinks !== 'reference') {
     issues.push('buyLinks: must be inline or reference');
   }
@@ -134,5 +128,5 @@ export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefin
   if (issues.length > 0) {
     throw new ConfigurationError(`Invalid catalog tools options: ${issues.join('; ')}`);
   }
-  return { client, clientOptions, custom, selected, names, defaults, buyLinks, strict };
+  return { client, clientOptions, custom, selected, names, defaults, buyLinks };
 }
