@@ -7,14 +7,11 @@ import { lookupCatalogTool } from './built-in/lookup-catalog.js';
 import { searchCatalogTool } from './built-in/search-catalog.js';
 import { searchWebsitesTool } from './built-in/search-websites.js';
 import { updateCollectionTool } from './built-in/update-collection.js';
-import type { BuyLinkMode } from './buy-link-reference.js';
 import type {
   AnyCatalogToolDefinition,
   CatalogToolClient,
-  CatalogToolDefaults,
   CatalogToolDefinition,
   CatalogToolName,
-  CatalogToolNames,
   CatalogToolResult,
 } from './definition.js';
 import { errorTextForModel } from './error-text.js';
@@ -56,17 +53,13 @@ export type BoundCatalogTool<Definition> =
     ? CatalogTool<Input, Output, Name>
     : never;
 
-/** What every tool of a list is bound with. */
-interface BindContext {
-  client: CatalogToolClient;
-  buyLinks: BuyLinkMode;
-  defaults: CatalogToolDefaults;
-  names: CatalogToolNames;
-}
+/** What every tool of a list is bound with: the options as read. */
+type ToolSettings = ReturnType<typeof readToolOptions>;
 
 function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
   definition: CatalogToolDefinition<Input, Output, Name>,
-  { client, defaults, names, buyLinks }: BindContext,
+  client: CatalogToolClient,
+  { defaults, names, buyLinks }: ToolSettings,
 ): CatalogTool<Input, Output, Name> {
   const name = names[definition.name] ?? definition.name;
   // What the model reads and what the application forwards (a browser) pass the client's
@@ -120,22 +113,12 @@ export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = n
   options: CatalogToolsOptions<Extra> = {},
 ): Array<AnyCatalogTool | BoundCatalogTool<Extra>> {
   const read = readToolOptions(options);
-  const definitions = read.selected.map(
-    (name) =>
-      (BUILT_INS as Record<string, AnyCatalogToolDefinition>)[name] ??
-      read.custom.find((tool) => tool.name === name),
-  ) as AnyCatalogToolDefinition[];
-  const client = read.client ?? new CatalogClient(read.clientOptions);
   // Settings are not checked here: tools made at module scope must import (and `next build`
   // pass) without the CATALOG_* settings; the client names a missing one at the first call.
-  const context: BindContext = {
-    client,
-    buyLinks: read.buyLinks,
-    defaults: read.defaults,
-    names: read.names,
-  };
+  const client = read.client ?? new CatalogClient(read.clientOptions);
+  const builtIns: Record<string, AnyCatalogToolDefinition> = BUILT_INS;
   // Each is a built-in or one of `options.tools`, so the bound tool has the type of one.
-  return definitions.map((definition) => bindTool(definition, context)) as Array<
-    AnyCatalogTool | BoundCatalogTool<Extra>
-  >;
+  return read.selected.map((name) =>
+    bindTool(builtIns[name] ?? read.custom.find((tool) => tool.name === name)!, client, read),
+  ) as Array<AnyCatalogTool | BoundCatalogTool<Extra>>;
 }
