@@ -19,10 +19,7 @@ export const LOOKUP_TOOL_NAMES = ['lookup_catalog', 'get_product'] as const;
 /** The name of a built-in tool before any rename: `search_catalog`, `search_websites` or `update_collection`. */
 export type CatalogToolName = (typeof CATALOG_TOOL_NAMES)[number];
 
-/**
- * Final name of each tool, after the rename hook: the three built-ins by their typed names,
- * and any tool added with the `tools` option by its own name.
- */
+/** Each tool's final name (after the rename hook), by its original name. */
 export type CatalogToolNames = Readonly<Record<CatalogToolName, string>> & {
   readonly [originalName: string]: string | undefined;
 };
@@ -31,9 +28,8 @@ export type CatalogToolNames = Readonly<Record<CatalogToolName, string>> & {
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
- * The part of a {@link CatalogClient} the tools use: its three calls, its store (shared
- * state, such as the collection guard's records; a custom tool may keep its own entries
- * there under its own key prefix) and the scope of its entries there, and its redactor.
+ * The part of a {@link CatalogClient} the tools use: its calls, its store and the scope of its
+ * entries there (a custom tool may keep entries under its own key prefix), its redactor.
  */
 export type CatalogToolClient = Pick<
   CatalogClient,
@@ -41,10 +37,8 @@ export type CatalogToolClient = Pick<
 >;
 
 /**
- * What a catalog tool returns to the application: what was asked, what came back. Every
- * tool, built-in or custom, returns this one shape, and the same object is what every
- * adapter hands on: the AI SDK tool result, the LangChain artifact, the MCP
- * `structuredContent`, the OpenAI Agents run item's custom data.
+ * What every catalog tool, built-in or custom, returns: what was asked, what came back. Every
+ * adapter hands this same object on (tool result, artifact, `structuredContent`, custom data).
  *
  * @example
  * // A search_catalog result: the query sent, the products found, the tier.

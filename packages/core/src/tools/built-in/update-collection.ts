@@ -46,10 +46,7 @@ const CHANGE_KEYS = [
 const MAX_IDS_PER_UPDATE = 500;
 
 const idsIn = (clauses: ReadonlyArray<Record<(typeof SELECTOR_KEYS)[number], string[]>> | null) =>
-  (clauses ?? []).reduce(
-    (sum, clause) => sum + SELECTOR_KEYS.reduce((n, key) => n + clause[key].length, 0),
-    0,
-  );
+  (clauses ?? []).flatMap((clause) => SELECTOR_KEYS.flatMap((key) => clause[key])).length;
 
 /**
  * Arguments the model gives `update_collection`. The JSON Schema lists every field (null
