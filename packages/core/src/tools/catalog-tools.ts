@@ -1,6 +1,6 @@
 import type { z } from 'zod/v4';
 import { CatalogClient } from '../client.js';
-import { ConfigurationError } from '../errors/catalog-error.js';
+import { ConfigurationError, RequestValidationError } from '../errors/catalog-error.js';
 import { isRecord } from '../is-record.js';
 import { getProductTool } from './built-in/get-product.js';
 import { lookupCatalogTool } from './built-in/lookup-catalog.js';
@@ -15,7 +15,6 @@ import type {
   CatalogToolResult,
 } from './definition.js';
 import { errorTextForModel } from './error-text.js';
-import { validateToolInput } from './model-input.js';
 import { type CatalogToolsOptions, readToolOptions } from './options.js';
 
 /**
@@ -72,9 +71,17 @@ function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
     inputSchema: definition.inputSchema,
     needsApproval: definition.mutates,
     async execute(input, { signal } = {}) {
-      // Frameworks validate too, but a direct call must not reach the service unchecked.
-      const parsed = validateToolInput(definition.inputSchema, input, name);
-      const output: unknown = await definition.execute(parsed, { client, defaults, signal });
+      // Frameworks validate too, but a direct call must not reach the service unchecked. Every
+      // bad field is named at once, in the schema's words (the built-ins' are for a model).
+      const parsed = definition.inputSchema.safeParse(input);
+      if (!parsed.success) {
+        const issues = parsed.error.issues.map((issue) => ({
+          path: issue.path.join('.'),
+          message: issue.message,
+        }));
+        throw new RequestValidationError(name, issues);
+      }
+      const output: unknown = await definition.execute(parsed.data, { client, defaults, signal });
       // Plain JavaScript could return another shape, which every adapter would hand on.
       if (!isRecord(output) || !('request' in output && 'response' in output)) {
         throw new ConfigurationError(

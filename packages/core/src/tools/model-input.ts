@@ -1,5 +1,4 @@
 import * as z from 'zod/v4';
-import { RequestValidationError } from '../errors/catalog-error.js';
 import { isRecord } from '../is-record.js';
 import { checkRequest } from '../validation/request.js';
 import { hasLoneSurrogate } from '../validation/text.js';
@@ -139,18 +138,4 @@ export function modelInput<T extends z.ZodObject>(
     for (const key of Object.keys(schema.shape)) filled[key] ??= null;
     return fields(filled);
   }, schema);
-}
-
-/**
- * Validates a tool's input in one pass and throws a RequestValidationError naming every bad
- * field, in the schema's own words (the built-ins' are written for a model).
- */
-export function validateToolInput<T>(schema: z.ZodType<T>, input: unknown, toolName: string): T {
-  const parsed = schema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map(({ path, message }) => ({
-    path: path.join('.'),
-    message,
-  }));
-  throw new RequestValidationError(toolName, issues);
 }
