@@ -183,7 +183,10 @@ describe('what the tools refuse, naming every field at once', () => {
     expect(nothing.message).toContain('give at least one change');
     const emptyName = await refusal('update_collection', { collection_id: 'col_1', name: ' ' });
     expect(emptyName.issues).toEqual([
-      { path: 'name', message: 'must not be empty; give the new name, or null to keep the current one' },
+      {
+        path: 'name',
+        message: 'must not be empty; give the new name, or null to keep the current one',
+      },
     ]);
   });
 
