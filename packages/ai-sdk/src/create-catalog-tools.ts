@@ -33,8 +33,8 @@ export interface AiSdkCatalogToolsOptions<
   needsApproval?: boolean;
   /**
    * Ask providers for strict input generation (OpenAI strict mode). The built-in schemas are
-   * accepted in strict mode, and your own tools' schemas are checked (a ConfigurationError
-   * lists what to change). Default `true`. AI SDK 5 does not pass it on to providers (use the
+   * accepted in strict mode; your own tools' schemas must be too, or set `false` (the
+   * provider refuses a schema it cannot use). Default `true`. AI SDK 5 does not pass it on to providers (use the
    * provider's own option there, see the README).
    */
   strict?: boolean;
@@ -148,7 +148,7 @@ export function createCatalogTools(options: AiSdkCatalogToolsOptions = {}): Reco
   const { needsApproval = true, strict = true, ...shared } = options;
   const settings = { needsApproval, strict, aiSdk5: isAiSdk5() };
   const tools: Record<string, Tool> = {};
-  for (const catalogTool of createCatalogToolList({ ...shared, strict })) {
+  for (const catalogTool of createCatalogToolList(shared)) {
     tools[catalogTool.name] = toAiSdkTool(catalogTool, settings);
   }
   return tools;

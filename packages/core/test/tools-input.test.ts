@@ -140,7 +140,7 @@ describe('what the tools refuse, naming every field at once', () => {
   it('a whitespace-only query is never sent', async () => {
     const error = await refusal('search_catalog', { query: '   ' });
     expect(error.issues).toEqual([
-      { path: 'query', message: 'must not be empty; say what the shopper wants, in plain words' },
+      { path: 'query', message: 'must not be empty; give what the shopper wants, in plain words' },
     ]);
   });
 
@@ -183,7 +183,10 @@ describe('what the tools refuse, naming every field at once', () => {
     expect(nothing.message).toContain('give at least one change');
     const emptyName = await refusal('update_collection', { collection_id: 'col_1', name: ' ' });
     expect(emptyName.issues).toEqual([
-      { path: 'name', message: 'must not be empty; use null to keep the current name' },
+      {
+        path: 'name',
+        message: 'must not be empty; give the new name, or null to keep the current one',
+      },
     ]);
   });
 

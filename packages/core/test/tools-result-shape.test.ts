@@ -113,17 +113,12 @@ describe('custom tools return the same shape', () => {
     const failure = await tool?.execute({ note: 'hi' } as never).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ConfigurationError);
     expect(String(failure)).toMatch(
-      /Tool bare_note returned an object without request and response; execute must return \{ request, response \}/,
+      /Tool bare_note returned no \{ request, response \}; execute must return a CatalogToolResult/,
     );
     // Not the model's to handle: the adapters rethrow it. Nothing of the value is shown.
     expect(tool?.errorToModelOutput(failure)).toBeUndefined();
     expect(String(failure)).not.toContain('sk_x');
-    for (const [value, words] of [
-      [['a'], 'an array'],
-      ['text', 'a string'],
-      [undefined, 'undefined'],
-      [null, 'null'],
-    ] as const) {
+    for (const value of [['a'], 'text', undefined, null, { request: 1 }]) {
       const odd = {
         ...bare,
         name: 'odd_note',
@@ -131,7 +126,7 @@ describe('custom tools return the same shape', () => {
       } as unknown as typeof echo;
       const [oddTool] = tools({ tools: [odd], include: ['odd_note'] });
       await expect(oddTool?.execute({ note: 'x' } as never)).rejects.toThrowError(
-        `Tool odd_note returned ${words};`,
+        'Tool odd_note returned no { request, response };',
       );
     }
   });

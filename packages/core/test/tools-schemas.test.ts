@@ -63,7 +63,7 @@ describe.each(definitions)('$name', (definition) => {
         search_websites: 'x_search_websites',
         update_collection: 'x_update_collection',
       },
-      { buyLinks: 'inline' },
+      'inline',
     );
     expect(description.length).toBeGreaterThan(150);
     expect(description).toMatch(/x_(search_websites|update_collection|search_catalog)/);

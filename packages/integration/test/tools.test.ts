@@ -162,7 +162,7 @@ describe('search_catalog against the emulator', () => {
     const { searchCatalog } = toolsFor(emulator.keys.valid);
     const { text } = await modelView(searchCatalog, { ...catalogInput, query: '  ' });
     expect(text).toBe(
-      'Invalid arguments: query: must not be empty; say what the shopper wants, in plain words. Fix these fields and call the tool again.',
+      'Invalid arguments: query: must not be empty; give what the shopper wants, in plain words. Fix these fields and call the tool again.',
     );
   });
 

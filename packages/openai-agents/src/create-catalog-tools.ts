@@ -25,8 +25,8 @@ export interface OpenAIAgentsCatalogToolsOptions
   needsApproval?: boolean;
   /**
    * Strict input generation (OpenAI strict mode), default `true`: the built-in schemas pass
-   * it, your own tools' schemas are checked (a ConfigurationError lists what to change).
-   * `false` sends every tool non-strict.
+   * it; your own tools' schemas must too (OpenAI refuses one it cannot use). `false` sends
+   * every tool non-strict.
    */
   strict?: boolean;
 }
@@ -147,7 +147,5 @@ export function createCatalogTools(
 ): CatalogFunctionTool[] {
   const { needsApproval = true, strict = true, ...shared } = options;
   const settings = { needsApproval, strict };
-  return createCatalogToolList({ ...shared, strict }).map((catalogTool) =>
-    toAgentsTool(catalogTool, settings),
-  );
+  return createCatalogToolList(shared).map((catalogTool) => toAgentsTool(catalogTool, settings));
 }

@@ -1,4 +1,3 @@
-import { ConfigurationError } from '@catalogkit/core';
 import { Agent, run } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
 import {
@@ -57,10 +56,7 @@ describe('your own tools (the tools option) in the Agents SDK run loop', () => {
     expect(resumed.finalOutput).toBe('Done.');
   });
 
-  it('must pass OpenAI strict mode, unless strict is false (then tools are sent non-strict)', async () => {
-    expect(() =>
-      createCatalogTools({ clientOptions: clientOptions(), tools: [looseTool] }),
-    ).toThrowError(ConfigurationError);
+  it('with strict false, every tool is sent non-strict (a schema strict mode refuses too)', async () => {
     const tools = createCatalogTools({
       clientOptions: clientOptions(),
       tools: [looseTool],

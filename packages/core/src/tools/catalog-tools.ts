@@ -1,6 +1,6 @@
-import * as z from 'zod/v4';
+import type { z } from 'zod/v4';
 import { CatalogClient } from '../client.js';
-import { ConfigurationError } from '../errors/catalog-error.js';
+import { ConfigurationError, RequestValidationError } from '../errors/catalog-error.js';
 import { isRecord } from '../is-record.js';
 import { getProductTool } from './built-in/get-product.js';
 import { lookupCatalogTool } from './built-in/lookup-catalog.js';
@@ -10,17 +10,12 @@ import { updateCollectionTool } from './built-in/update-collection.js';
 import type {
   AnyCatalogToolDefinition,
   CatalogToolClient,
-  CatalogToolDefaults,
   CatalogToolDefinition,
   CatalogToolName,
-  CatalogToolNames,
   CatalogToolResult,
-  CatalogViewSettings,
 } from './definition.js';
 import { errorTextForModel } from './error-text.js';
-import { validateToolInput } from './model-input.js';
 import { type CatalogToolsOptions, readToolOptions } from './options.js';
-import { findStrictModeViolations } from './strict-mode.js';
 
 /**
  * A catalog tool bound to a client, options and its final name: what the adapters wrap.
@@ -57,39 +52,13 @@ export type BoundCatalogTool<Definition> =
     ? CatalogTool<Input, Output, Name>
     : never;
 
-/** What every tool of a list is bound with. */
-interface BindContext {
-  client: CatalogToolClient;
-  view: CatalogViewSettings;
-  defaults: CatalogToolDefaults;
-  names: CatalogToolNames;
-}
-
-/**
- * Throws a ConfigurationError naming the tool unless `output` is a {@link CatalogToolResult}:
- * a custom tool written without the types would otherwise hand every adapter another shape.
- * What the value is is said, never its content.
- */
-function assertCatalogToolResult(
-  output: unknown,
-  tool: string,
-): asserts output is CatalogToolResult {
-  if (isRecord(output) && 'request' in output && 'response' in output) return;
-  const what = Array.isArray(output)
-    ? 'an array'
-    : isRecord(output)
-      ? 'an object without request and response'
-      : output == null
-        ? String(output)
-        : `a ${typeof output}`;
-  throw new ConfigurationError(
-    `Tool ${tool} returned ${what}; execute must return { request, response } (a CatalogToolResult): what was asked and what came back`,
-  );
-}
+/** What every tool of a list is bound with: the options as read. */
+type ToolSettings = ReturnType<typeof readToolOptions>;
 
 function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
   definition: CatalogToolDefinition<Input, Output, Name>,
-  { client, defaults, names, view }: BindContext,
+  client: CatalogToolClient,
+  { defaults, names, buyLinks }: ToolSettings,
 ): CatalogTool<Input, Output, Name> {
   const name = names[definition.name] ?? definition.name;
   // What the model reads and what the application forwards (a browser) pass the client's
@@ -98,32 +67,35 @@ function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
   return {
     name,
     originalName: definition.name,
-    description: definition.description(names, view),
+    description: definition.description(names, buyLinks),
     inputSchema: definition.inputSchema,
     needsApproval: definition.mutates,
     async execute(input, { signal } = {}) {
-      // Frameworks validate too, but a direct call must not reach the service unchecked.
-      const parsed = validateToolInput(definition.inputSchema, input, name);
-      const output = await definition.execute(parsed, { client, defaults, signal });
-      // A custom tool written without the types must not hand the adapters another shape.
-      assertCatalogToolResult(output, definition.name);
-      return redact(output);
+      // Frameworks validate too, but a direct call must not reach the service unchecked. Every
+      // bad field is named at once, in the schema's words (the built-ins' are for a model).
+      const parsed = definition.inputSchema.safeParse(input);
+      if (!parsed.success) {
+        const issues = parsed.error.issues.map((issue) => ({
+          path: issue.path.join('.'),
+          message: issue.message,
+        }));
+        throw new RequestValidationError(name, issues);
+      }
+      const output: unknown = await definition.execute(parsed.data, { client, defaults, signal });
+      // Plain JavaScript could return another shape, which every adapter would hand on.
+      if (!isRecord(output) || !('request' in output && 'response' in output)) {
+        throw new ConfigurationError(
+          `Tool ${definition.name} returned no { request, response }; execute must return a CatalogToolResult`,
+        );
+      }
+      return redact(output as Output);
     },
-    toModelOutput: (output) => redact(definition.toModelOutput(output, view)),
+    toModelOutput: (output) => redact(definition.toModelOutput(output, buyLinks)),
     errorToModelOutput(error) {
       const text = errorTextForModel(error, definition.modelFieldName);
       return text === undefined ? undefined : redact(text);
     },
   };
-}
-
-/** A custom tool's input schema must pass OpenAI strict mode like the built-ins' (tested). */
-function strictModeProblems({ inputSchema }: AnyCatalogToolDefinition): string[] {
-  try {
-    return findStrictModeViolations(z.toJSONSchema(inputSchema));
-  } catch (error) {
-    return [`not representable as JSON Schema (${String(error)})`];
-  }
 }
 
 const BUILT_INS = {
@@ -148,30 +120,12 @@ export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = n
   options: CatalogToolsOptions<Extra> = {},
 ): Array<AnyCatalogTool | BoundCatalogTool<Extra>> {
   const read = readToolOptions(options);
-  const definitions = read.selected.map(
-    (name) =>
-      (BUILT_INS as Record<string, AnyCatalogToolDefinition>)[name] ??
-      read.custom.find((tool) => tool.name === name),
-  ) as AnyCatalogToolDefinition[];
-  for (const definition of read.strict ? read.custom : []) {
-    const problems = read.selected.includes(definition.name) ? strictModeProblems(definition) : [];
-    if (problems.length > 0) {
-      throw new ConfigurationError(
-        `Invalid catalog tools options: the input schema of tool ${definition.name} does not pass OpenAI strict mode (${problems.join('; ')}); make every field required (nullable for "not given") and objects strict, or set strict: false`,
-      );
-    }
-  }
-  const client = read.client ?? new CatalogClient(read.clientOptions);
   // Settings are not checked here: tools made at module scope must import (and `next build`
   // pass) without the CATALOG_* settings; the client names a missing one at the first call.
-  const context: BindContext = {
-    client,
-    view: { buyLinks: read.buyLinks },
-    defaults: read.defaults,
-    names: read.names,
-  };
+  const client = read.client ?? new CatalogClient(read.clientOptions);
+  const builtIns: Record<string, AnyCatalogToolDefinition> = BUILT_INS;
   // Each is a built-in or one of `options.tools`, so the bound tool has the type of one.
-  return definitions.map((definition) => bindTool(definition, context)) as Array<
-    AnyCatalogTool | BoundCatalogTool<Extra>
-  >;
+  return read.selected.map((name) =>
+    bindTool(builtIns[name] ?? read.custom.find((tool) => tool.name === name)!, client, read),
+  ) as Array<AnyCatalogTool | BoundCatalogTool<Extra>>;
 }

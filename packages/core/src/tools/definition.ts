@@ -1,6 +1,5 @@
 import type { z } from 'zod/v4';
 import type { CatalogClient } from '../client.js';
-import { ConfigurationError } from '../errors/catalog-error.js';
 import type { AuthTier } from '../schemas/catalog.js';
 import type { CountryCode } from '../schemas/common.js';
 import type { BuyLinkMode } from './buy-link-reference.js';
@@ -20,10 +19,7 @@ export const LOOKUP_TOOL_NAMES = ['lookup_catalog', 'get_product'] as const;
 /** The name of a built-in tool before any rename: `search_catalog`, `search_websites` or `update_collection`. */
 export type CatalogToolName = (typeof CATALOG_TOOL_NAMES)[number];
 
-/**
- * Final name of each tool, after the rename hook: the three built-ins by their typed names,
- * and any tool added with the `tools` option by its own name.
- */
+/** Each tool's final name (after the rename hook), by its original name. */
 export type CatalogToolNames = Readonly<Record<CatalogToolName, string>> & {
   readonly [originalName: string]: string | undefined;
 };
@@ -32,9 +28,8 @@ export type CatalogToolNames = Readonly<Record<CatalogToolName, string>> & {
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
- * The part of a {@link CatalogClient} the tools use: its three calls, its store (shared
- * state, such as the collection guard's records; a custom tool may keep its own entries
- * there under its own key prefix) and the scope of its entries there, and its redactor.
+ * The part of a {@link CatalogClient} the tools use: its calls, its store and the scope of its
+ * entries there (a custom tool may keep entries under its own key prefix), its redactor.
  */
 export type CatalogToolClient = Pick<
   CatalogClient,
@@ -42,10 +37,8 @@ export type CatalogToolClient = Pick<
 >;
 
 /**
- * What a catalog tool returns to the application: what was asked, what came back. Every
- * tool, built-in or custom, returns this one shape, and the same object is what every
- * adapter hands on: the AI SDK tool result, the LangChain artifact, the MCP
- * `structuredContent`, the OpenAI Agents run item's custom data.
+ * What every catalog tool, built-in or custom, returns: what was asked, what came back. Every
+ * adapter hands this same object on (tool result, artifact, `structuredContent`, custom data).
  *
  * @example
  * // A search_catalog result: the query sent, the products found, the tier.
@@ -71,12 +64,6 @@ export interface CatalogToolDefaults {
   limit?: number;
 }
 
-/** Options that shape what the model reads: the tool descriptions and result views. */
-export interface CatalogViewSettings {
-  /** Buy links as links (`inline`) or as short references the application resolves. */
-  buyLinks: BuyLinkMode;
-}
-
 /** What a tool's `execute` receives besides the model's input. */
 export interface CatalogToolContext {
   client: CatalogToolClient;
@@ -96,8 +83,8 @@ export interface CatalogToolDefinition<
 > {
   /** The tool's name before any rename; must match {@link TOOL_NAME_PATTERN}. */
   name: Name;
-  /** Written for a model; a function of the final tool names (hosts may rename them). */
-  description(names: CatalogToolNames, view?: CatalogViewSettings): string;
+  /** Written for a model, from the final tool names (hosts may rename them) and buy-link mode. */
+  description(names: CatalogToolNames, buyLinks: BuyLinkMode): string;
   /** Zod schema of the model's arguments (OpenAI strict-mode compatible). */
   inputSchema: z.ZodType<Input>;
   /** True when the tool changes the user's data, so hosts should ask before running it. */
@@ -105,7 +92,7 @@ export interface CatalogToolDefinition<
   /** Runs the tool: `{ request, response }` (and `tier` where there is one). */
   execute(input: Input, context: CatalogToolContext): Promise<Output>;
   /** The compact text the model reads for a result of `execute`. */
-  toModelOutput(output: Output, view?: CatalogViewSettings): string;
+  toModelOutput(output: Output, buyLinks: BuyLinkMode): string;
   /** The model's name for a field the client reports by its wire path (e.g. `catalog.query`). */
   modelFieldName?(wirePath: string): string;
 }
@@ -116,14 +103,9 @@ export interface CatalogToolDefinition<
  */
 export type AnyCatalogToolDefinition = CatalogToolDefinition<unknown, CatalogToolResult, string>;
 
-/** Gives a tool definition its types; a ConfigurationError when its name is unusable. */
+/** Gives a tool definition its types (its name is checked with the options, when tools are made). */
 export function defineCatalogTool<Input, Output extends CatalogToolResult, Name extends string>(
   definition: CatalogToolDefinition<Input, Output, Name>,
 ): CatalogToolDefinition<Input, Output, Name> {
-  if (!TOOL_NAME_PATTERN.test(definition.name)) {
-    throw new ConfigurationError(
-      `defineCatalogTool: name is ${JSON.stringify(definition.name)}; tool names must match ${TOOL_NAME_PATTERN.source}`,
-    );
-  }
   return definition;
 }

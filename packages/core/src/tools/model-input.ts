@@ -1,5 +1,4 @@
 import * as z from 'zod/v4';
-import { RequestValidationError } from '../errors/catalog-error.js';
 import { isRecord } from '../is-record.js';
 import { checkRequest } from '../validation/request.js';
 import { hasLoneSurrogate } from '../validation/text.js';
@@ -14,9 +13,6 @@ export type Coerce = (value: unknown) => unknown;
 export const integerText: Coerce = (value) =>
   typeof value === 'string' && /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : value;
 
-/** Surrounding whitespace is noise a model adds; an empty result is refused later. */
-export const trimmed: Coerce = (value) => (typeof value === 'string' ? value.trim() : value);
-
 /** The member of `values` named in any letter case (`"gb"` → `"GB"`), or by an alias (`"UK"`). */
 export function oneOf(values: readonly string[], aliases: Record<string, string> = {}): Coerce {
   const byKey = new Map(Object.entries(aliases).map(([alias, to]) => [alias.toLowerCase(), to]));
@@ -27,10 +23,8 @@ export function oneOf(values: readonly string[], aliases: Record<string, string>
 
 /** The list a string holds as JSON text (`'["affiliate"]'`, as some hosts send lists), if any. */
 function listInJsonText(value: string): unknown[] | undefined {
-  const text = value.trim();
-  if (!text.startsWith('[') || !text.endsWith(']')) return undefined;
   try {
-    const parsed: unknown = JSON.parse(text);
+    const parsed: unknown = value.trimStart().startsWith('[') ? JSON.parse(value) : undefined;
     return Array.isArray(parsed) ? parsed : undefined;
   } catch {
     return undefined;
@@ -39,28 +33,25 @@ function listInJsonText(value: string): unknown[] | undefined {
 
 /**
  * Each item of a list is coerced; a list sent as JSON text is parsed first (its items then
- * meet the same rules), and with `lone`, a lone string becomes a list of one. With
+ * meet the same rules), and with `lone`, a lone value becomes a list of one. With
  * `missing`, `null` or a missing value means "none": the empty list.
  */
-export function listOf(item: Coerce, { lone = true, missing = false } = {}): Coerce {
-  return (value) => {
-    if (missing && (value === null || value === undefined)) return [];
+export function listOf(item: Coerce = (value) => value, { lone = true, missing = false } = {}) {
+  return (value: unknown) => {
+    if (missing && value == null) return [];
     const list =
       typeof value === 'string' ? (listInJsonText(value) ?? (lone ? [value] : value)) : value;
     return Array.isArray(list) ? list.map(item) : list;
   };
 }
 
-/**
- * Coerces the members of an object named in `fields`, a missing one first becoming `fill`
- * when given (`null`: "not given"); other members are kept for validation to name.
- */
-export function objectOf(fields: Readonly<Record<string, Coerce>>, fill?: null): Coerce {
+/** Coerces the members of an object named in `fields`; others are kept for validation to name. */
+export function objectOf(fields: Readonly<Record<string, Coerce>>): Coerce {
   return (value) => {
     if (!isRecord(value)) return value;
     const result: Record<string, unknown> = { ...value };
     for (const [key, coerce] of Object.entries(fields)) {
-      const coerced = coerce(fill === null ? (result[key] ?? null) : result[key]);
+      const coerced = coerce(result[key]);
       if (coerced !== undefined) result[key] = coerced;
     }
     return result;
@@ -69,21 +60,24 @@ export function objectOf(fields: Readonly<Record<string, Coerce>>, fill?: null):
 
 /**
  * A text field as the model sees it: a plain string in the JSON Schema (strict mode allows
- * no length keywords), checked in the same pass by the tool's rules (not empty after
- * trimming, well-formed Unicode) and by the client's own schema of the wire field (`rule`),
- * so the tool and the client cannot disagree about what is valid.
+ * no length keywords), trimmed, then checked in the same pass by the tool's rules (not empty,
+ * well-formed Unicode) and by the client's own schema of the wire field (`rule`), so the tool
+ * and the client cannot disagree about what is valid. `what` tells the model what to give.
  */
-export function text(options: { what: string; empty: string; rule?: z.core.$ZodType }) {
-  return z.string({ error: `must be text: ${options.what}` }).check((payload) => {
-    const report = (message: string) =>
-      payload.issues.push({ code: 'custom', message, input: payload.value });
-    if (payload.value === '') return void report(`must not be empty; ${options.empty}`);
-    if (hasLoneSurrogate(payload.value)) {
-      return void report('must be well-formed text (it holds a lone surrogate)');
-    }
-    const checked = options.rule && checkRequest(options.rule, payload.value);
-    if (checked && !checked.ok) for (const issue of checked.issues) report(issue.message);
-  });
+export function text(what: string, rule?: z.core.$ZodType) {
+  return z
+    .string({ error: `must be text: ${what}` })
+    .trim()
+    .check((payload) => {
+      const report = (message: string) =>
+        payload.issues.push({ code: 'custom', message, input: payload.value });
+      if (payload.value === '') return void report(`must not be empty; give ${what}`);
+      if (hasLoneSurrogate(payload.value)) {
+        return void report('must be well-formed text (it holds a lone surrogate)');
+      }
+      const checked = rule && checkRequest(rule, payload.value);
+      if (checked && !checked.ok) for (const issue of checked.issues) report(issue.message);
+    });
 }
 
 /** A whole number within bounds; one message for every way to miss it. */
@@ -128,28 +122,20 @@ export function exactObject<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
 }
 
 /**
- * The input schema of a tool: `coerce` runs first (fields left out become null, unambiguous
- * repairs), then `schema` validates exactly. The JSON Schema of the result is `schema`'s,
- * in both of zod's `io` modes, and LangChain's converter falls back to it too, because the
+ * The input schema of a tool: fields left out become null, `coerce` makes its unambiguous
+ * repairs, then `schema` validates exactly. The JSON Schema of the result is `schema`'s, in
+ * both of zod's `io` modes, and LangChain's converter falls back to it too, because the
  * coercion is a preprocess of the whole input rather than of each field.
  */
-export function modelInput<T extends z.ZodType>(
-  fields: Readonly<Record<string, Coerce>>,
+export function modelInput<T extends z.ZodObject>(
   schema: T,
+  coerce: Readonly<Record<string, Coerce>> = {},
 ) {
-  return z.preprocess(objectOf(fields, null), schema);
-}
-
-/**
- * Validates a tool's input in one pass and throws a RequestValidationError naming every bad
- * field, in the schema's own words (the built-ins' are written for a model).
- */
-export function validateToolInput<T>(schema: z.ZodType<T>, input: unknown, toolName: string): T {
-  const parsed = schema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map(({ path, message }) => ({
-    path: path.join('.'),
-    message,
-  }));
-  throw new RequestValidationError(toolName, issues);
+  const fields = objectOf(coerce);
+  return z.preprocess((value) => {
+    if (!isRecord(value)) return value;
+    const filled: Record<string, unknown> = { ...value };
+    for (const key of Object.keys(schema.shape)) filled[key] ??= null;
+    return fields(filled);
+  }, schema);
 }

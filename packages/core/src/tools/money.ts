@@ -16,12 +16,8 @@ export function formatMinorUnits(price: Price): string {
 /**
  * {@link formatMinorUnits} with its own formatter cache. The amount is divided by the ISO 4217
  * exponent of the currency (the contract's "minor units"), never by Intl's display digits:
- * CLDR shows HUF and IQD with 0 digits while ISO gives them 2 and 3, and ICU versions differ
- * by runtime. Intl only draws the number, with exactly that many digits (nothing rounded away).
- *
- * Self-contained (nothing from outside its body but its parameters and Intl), so the MCP
- * storefront ships this very function as source text: its cards and the model's text are
- * one formatter's output and cannot disagree.
+ * CLDR shows HUF and IQD with 0 digits while ISO gives them 2 and 3. Self-contained: the MCP
+ * storefront ships this very function as source text, so its cards and the model's text agree.
  */
 export function minorUnitsText(
   price: { amount: number; currency: string },

@@ -14,25 +14,21 @@ import {
 } from './definition.js';
 
 /**
- * Options shared by every adapter (`@catalogkit/ai-sdk`, `@catalogkit/langchain`).
- * `Extra` is the type of the tools added with `tools` (inferred; none by default).
+ * Options shared by every adapter. `Extra` is the type of the tools added with `tools`
+ * (inferred; none by default).
  */
 export interface CatalogToolsOptions<Extra extends AnyCatalogToolDefinition = never> {
   /** The client the tools call. Give this or `clientOptions`, not both. */
   client?: CatalogClient;
   /**
-   * Options for a client the tools create (it falls back to the CATALOG_* environment
-   * variables). The client's `store` holds the collection guard's write-ahead records: pass
-   * the same Redis store (`@catalogkit/redis`) to every instance, so a change of unknown
-   * outcome is not repeated by another process or serverless invocation.
+   * Options for a client the tools create (falling back to the CATALOG_* environment
+   * variables). Give every instance the same Redis `store`, so a change of unknown outcome is
+   * not repeated by another process.
    */
   clientOptions?: CatalogClientOptions;
   /**
-   * Your own tools (made with `defineCatalogTool`), added after the three built-ins. They get
-   * the same treatment: input validation, redaction of the API key in model text, error text
-   * for the model, approval when `mutates` is true, the strict-mode check, rename and
-   * include/exclude by their names. A name may not repeat a built-in's, nor be
-   * `lookup_catalog` or `get_product` (reserved for the service's tools, listed or not).
+   * Your own tools (made with `defineCatalogTool`), added after the built-ins and treated
+   * like them. Their names may not repeat a built-in's, `lookup_catalog` or `get_product`.
    */
   tools?: readonly Extra[];
   /** Only these tools (default: all, the built-ins and `tools`). */
@@ -44,24 +40,15 @@ export interface CatalogToolsOptions<Extra extends AnyCatalogToolDefinition = ne
   /** Renames the tools, e.g. `(name) => \`shop_${name}\``; results must match `^[a-zA-Z0-9_-]{1,64}$` and differ. */
   rename?(name: CatalogToolName | (string & {})): string;
   /**
-   * Check every input schema against OpenAI strict mode (default `true`): a tool from `tools`
-   * that fails throws a ConfigurationError listing what to change. `false` for providers
-   * without strict mode.
-   */
-  strict?: boolean;
-  /**
-   * How the model reads buy links. `reference` (default): a short reference per offer
-   * (`[[buy:123456789]]`) the application resolves (`finalizeBuyLinks`, or the adapters'
-   * helpers), so no catalog URL reaches the model and a miscopied one is reported. `inline`:
-   * the links byte for byte, for hosts that show the model's text as written (check the
-   * answer with `finalizeBuyLinks`).
+   * How the model reads buy links: `reference` (default), a short `[[buy:123456789]]` per
+   * offer that the application resolves (`finalizeBuyLinks`), so no catalog URL reaches the
+   * model; or `inline`, the links byte for byte (check the answer with `finalizeBuyLinks`).
    */
   buyLinks?: BuyLinkMode;
   /**
-   * The tools the service's MCP endpoint lists: pass `await client.catalog.tools()`.
-   * `lookup_catalog` and `get_product` join the tool set only when listed here; without
-   * this option the tool set is search_catalog, search_websites, update_collection (and
-   * `tools`). An option, not a call, so creating tools stays free of I/O.
+   * The tools the service lists (`await client.catalog.tools()`): `lookup_catalog` and
+   * `get_product` join the tool set only when listed here. An option, so creating tools
+   * stays free of I/O.
    */
   serviceTools?: readonly string[];
 }
@@ -103,7 +90,7 @@ export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefin
   const custom = [...(options.tools ?? [])];
   const issues: string[] = [];
   if (client && clientOptions) issues.push('give client or clientOptions, not both');
-  // The tools' own option until wave 4e: ignored, the guard would sit in a private store.
+  // A retired option: a store there would hold the guard's records apart from the client's.
   if ('store' in options) {
     issues.push(
       'store: give it to the client (clientOptions.store or new CatalogClient({ store }))',
@@ -124,7 +111,7 @@ export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefin
     });
   }
   // Any other value would print the links as they are: checked, since references keep URLs from the model.
-  const { strict = true, buyLinks = 'reference' } = options;
+  const { buyLinks = 'reference' } = options;
   if (buyLinks !== 'inline' && buyLinks !== 'reference') {
     issues.push('buyLinks: must be inline or reference');
   }
@@ -141,5 +128,5 @@ export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefin
   if (issues.length > 0) {
     throw new ConfigurationError(`Invalid catalog tools options: ${issues.join('; ')}`);
   }
-  return { client, clientOptions, custom, selected, names, defaults, buyLinks, strict };
+  return { client, clientOptions, custom, selected, names, defaults, buyLinks };
 }

@@ -1,6 +1,3 @@
-// The one buy-link rule of a catalog product, shared by `@catalogkit/links`' collectBuyLinks
-// and the MCP storefront's cards (which embed this function's source text).
-
 /** One offer of a product: the record it is shown from and its buy link, if it has one. */
 export interface ProductOffer {
   /** A variant record, or the product itself when it has no variants. */
@@ -16,9 +13,8 @@ export interface ProductOffer {
 /**
  * The offers of one product and their buy links: each variant that is a record, or the
  * product itself when its `variants` list is empty or absent (a list holding no record gives
- * no offer, and no fallback to the product's `url`). The one buy-link rule: `collectBuyLinks`
- * and the MCP storefront's cards both use it (links re-exports it). Self-contained (nothing from outside its body),
- * so the storefront ships this very function as source text into its page.
+ * no offer, and no fallback to the product's `url`). The one buy-link rule of `@catalogkit/links`
+ * and the MCP storefront, which ships this very function as source text: keep it self-contained.
  */
 export function productOffers(product: unknown): ProductOffer[] {
   const isRecord = (value: unknown): value is Record<string, unknown> =>

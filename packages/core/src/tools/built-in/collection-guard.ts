@@ -18,11 +18,9 @@ const SETTLE_TIMEOUT_MS = 1_000;
 const ORPHAN_CHECKS_MS = [100, 1_000, 10_000];
 
 /** Each selector the update adds or writes by replacement, as `kind:id` (`product_ids:p1`). */
-function addedSelectors(
-  update: Pick<CollectionUpdate, 'add_clauses' | 'replace_clauses'>,
-): string[] {
+function addedSelectors({ add_clauses = [], replace_clauses = [] }: CollectionUpdate): string[] {
   const added = new Set<string>();
-  for (const clause of [...(update.add_clauses ?? []), ...(update.replace_clauses ?? [])]) {
+  for (const clause of [...add_clauses, ...replace_clauses]) {
     for (const key of SELECTOR_KEYS) for (const id of clause[key]) added.add(`${key}:${id}`);
   }
   return [...added].sort();
@@ -38,106 +36,87 @@ function pendingAdds(raw: string | undefined): string[] {
   }
 }
 
-/** Clears the record once the outcome is known: true when an answer was read or nothing left. */
-type SettleGuard = (outcomeKnown: boolean) => Promise<void>;
+/** Where an update is guarded: the client's store, its scope there, the collection. */
+export interface GuardedCollection {
+  store: CatalogStore;
+  scope: string;
+  collectionId: string;
+}
 
 /**
- * The write-ahead guard of one collection (ARCHITECTURE.md, "Changes guarded per
- * collection"): none -> sending (record written by one atomic set-if-absent, then the PATCH)
- * -> none (the writer read an answer, or its failure is proven before sending; cleared by
- * compare-and-delete on the writer's stamp) | unknown (record kept until it expires).
- * Store cost per update: at most 2 operations.
+ * Sends `update` with `send` under the write-ahead guard of its collection (ARCHITECTURE.md,
+ * "Changes guarded per collection"): an update that adds or replaces clauses (any
+ * `add_clauses`, even `[]`, or `replace_clauses`) is recorded by one atomic set-if-absent
+ * before it is sent, so this instance is the collection's one writer, and the record is
+ * cleared only once the outcome is known (an answer was read, or the failure is proven to
+ * have come before sending). Throws a RepeatedUpdateError (nothing sent) while another
+ * guarded change is out or of unknown outcome, and a StoreUnavailableError when the store
+ * fails. Renames, descriptions and removals are safe to repeat and take no record.
  */
-export class CollectionGuard {
-  readonly #store: CatalogStore;
-  readonly #key: string;
-
-  constructor(
-    store: CatalogStore,
-    scope: string,
-    readonly collectionId: string,
-  ) {
-    this.#store = store;
-    this.#key = `catalogkit:guard:${scope}:${collectionId}`;
-  }
-
-  /**
-   * Sends `update` with `send` under the guard: an update that adds or replaces clauses (any
-   * `add_clauses`, even `[]`, or `replace_clauses`) is recorded before it is sent, so this
-   * instance is the collection's one writer, and the record is cleared only once the outcome
-   * is known (an answer was read, or the failure is proven to have come before sending).
-   * Throws a RepeatedUpdateError (nothing sent) while another guarded change to the
-   * collection is out or of unknown outcome, and a StoreUnavailableError when the store
-   * fails. Renames, descriptions and removals are safe to repeat and take no record.
-   */
-  async send<T>(update: CollectionUpdate, signal: AbortSignal | undefined, send: () => Promise<T>) {
-    const guarded = update.add_clauses !== undefined || update.replace_clauses !== undefined;
-    const settle: SettleGuard = guarded ? await this.#begin(update, signal) : async () => {};
-    let result: T;
-    try {
-      result = await send();
-    } catch (error) {
-      await settle(CatalogError.is(error) && !error.outcomeUnknown);
-      throw error;
-    }
-    await settle(true);
-    return result;
-  }
-
-  async #begin(update: CollectionUpdate, signal?: AbortSignal): Promise<SettleGuard> {
-    const adds = addedSelectors(update);
-    const value = JSON.stringify({ o: randomStamp(), a: adds });
-    const written = await this.#call(
-      'recording a collection change before sending it',
-      (s) => s.setIfAbsent(this.#key, value, GUARD_RECORD_TTL_MS),
+export async function sendGuarded<T>(
+  { store, scope, collectionId }: GuardedCollection,
+  update: CollectionUpdate,
+  signal: AbortSignal | undefined,
+  send: () => Promise<T>,
+): Promise<T> {
+  if (update.add_clauses === undefined && update.replace_clauses === undefined) return send();
+  const key = `catalogkit:guard:${scope}:${collectionId}`;
+  const adds = addedSelectors(update);
+  const value = JSON.stringify({ o: randomStamp(), a: adds });
+  const record = () => store.setIfAbsent(key, value, GUARD_RECORD_TTL_MS);
+  const written = await callStore(
+    store,
+    'recording a collection change before sending it',
+    record,
+    {
       signal,
-    ).catch((error: unknown) => {
-      // The write may still land (a timed-out command can run later): clear it if it does.
-      this.#clearOrphan(value, 0);
-      throw error;
+    },
+  ).catch((error: unknown) => {
+    // The write may still land (a timed-out command can run later): clear it if it does.
+    clearOrphan(store, key, value);
+    throw error;
+  });
+  if (!written) {
+    const held = await callStore(store, 'reading a collection change', () => store.get(key), {
+      signal,
     });
-    if (written) return (known) => (known ? this.#delete(value) : Promise.resolve());
-    const held = await this.#call('reading a collection change', (s) => s.get(this.#key), signal);
     const pending = pendingAdds(held?.value);
     const mine = new Set(adds);
     throw new RepeatedUpdateError(
-      this.collectionId,
+      collectionId,
       pending,
       pending.filter((add) => mine.has(add)),
     );
   }
-
-  /**
-   * Removes the record if it is still `value` (this writer's), within a short time: a late
-   * clear never removes another writer's record. A failure leaves it to expire (refusing).
-   */
-  async #delete(value: string): Promise<void> {
-    await this.#call(
-      'clearing a collection change',
-      (s) => s.deleteIfEquals(this.#key, value),
-      undefined,
-      SETTLE_TIMEOUT_MS,
-    ).catch(() => undefined);
+  try {
+    const result = await send();
+    await clear(store, key, value);
+    return result;
+  } catch (error) {
+    if (CatalogError.is(error) && !error.outcomeUnknown) await clear(store, key, value);
+    throw error;
   }
+}
 
-  /** Deletes a record written by a send that never happened, if it is still that one. */
-  #clearOrphan(value: string, attempt: number): void {
-    const delayMs = ORPHAN_CHECKS_MS[attempt];
-    if (delayMs === undefined) return;
-    unrefTimeout(async () => {
-      const held = await this.#store.get(this.#key).catch(() => undefined);
-      if (held?.value === value) await this.#delete(value);
-      // Not there yet (or unreadable): look once more later; another writer's: leave it.
-      else if (held === undefined) this.#clearOrphan(value, attempt + 1);
-    }, delayMs);
-  }
+/**
+ * Removes the record if it is still `value` (this writer's), within a short time: a late
+ * clear never removes another writer's record. A failure leaves it to expire (refusing).
+ */
+async function clear(store: CatalogStore, key: string, value: string): Promise<void> {
+  const remove = () => store.deleteIfEquals(key, value);
+  await callStore(store, 'clearing a collection change', remove, {
+    timeoutMs: SETTLE_TIMEOUT_MS,
+  }).catch(() => undefined);
+}
 
-  #call<T>(
-    what: string,
-    operation: (store: CatalogStore) => Promise<T>,
-    signal?: AbortSignal,
-    timeoutMs?: number,
-  ): Promise<T> {
-    return callStore(this.#store, what, () => operation(this.#store), { signal, timeoutMs });
-  }
+/** Deletes a record written by a send that never happened, if it is still that one. */
+function clearOrphan(store: CatalogStore, key: string, value: string, attempt = 0): void {
+  const delayMs = ORPHAN_CHECKS_MS[attempt];
+  if (delayMs === undefined) return;
+  unrefTimeout(async () => {
+    const held = await store.get(key).catch(() => undefined);
+    if (held?.value === value) await clear(store, key, value);
+    // Not there yet (or unreadable): look once more later; another writer's: leave it.
+    else if (held === undefined) clearOrphan(store, key, value, attempt + 1);
+  }, delayMs);
 }

@@ -8,32 +8,26 @@ import {
 import { schema } from '../../schemas/define.js';
 import { catalogViewLegend, noticeLines, productSection } from '../catalog-view.js';
 import { type CatalogToolResult, defineCatalogTool } from '../definition.js';
-import { exactObject, list, listOf, modelInput, objectOf, text, trimmed } from '../model-input.js';
-
-const optionText = (what: string) => text({ what, empty: `give the ${what}` });
+import { exactObject, list, listOf, modelInput, text } from '../model-input.js';
 
 /** Arguments the model gives `get_product`: the product, options chosen, their priority. */
 export const GetProductInputSchema = /* @__PURE__ */ schema(() =>
   modelInput(
-    {
-      product_id: trimmed,
-      selected: listOf(objectOf({ name: trimmed, label: trimmed }), { lone: false }),
-      preferences: listOf(trimmed),
-    },
     exactObject({
-      product_id: optionText('product_id').describe('The product_id exactly as printed.'),
+      product_id: text('the product_id').describe('The product_id exactly as printed.'),
       selected: list(
-        exactObject({ name: optionText('option name'), label: optionText('option value') }),
+        exactObject({ name: text('the option name'), label: text('the option value') }),
         'options as {"name","label"}',
       )
         .nullable()
         .describe(
           'Options the shopper chose, e.g. [{"name":"Color","label":"Black"}]; null for none.',
         ),
-      preferences: list(optionText('option name'), 'option names')
+      preferences: list(text('an option name'), 'option names')
         .nullable()
         .describe('Option names in the order they matter most, e.g. ["Color"]; null for none.'),
     }),
+    { selected: listOf(undefined, { lone: false }), preferences: listOf() },
   ),
 );
 /** The input of `get_product` once validated; `null` means "not given". */
@@ -77,11 +71,11 @@ export const getProductTool = /* @__PURE__ */ defineCatalogTool<
   'get_product'
 >({
   name: GET_PRODUCT_TOOL,
-  description: (names, view) =>
+  description: (names, buyLinks) =>
     [
       `Details of one product by its product_id (from ${names.search_catalog}): its offers with current prices, availability and buy links, and its options (e.g. Color) with the values in stock.`,
       'Use it when the shopper asks about a specific product; pass the options they chose in selected to see only matching offers.',
-      catalogViewLegend(view?.buyLinks ?? 'reference'),
+      catalogViewLegend(buyLinks),
     ].join(' '),
   inputSchema: GetProductInputSchema,
   mutates: false,
@@ -96,7 +90,7 @@ export const getProductTool = /* @__PURE__ */ defineCatalogTool<
     const { result, tier } = await client.catalog.getProduct(request, signal ? { signal } : {});
     return { request, response: result, tier };
   },
-  toModelOutput: ({ request, response, tier }, view) => {
+  toModelOutput: ({ request, response, tier }, buyLinks) => {
     const { product } = response;
     const chosen = (product?.selected ?? []).map((option) => `${option.name} ${option.label}`);
     return [
@@ -105,7 +99,7 @@ export const getProductTool = /* @__PURE__ */ defineCatalogTool<
         : `No product ${request.id}.`,
       ...noticeLines(tier, response.messages),
       ...optionLines(product?.options ?? []),
-      ...(product ? productSection([product], view?.buyLinks ?? 'reference') : []),
+      ...(product ? productSection([product], buyLinks) : []),
     ].join('\n');
   },
   modelFieldName: (wirePath) =>

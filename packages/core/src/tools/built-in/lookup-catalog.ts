@@ -9,23 +9,16 @@ import {
 import { schema } from '../../schemas/define.js';
 import { catalogViewLegend, countOf, noticeLines, productSection } from '../catalog-view.js';
 import { type CatalogToolResult, defineCatalogTool } from '../definition.js';
-import { exactObject, list, listOf, modelInput, text, trimmed } from '../model-input.js';
+import { exactObject, list, listOf, modelInput, text } from '../model-input.js';
 
 /** Arguments the model gives `lookup_catalog`: product ids and/or retailer page URLs. */
 export const LookupCatalogInputSchema = /* @__PURE__ */ schema(() =>
   modelInput(
-    { product_ids: listOf(trimmed), urls: listOf(trimmed) },
     exactObject({
-      product_ids: list(
-        text({ what: 'a product_id as printed', empty: 'give a product_id as printed' }),
-        'product ids',
-      )
+      product_ids: list(text('a product_id as printed'), 'product ids')
         .nullable()
         .describe('product_id values exactly as printed by a catalog tool; null for none.'),
-      urls: list(
-        text({ what: 'a retailer product page URL', empty: 'give a URL', rule: PageUrlSchema }),
-        'URLs',
-      )
+      urls: list(text('a retailer product page URL', PageUrlSchema), 'URLs')
         .nullable()
         .describe('Product page URLs the shopper gave (http or https); null for none.'),
     })
@@ -35,6 +28,7 @@ export const LookupCatalogInputSchema = /* @__PURE__ */ schema(() =>
       .refine(({ product_ids, urls }) => countOfLists(product_ids, urls) <= CATALOG_LOOKUP_MAX, {
         error: `give at most ${CATALOG_LOOKUP_MAX} product_ids and urls together`,
       }),
+    { product_ids: listOf(), urls: listOf() },
   ),
 );
 
@@ -55,11 +49,11 @@ export const lookupCatalogTool = /* @__PURE__ */ defineCatalogTool<
   'lookup_catalog'
 >({
   name: LOOKUP_CATALOG_TOOL,
-  description: (names, view) =>
+  description: (names, buyLinks) =>
     [
       `Look up products by product_id (from ${names.search_catalog}) or by the URL of a retailer's product page the shopper gives: current prices, availability and buy links.`,
       'Use it to check products shown earlier or a link the shopper pasted; ids or URLs not found are listed as not_found.',
-      catalogViewLegend(view?.buyLinks ?? 'reference'),
+      catalogViewLegend(buyLinks),
     ].join(' '),
   inputSchema: LookupCatalogInputSchema,
   mutates: false,
@@ -73,11 +67,11 @@ export const lookupCatalogTool = /* @__PURE__ */ defineCatalogTool<
     const { result, tier } = await client.catalog.lookup(request, signal ? { signal } : {});
     return { request, response: result, tier };
   },
-  toModelOutput: ({ response, tier }, view) =>
+  toModelOutput: ({ response, tier }, buyLinks) =>
     [
       `${countOf(response.products.length, 'product')} found.`,
       ...noticeLines(tier, response.messages),
-      ...productSection(response.products, view?.buyLinks ?? 'reference'),
+      ...productSection(response.products, buyLinks),
     ].join('\n'),
   modelFieldName: (wirePath) =>
     wirePath.replace(/^catalog\.ids/, 'product_ids').replace(/^catalog\./, ''),

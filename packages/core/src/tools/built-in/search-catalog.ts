@@ -22,7 +22,6 @@ import {
   modelInput,
   oneOf,
   text,
-  trimmed,
   wholeNumber,
 } from '../model-input.js';
 
@@ -40,26 +39,18 @@ export const SearchCatalogInputSchema = /* @__PURE__ */ schema(() => {
   // The largest page a tool asks for is the website search's: 20 products is a long read already.
   const max = WEBSITE_SEARCH_LIMITS.limitMax;
   return modelInput(
-    {
-      query: trimmed,
-      limit: integerText,
-      cursor: trimmed,
-      placements: listOf(oneOf(PLACEMENTS)),
-    },
     exactObject({
-      query: text({
-        what: 'what the shopper wants, in plain words',
-        empty: 'say what the shopper wants, in plain words',
-        rule: CatalogQuerySchema.shape.query,
-      }).describe('What the shopper wants, in plain words, e.g. "waterproof trail running shoes".'),
+      query: text(
+        'what the shopper wants, in plain words',
+        CatalogQuerySchema.shape.query,
+      ).describe('What the shopper wants, in plain words, e.g. "waterproof trail running shoes".'),
       limit: wholeNumber(1, max, 'or null for the default')
         .nullable()
         .describe(`How many products to return, 1 to ${max}; null for the default.`),
-      cursor: text({
-        what: 'the cursor printed after a previous page',
-        empty: 'use null for the first page',
-        rule: CatalogPaginationSchema.shape.cursor,
-      })
+      cursor: text(
+        'the cursor printed after a previous page, or null for the first page',
+        CatalogPaginationSchema.shape.cursor,
+      )
         .nullable()
         .describe(
           'The cursor printed after a previous page of the same query, to get the next page; null for the first page.',
@@ -70,6 +61,7 @@ export const SearchCatalogInputSchema = /* @__PURE__ */ schema(() => {
           '["affiliate"] to get the commission on each product (needs an API key); null for the default.',
         ),
     }),
+    { limit: integerText, placements: listOf(oneOf(PLACEMENTS)) },
   );
 });
 /** The input of `search_catalog` once validated: every field present, `null` meaning "not given". */
@@ -97,11 +89,11 @@ export const searchCatalogTool = /* @__PURE__ */ defineCatalogTool<
   'search_catalog'
 >({
   name: 'search_catalog',
-  description: (names, view) =>
+  description: (names, buyLinks) =>
     [
       'Search the product catalog across many retailers. Use it whenever the shopper wants to find, compare or buy a product.',
       "Each product comes with its product_id and brand_id (and category ids); each offer with its option, price, availability, retailer and the retailer's website_id, commission when asked for, and buy link.",
-      catalogViewLegend(view?.buyLinks ?? 'reference'),
+      catalogViewLegend(buyLinks),
       `Product, brand, category and website ids go into ${names.update_collection} clauses; ${names.search_websites} finds other retailers and their commission rates.`,
       'When more results exist, the output ends with a cursor: pass it with the same query to get the next page.',
     ].join(' '),
@@ -112,7 +104,7 @@ export const searchCatalogTool = /* @__PURE__ */ defineCatalogTool<
     const { result, tier } = await client.catalog.search(request, signal ? { signal } : {});
     return { request, response: result, tier };
   },
-  toModelOutput: (output, view) => formatCatalogResult(output, view?.buyLinks),
+  toModelOutput: formatCatalogResult,
   // The client names fields by their place in `catalog`; the model knows them flat.
   modelFieldName: (wirePath) => wirePath.replace(/^catalog\.(pagination\.)?/, ''),
 });

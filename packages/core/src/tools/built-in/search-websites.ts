@@ -18,7 +18,6 @@ import {
   modelInput,
   oneOf,
   text,
-  trimmed,
   wholeNumber,
 } from '../model-input.js';
 
@@ -40,18 +39,8 @@ export const SearchWebsitesInputSchema = /* @__PURE__ */ schema(() => {
   const { queryMaxLength, limitMin, limitMax, limitDefault, defaultCountry } =
     WEBSITE_SEARCH_LIMITS;
   return modelInput(
-    {
-      query: trimmed,
-      limit: integerText,
-      category_ids: listOf(trimmed),
-      country: oneOf(COUNTRY_CODES, COUNTRY_ALIASES),
-    },
     exactObject({
-      query: text({
-        what: 'a retailer name or domain',
-        empty: 'give a retailer name or domain',
-        rule: WebsiteSearchParamsSchema.shape.query,
-      }).describe(
+      query: text('a retailer name or domain', WebsiteSearchParamsSchema.shape.query).describe(
         `Retailer name or domain, 1 to ${queryMaxLength} characters, e.g. "nike" or "zappos.com".`,
       ),
       limit: wholeNumber(limitMin, limitMax, `or null for the default (${limitDefault})`)
@@ -60,10 +49,7 @@ export const SearchWebsitesInputSchema = /* @__PURE__ */ schema(() => {
           `How many websites to return, ${limitMin} to ${limitMax}; null for the default (${limitDefault}).`,
         ),
       category_ids: list(
-        text({
-          what: 'a category id',
-          empty: `give a category id such as "${EXAMPLE_CATEGORY_ID}" (from the catalog search)`,
-        }),
+        text(`a category id such as "${EXAMPLE_CATEGORY_ID}" (from the catalog search)`),
         'category ids',
       )
         .nullable()
@@ -76,6 +62,11 @@ export const SearchWebsitesInputSchema = /* @__PURE__ */ schema(() => {
           `Country whose commission rates to show (EU is the pan-region); null for the default (${defaultCountry}).`,
         ),
     }),
+    {
+      limit: integerText,
+      category_ids: listOf(),
+      country: oneOf(COUNTRY_CODES, COUNTRY_ALIASES),
+    },
   );
 });
 /** The input of `search_websites` once validated: every field present, `null` meaning "not given". */

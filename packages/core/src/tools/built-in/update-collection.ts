@@ -10,10 +10,10 @@ import {
 import { schema } from '../../schemas/define.js';
 import { countOf } from '../catalog-view.js';
 import { type CatalogToolResult, defineCatalogTool } from '../definition.js';
-import { exactObject, list, listOf, modelInput, objectOf, text, trimmed } from '../model-input.js';
-import { CollectionGuard } from './collection-guard.js';
+import { exactObject, list, listOf, modelInput, objectOf, text } from '../model-input.js';
+import { sendGuarded } from './collection-guard.js';
 
-const id = (what: string) => text({ what: `an id of ${what}`, empty: `give an id of ${what}` });
+const id = (what: string) => text(`an id of ${what}`);
 
 const idList = (what: string, source: string) =>
   list(id(what), `ids of ${what}`).describe(`Ids of ${what} (${source}); [] for none.`);
@@ -31,7 +31,7 @@ const clauseSelectors = /* @__PURE__ */ schema(() => ({
  * it overwrites the whole clause, so a missing one could mean "keep" or "clear".
  */
 const selectorsCoerced = (missing: boolean) =>
-  Object.fromEntries(SELECTOR_KEYS.map((key) => [key, listOf(trimmed, { missing })]));
+  Object.fromEntries(SELECTOR_KEYS.map((key) => [key, listOf(undefined, { missing })]));
 
 /** The changes of an update; at least one must be given. */
 const CHANGE_KEYS = [
@@ -46,10 +46,7 @@ const CHANGE_KEYS = [
 const MAX_IDS_PER_UPDATE = 500;
 
 const idsIn = (clauses: ReadonlyArray<Record<(typeof SELECTOR_KEYS)[number], string[]>> | null) =>
-  (clauses ?? []).reduce(
-    (sum, clause) => sum + SELECTOR_KEYS.reduce((n, key) => n + clause[key].length, 0),
-    0,
-  );
+  (clauses ?? []).flatMap((clause) => SELECTOR_KEYS.flatMap((key) => clause[key])).length;
 
 /**
  * Arguments the model gives `update_collection`. The JSON Schema lists every field (null
@@ -58,34 +55,17 @@ const idsIn = (clauses: ReadonlyArray<Record<(typeof SELECTOR_KEYS)[number], str
  */
 export const UpdateCollectionInputSchema = /* @__PURE__ */ schema(() =>
   modelInput(
-    {
-      collection_id: trimmed,
-      name: trimmed,
-      description: trimmed,
-      add_clauses: listOf(objectOf(selectorsCoerced(true)), { lone: false }),
-      replace_clauses: listOf(objectOf({ clause_id: trimmed, ...selectorsCoerced(false) }), {
-        lone: false,
-      }),
-      remove_clause_ids: listOf(trimmed),
-    },
     exactObject({
-      collection_id: text({
-        what: 'the id of the collection to change',
-        empty: 'give the id of the collection to change',
-        rule: CollectionIdSchema,
-      }).describe('Id of the collection to change.'),
-      name: text({
-        what: 'the new name',
-        empty: 'use null to keep the current name',
-        rule: CollectionUpdateSchema.shape.name,
-      })
+      collection_id: text('the id of the collection to change', CollectionIdSchema).describe(
+        'Id of the collection to change.',
+      ),
+      name: text('the new name, or null to keep the current one', CollectionUpdateSchema.shape.name)
         .nullable()
         .describe('New name; null to keep the current one.'),
-      description: text({
-        what: 'the new description',
-        empty: 'use null to keep the current description',
-        rule: CollectionUpdateSchema.shape.description,
-      })
+      description: text(
+        'the new description, or null to keep the current one',
+        CollectionUpdateSchema.shape.description,
+      )
         .nullable()
         .describe('New description; null to keep the current one.'),
       add_clauses: list(exactObject(clauseSelectors), 'clauses')
@@ -122,6 +102,11 @@ export const UpdateCollectionInputSchema = /* @__PURE__ */ schema(() =>
         input: value,
       });
     }),
+    {
+      add_clauses: listOf(objectOf(selectorsCoerced(true)), { lone: false }),
+      replace_clauses: listOf(objectOf(selectorsCoerced(false)), { lone: false }),
+      remove_clause_ids: listOf(),
+    },
   ),
 );
 /** The input of `update_collection` once validated: every field present, `null` meaning "leave as is". */
@@ -196,11 +181,13 @@ export const updateCollectionTool = /* @__PURE__ */ defineCatalogTool<
     const update = buildUpdate(input);
     const collectionId = input.collection_id;
     // Scoped to this client's service and key: another tenant sharing the store never refuses
-    // this call. Write-ahead: an update that adds or replaces clauses is recorded before it is
-    // sent, and kept while its outcome is unknown, so no repeat of it, in any shape, is sent.
-    const guard = new CollectionGuard(client.store, await client.storeScope(), collectionId);
-    const response = await guard.send(update, signal, () =>
-      client.collections.update(collectionId, update, signal ? { signal } : {}),
+    // this call.
+    const scope = await client.storeScope();
+    const response = await sendGuarded(
+      { store: client.store, scope, collectionId },
+      update,
+      signal,
+      () => client.collections.update(collectionId, update, signal ? { signal } : {}),
     );
     return { request: { collectionId, update }, response };
   },
