@@ -1,4 +1,4 @@
-import { monotonicMs, sleep } from '../async.js';
+import { sleep } from '../async.js';
 import { type CatalogError, markOutcome } from '../errors/catalog-error.js';
 import { AbortError, TimeoutError } from '../errors/transport-errors.js';
 import { type CallObserver, type CatalogInstrumentation, observeCall } from '../instrumentation.js';
@@ -25,10 +25,12 @@ export const DEFAULT_BODY_LIMITS: BodyLimits = {
 export class CallScope {
   readonly #controller = new AbortController();
   readonly signal = this.#controller.signal;
-  readonly #timer: ReturnType<typeof setTimeout>;
   readonly #deadline: number;
-  readonly #detach: (() => void) | undefined;
-  #failure: CatalogError | undefined;
+  readonly #timer: ReturnType<typeof setTimeout>;
+  readonly #onAbort = () =>
+    this.#stop(new AbortError(this.operation, { cause: this.caller?.reason }));
+  /** The TimeoutError or AbortError that ended the call, if one did. */
+  failure: CatalogError | undefined;
   /**
    * Whether the latest request may have been acted on: set when it is handed to fetch,
    * cleared by a refused connection or a 4xx (never by a later redirect hop). It decides
@@ -43,36 +45,24 @@ export class CallScope {
   constructor(
     readonly operation: string,
     readonly timeoutMs: number,
-    callerSignal?: AbortSignal,
+    readonly caller?: AbortSignal,
     readonly limits: BodyLimits = DEFAULT_BODY_LIMITS,
     /** A change: no redirect is followed, and errors say whether it may have been applied. */
     readonly mutates = false,
   ) {
-    this.#deadline = monotonicMs() + timeoutMs;
+    this.#deadline = performance.now() + timeoutMs;
     this.#timer = setTimeout(() => this.#stop(new TimeoutError(timeoutMs, operation)), timeoutMs);
-    this.#detach = callerSignal ? this.#follow(callerSignal) : undefined;
-  }
-
-  #follow(callerSignal: AbortSignal): () => void {
-    const onAbort = () =>
-      this.#stop(new AbortError(this.operation, { cause: callerSignal.reason }));
-    if (callerSignal.aborted) onAbort();
-    else callerSignal.addEventListener('abort', onAbort, { once: true });
-    return () => callerSignal.removeEventListener('abort', onAbort);
+    if (caller?.aborted) this.#onAbort();
+    else caller?.addEventListener('abort', this.#onAbort, { once: true });
   }
 
   remainingMs(): number {
-    return Math.max(0, this.#deadline - monotonicMs());
-  }
-
-  /** The TimeoutError or AbortError that ended the call, if one did. */
-  get failure(): CatalogError | undefined {
-    return this.#failure;
+    return Math.max(0, this.#deadline - performance.now());
   }
 
   dispose(): void {
     clearTimeout(this.#timer);
-    this.#detach?.();
+    this.caller?.removeEventListener('abort', this.#onAbort);
   }
 
   /** Waits `ms`, ending early with the scope's TimeoutError/AbortError. */
@@ -81,8 +71,8 @@ export class CallScope {
   }
 
   #stop(failure: CatalogError): void {
-    if (this.#failure) return;
-    this.#failure = failure;
+    if (this.failure) return;
+    this.failure = failure;
     this.#controller.abort(failure);
   }
 }
@@ -117,12 +107,12 @@ export async function runCall<T>(
   attempt: (scope: CallScope) => Promise<T>,
   hooks?: AttemptHooks,
 ): Promise<T> {
-  const { operation, timeoutMs, signal, limits, mutates, onFailure, instrumentation } = settings;
-  const scope = new CallScope(operation, timeoutMs, signal, limits, mutates === true);
+  const { operation, timeoutMs, signal, limits, mutates = false, instrumentation } = settings;
+  const scope = new CallScope(operation, timeoutMs, signal, limits, mutates);
   // Without an instrumentation every report below is one `undefined` check: no allocation.
   const observer =
     instrumentation &&
-    observeCall(instrumentation, operation, mutates === true, (error) =>
+    observeCall(instrumentation, operation, mutates, (error) =>
       retry.logger?.warn?.(`${operation}: the instrumentation threw; this call is not observed`, {
         error: error instanceof Error ? error.name : typeof error,
       }),
@@ -135,24 +125,20 @@ export async function runCall<T>(
     for (let attemptNumber = 0; ; attemptNumber++) {
       try {
         const waited = hooks?.beforeAttempt(scope, waitedMs) ?? 0;
-        if (typeof waited === 'number') waitedMs += waited;
-        else {
-          const pausedMs = await waited;
-          waitedMs += pausedMs;
-          if (pausedMs > 0) observer?.wait('rateLimitPause', pausedMs);
-        }
-        attempts = attemptNumber + 1;
-        observer?.attemptStart(attempts);
+        const pausedMs = typeof waited === 'number' ? waited : await waited;
+        if (pausedMs > 0) observer?.wait('rateLimitPause', pausedMs);
+        waitedMs += pausedMs;
+        observer?.attemptStart(++attempts);
         const result = await attempt(scope);
-        if (observer) {
-          observer.attemptEnd(attempts, undefined);
-          observer.end(undefined, attempts);
-        }
+        observer?.attemptEnd(attempts, undefined);
+        observer?.end(undefined, attempts);
         return result;
       } catch (error) {
         if (attempts === attemptNumber + 1) observer?.attemptEnd(attempts, error);
         await hooks?.afterFailure(error, scope);
-        const delayMs = retryDelayFor(error, attemptNumber, waitedMs, { ...retry, scope });
+        const delayMs = scope.failure
+          ? undefined
+          : retryDelayFor(error, attemptNumber, waitedMs, scope.remainingMs(), operation, retry);
         if (delayMs === undefined) throw error;
         observer?.wait('retry', delayMs);
         await scope.sleep(delayMs);
@@ -163,7 +149,7 @@ export async function runCall<T>(
     // Whatever fetch or a body read threw after an abort, report why it was aborted.
     const error = scope.failure ?? caught;
     if (mutates) markOutcome(error, scope.mayHaveArrived);
-    onFailure?.(error);
+    settings.onFailure?.(error);
     observer?.end(error, attempts);
     throw error;
   } finally {

@@ -16,7 +16,7 @@ import {
 } from '../schemas/common.js';
 import type { Redactor } from './redact.js';
 import { headerRecord, parseServerJson, snippet } from './response-body.js';
-import { parseRetryAfter } from './retry-after.js';
+import { parseRetryAfter } from './retry.js';
 import { parseWwwAuthenticate } from './www-authenticate.js';
 
 /** What is known about the call that got the error answer. */
