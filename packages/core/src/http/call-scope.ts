@@ -65,11 +65,6 @@ export class CallScope {
     this.caller?.removeEventListener('abort', this.#onAbort);
   }
 
-  /** Waits `ms`, ending early with the scope's TimeoutError/AbortError. */
-  sleep(ms: number): Promise<void> {
-    return sleep(ms, this.signal);
-  }
-
   #stop(failure: CatalogError): void {
     if (this.failure) return;
     this.failure = failure;
@@ -141,7 +136,7 @@ export async function runCall<T>(
           : retryDelayFor(error, attemptNumber, waitedMs, scope.remainingMs(), operation, retry);
         if (delayMs === undefined) throw error;
         observer?.wait('retry', delayMs);
-        await scope.sleep(delayMs);
+        await sleep(delayMs, scope.signal);
         waitedMs += delayMs;
       }
     }

@@ -1,3 +1,4 @@
+import { sleep } from '../async.js';
 import { RateLimitError } from '../errors/api-errors.js';
 import type { CatalogLogger } from '../logger.js';
 import { MCP_OPERATIONS } from '../mcp-operations.js';
@@ -60,7 +61,7 @@ export class RateLimitPause implements AttemptHooks {
 
   async #waitOut(scope: CallScope, waitedMs: number): Promise<number> {
     const leftMs = await this.#pauseLeft(scope);
-    if (leftMs === undefined) return 0;
+    if (leftMs === 0) return 0;
     if (
       waitedMs + leftMs > this.#settings.policy.maxRetryDelayMs ||
       leftMs >= scope.remainingMs()
@@ -79,7 +80,25 @@ export class RateLimitPause implements AttemptHooks {
       `${scope.operation}: waiting ${leftMs} ms for a rate limit another call reached`,
       { operation: scope.operation, delayMs: leftMs, reason: 'rate limit pause' },
     );
-    await scope.sleep(leftMs);
+    await sleep(leftMs, scope.signal);
+    return leftMs;
+  }
+
+  /** Milliseconds the pause still lasts, 0 when there is none. */
+  async #pauseLeft(scope: CallScope): Promise<number> {
+    let ttlMs: number | undefined;
+    try {
+      ttlMs = (await this.#onStore(scope, 'reading', (store, key) => store.get(key)))?.ttlMs;
+    } catch (error) {
+      // The call's own end (time limit, abort) is reported by the call. A change is never
+      // sent without knowing the pause; a search may go on without it.
+      if (scope.failure) throw scope.failure;
+      if (scope.mutates) throw error;
+      this.#warn(scope, 'the rate limit pause could not be read; going on');
+      return 0;
+    }
+    const leftMs = ttlMs !== undefined && ttlMs > 0 ? Math.ceil(ttlMs) : 0;
+    this.#knownUntil[surfaceOf(scope)] = performance.now() + leftMs;
     return leftMs;
   }
 
@@ -90,18 +109,9 @@ export class RateLimitPause implements AttemptHooks {
     if (waitMs === undefined || !(waitMs > 0)) return;
     const pauseMs = sharedPauseMs(waitMs);
     this.#knownUntil[surfaceOf(scope)] = performance.now() + pauseMs;
-    const { store } = this.#settings;
-    try {
-      const key = await this.#key(surfaceOf(scope));
-      await callStore(
-        store,
-        'sharing a rate limit pause',
-        () => store.set(key, String(pauseMs), pauseMs),
-        limitOf(scope),
-      );
-    } catch {
-      this.#warn(scope, 'the rate limit pause could not be shared');
-    }
+    await this.#onStore(scope, 'sharing', (store, key) =>
+      store.set(key, String(pauseMs), pauseMs),
+    ).catch(() => this.#warn(scope, 'the rate limit pause could not be shared'));
   }
 
   /** Ends the pause of this key and service; a StoreUnavailableError when the store fails. */
@@ -114,34 +124,18 @@ export class RateLimitPause implements AttemptHooks {
     }
   }
 
-  /** Milliseconds the pause still lasts, or undefined when there is none. */
-  async #pauseLeft(scope: CallScope): Promise<number | undefined> {
+  /** One store operation on the call's pause; it ends with the call, or at the store's limit. */
+  async #onStore<T>(
+    scope: CallScope,
+    doing: string,
+    operation: (store: CatalogStore, key: string) => Promise<T>,
+  ): Promise<T> {
     const { store } = this.#settings;
-    const surface = surfaceOf(scope);
-    let ttlMs: number | undefined;
-    try {
-      const key = await this.#key(surface);
-      const stored = await callStore(
-        store,
-        'reading the rate limit pause',
-        () => store.get(key),
-        limitOf(scope),
-      );
-      ttlMs = stored?.ttlMs;
-    } catch (error) {
-      // The call's own end (time limit, abort) is reported by the call. A change is never
-      // sent without knowing the pause; a search may go on without it.
-      if (scope.failure) throw scope.failure;
-      if (scope.mutates) throw error;
-      this.#warn(scope, 'the rate limit pause could not be read; going on');
-      return undefined;
-    }
-    if (ttlMs === undefined || !(ttlMs > 0)) {
-      this.#knownUntil[surface] = 0;
-      return undefined;
-    }
-    this.#knownUntil[surface] = performance.now() + ttlMs;
-    return Math.ceil(ttlMs);
+    const key = await this.#key(surfaceOf(scope));
+    return callStore(store, `${doing} the rate limit pause`, () => operation(store, key), {
+      signal: scope.signal,
+      timeoutMs: Math.min(STORE_TIMEOUT_MS, Math.max(1, scope.remainingMs())),
+    });
   }
 
   #warn(scope: CallScope, what: string): void {
@@ -161,9 +155,3 @@ export class RateLimitPause implements AttemptHooks {
     return this.#keys[surface];
   }
 }
-
-/** A store operation of a call ends with the call, and within the store's own time limit. */
-const limitOf = (scope: CallScope) => ({
-  signal: scope.signal,
-  timeoutMs: Math.min(STORE_TIMEOUT_MS, Math.max(1, scope.remainingMs())),
-});
