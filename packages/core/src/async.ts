@@ -79,20 +79,14 @@ export class SingleFlight<T> {
 
   /** Joins the running task, or starts `task` when none is running. */
   run(task: () => Promise<T>): Promise<T> {
-    if (this.#inFlight) return this.#inFlight;
-    const flight = task().finally(() => {
+    this.#inFlight ??= task().finally(() => {
       this.#inFlight = undefined;
     });
-    this.#inFlight = flight;
-    return flight;
+    return this.#inFlight;
   }
 }
 
-/**
- * Milliseconds on a monotonic clock, the one timers run on: a deadline kept with it agrees
- * with the timer that enforces it, whatever the wall clock does meanwhile (an NTP step, a
- * clock set by hand). Only differences between its values mean anything.
- */
+/** Monotonic milliseconds, the clock timers run on: a deadline agrees with its timer whatever the wall clock does. */
 export function monotonicMs(): number {
   return performance.now();
 }

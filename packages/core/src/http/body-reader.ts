@@ -39,14 +39,12 @@ const STOPPED_READING = /* @__PURE__ */ new Error('catalogkit stopped reading th
 const decoder = /* @__PURE__ */ new TextDecoder();
 
 /**
- * Reads a response body chunk by chunk, counting bytes after decoding (so a gzip bomb
- * counts what it expands to) and cancelling the body past `scope.limits.maxResponseBytes`.
- * Read failures become the scope's TimeoutError/AbortError, a ProtocolError (corrupt
- * encoding, too large) or a ConnectionError (`requestSent: true`).
+ * Reads a body chunk by chunk, counting bytes after decoding (a gzip bomb counts what it
+ * expands to) and cancelling it past `maxResponseBytes`. Failures become the scope's own, a
+ * ProtocolError (corrupt encoding, too large) or a ConnectionError (`requestSent: true`).
  */
 export class BoundedBodyReader {
   readonly #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  /** Bytes read so far. */
   size = 0;
 
   constructor(
@@ -56,7 +54,6 @@ export class BoundedBodyReader {
     this.#reader = response.body?.getReader();
   }
 
-  /** The next chunk, or undefined at the end of the body. */
   async read(): Promise<Uint8Array | undefined> {
     try {
       const chunk = await this.#reader?.read();
@@ -78,7 +75,6 @@ export class BoundedBodyReader {
   }
 }
 
-/** The chunks as one array (the chunk itself when there is one). */
 export function concatChunks(chunks: Uint8Array[], size: number): Uint8Array {
   if (chunks.length === 1) return chunks[0] as Uint8Array;
   const all = new Uint8Array(size);

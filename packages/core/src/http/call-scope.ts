@@ -44,7 +44,7 @@ export class CallScope {
 
   constructor(
     readonly operation: string,
-    readonly timeoutMs: number,
+    timeoutMs: number,
     readonly caller?: AbortSignal,
     readonly limits: BodyLimits = DEFAULT_BODY_LIMITS,
     /** A change: no redirect is followed, and errors say whether it may have been applied. */

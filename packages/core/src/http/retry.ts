@@ -3,11 +3,9 @@ import { ConnectionError } from '../errors/transport-errors.js';
 import type { CatalogLogger } from '../logger.js';
 
 /**
- * How an operation may be repeated.
- * - `idempotent`: repeat after connection errors, 408, 429 and 5xx.
- * - `once`: not idempotent (a collection update with `add_clauses`, a conversation create):
- *   repeat only when the request provably never arrived (connection refused) or was
- *   refused before processing (429). Anything else may have been applied.
+ * How an operation may be repeated: `idempotent` after connection errors, 408, 429 and 5xx;
+ * `once` (a change) only when it provably never arrived (connection refused) or was refused
+ * before processing (429), since anything else may have been applied.
  */
 export type RetryMode = 'idempotent' | 'once';
 
@@ -34,7 +32,6 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   random: Math.random,
 };
 
-/** A parsed `Retry-After`: how long to wait and when the wait ends. */
 export interface RetryAfter {
   retryAfterMs: number;
   resetsAt: Date;
@@ -93,7 +90,6 @@ export function retryDelayMs(error: unknown, attempt: number, policy: RetryPolic
   );
 }
 
-/** What deciding on a retry needs to know about its call. */
 export interface RetryContext {
   policy: RetryPolicy;
   mode: RetryMode;
