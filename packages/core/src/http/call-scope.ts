@@ -22,13 +22,13 @@ export const DEFAULT_BODY_LIMITS: BodyLimits = {
  * The lifetime of one client call: the caller's signal and the timeout, merged into one
  * signal. The timeout covers every attempt and wait, so a call never outlives `timeoutMs`.
  */
-export class CallScope {
-  readonly #controller = new AbortController();
-  readonly signal = this.#controller.signal;
-  readonly #deadline: number;
-  readonly #timer: ReturnType<typeof setTimeout>;
-  readonly #onAbort = () =>
-    this.#stop(new AbortError(this.operation, { cause: this.caller?.reason }));
+export interface CallScope {
+  readonly operation: string;
+  /** Aborts with the call's TimeoutError or AbortError. */
+  readonly signal: AbortSignal;
+  readonly limits: BodyLimits;
+  /** A change: no redirect is followed, and errors say whether it may have been applied. */
+  readonly mutates: boolean;
   /** The TimeoutError or AbortError that ended the call, if one did. */
   failure: CatalogError | undefined;
   /**
@@ -36,40 +36,12 @@ export class CallScope {
    * cleared by a refused connection or a 4xx (never by a later redirect hop). It decides
    * `outcomeUnknown` on a failed change.
    */
-  mayHaveArrived = false;
+  mayHaveArrived: boolean;
   /** The token of the payment credential this call sent, once it paid: its answer may echo it. */
-  credential: string | undefined = undefined;
+  credential: string | undefined;
   /** What this call reports to the client's instrumentation; undefined without one. */
-  observer: CallObserver | undefined = undefined;
-
-  constructor(
-    readonly operation: string,
-    timeoutMs: number,
-    readonly caller?: AbortSignal,
-    readonly limits: BodyLimits = DEFAULT_BODY_LIMITS,
-    /** A change: no redirect is followed, and errors say whether it may have been applied. */
-    readonly mutates = false,
-  ) {
-    this.#deadline = performance.now() + timeoutMs;
-    this.#timer = setTimeout(() => this.#stop(new TimeoutError(timeoutMs, operation)), timeoutMs);
-    if (caller?.aborted) this.#onAbort();
-    else caller?.addEventListener('abort', this.#onAbort, { once: true });
-  }
-
-  remainingMs(): number {
-    return Math.max(0, this.#deadline - performance.now());
-  }
-
-  dispose(): void {
-    clearTimeout(this.#timer);
-    this.caller?.removeEventListener('abort', this.#onAbort);
-  }
-
-  #stop(failure: CatalogError): void {
-    if (this.failure) return;
-    this.failure = failure;
-    this.#controller.abort(failure);
-  }
+  observer: CallObserver | undefined;
+  remainingMs(): number;
 }
 
 interface CallSettings {
@@ -102,17 +74,36 @@ export async function runCall<T>(
   attempt: (scope: CallScope) => Promise<T>,
   hooks?: AttemptHooks,
 ): Promise<T> {
-  const { operation, timeoutMs, signal, limits, mutates = false, instrumentation } = settings;
-  const scope = new CallScope(operation, timeoutMs, signal, limits, mutates);
-  // Without an instrumentation every report below is one `undefined` check: no allocation.
-  const observer =
-    instrumentation &&
-    observeCall(instrumentation, operation, mutates, (error) =>
-      retry.logger?.warn?.(`${operation}: the instrumentation threw; this call is not observed`, {
-        error: error instanceof Error ? error.name : typeof error,
-      }),
-    );
-  scope.observer = observer;
+  const { operation, timeoutMs, signal, mutates = false, instrumentation } = settings;
+  const controller = new AbortController();
+  const deadline = performance.now() + timeoutMs;
+  const scope: CallScope = {
+    operation,
+    signal: controller.signal,
+    limits: settings.limits ?? DEFAULT_BODY_LIMITS,
+    mutates,
+    failure: undefined,
+    mayHaveArrived: false,
+    credential: undefined,
+    // Without an instrumentation every report below is one `undefined` check: no allocation.
+    observer:
+      instrumentation &&
+      observeCall(instrumentation, operation, mutates, (error) =>
+        retry.logger?.warn?.(`${operation}: the instrumentation threw; this call is not observed`, {
+          error: error instanceof Error ? error.name : typeof error,
+        }),
+      ),
+    remainingMs: () => Math.max(0, deadline - performance.now()),
+  };
+  const { observer } = scope;
+  const stop = (failure: CatalogError) => {
+    scope.failure ??= failure;
+    controller.abort(scope.failure);
+  };
+  const timer = setTimeout(() => stop(new TimeoutError(timeoutMs, operation)), timeoutMs);
+  const onAbort = () => stop(new AbortError(operation, { cause: signal?.reason }));
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
   let waitedMs = 0;
   // Attempts actually sent: a pause that ends the call before sending starts none.
   let attempts = 0;
@@ -148,6 +139,7 @@ export async function runCall<T>(
     observer?.end(error, attempts);
     throw error;
   } finally {
-    scope.dispose();
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
   }
 }
