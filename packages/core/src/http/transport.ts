@@ -5,10 +5,7 @@ import type { Redactor } from './redact.js';
 /** One outgoing HTTP request, credential headers included. */
 export interface OutgoingRequest {
   method: 'GET' | 'POST' | 'PATCH';
-  /**
-   * Absolute URL, as text: fetch parses it anyway, so the usual call parses it once; the
-   * rare paths (redirects, errors) parse it themselves.
-   */
+  /** Absolute URL, as text: fetch parses it; only the rare paths (redirects, errors) do too. */
   url: string;
   headers: Record<string, string>;
   body?: string;
@@ -35,10 +32,8 @@ function errorCode(error: unknown): string | undefined {
 }
 
 /**
- * The path a message names: always the first hop's, which the client built. After a
- * redirect the current path is the server's `Location`, which may echo a secret (a proxy
- * redirecting to `/keys/<key>/…`); this one rule keeps every message of this file free of
- * server-chosen text. The query is left out (it holds the caller's input).
+ * The path every message of this file names: the first hop's, which the client built, never
+ * a `Location`, which may echo a secret (`/keys/<key>/…`). The query holds the caller's input.
  */
 function pathOf(first: OutgoingRequest): string {
   return new URL(first.url).pathname;
