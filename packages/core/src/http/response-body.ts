@@ -20,11 +20,6 @@ export function typeShown(response: Response, redact: Redactor): string {
   return snippet(mediaType(response), redact) || 'no content type';
 }
 
-/** True for `application/json` and `application/*+json`. */
-export function isJsonMediaType(type: string): boolean {
-  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
-}
-
 /** A short, secret-free excerpt of a body for an error message. */
 export function snippet(text: string, redact: Redactor): string {
   const flat = redact(text).replace(/\s+/g, ' ').trim();

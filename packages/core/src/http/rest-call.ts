@@ -1,7 +1,7 @@
 import { ProtocolError } from '../errors/transport-errors.js';
 import { readBodyText } from './body-reader.js';
 import { errorFromResponse } from './error-from-response.js';
-import { isJsonMediaType, mediaType, parseJsonText, snippet, typeShown } from './response-body.js';
+import { mediaType, parseJsonText, snippet, typeShown } from './response-body.js';
 import type { RetryMode } from './retry.js';
 import type { RequestOptions, ServiceConnection } from './service-connection.js';
 
@@ -73,7 +73,8 @@ export async function callRest(
       throw errorFromResponse(response, text, { operation, redact, credentialSent: true });
     }
     if (text.trim() === '') return { status, headers: response.headers, data: undefined };
-    if (!isJsonMediaType(mediaType(response))) {
+    // `application/json` and `application/*+json`.
+    if (!/^application\/(.*\+)?json$/.test(mediaType(response))) {
       throw new ProtocolError(
         `${operation}: expected JSON, got ${typeShown(response, redact)} (HTTP ${status}): ${snippet(text, redact)}`,
         { status },
