@@ -1,17 +1,10 @@
 import { TimeoutError } from './errors/transport-errors.js';
 
-/*
- * The async helpers of the whole package, so there is one abortable sleep: the client's
- * retry waits, the token manager's backoff and its time limits all use these.
- */
+// One abortable sleep for the package: retry waits, the token manager's backoff, time limits.
 
 /** Resolves after `ms`; rejects with the signal's reason when it aborts first. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
     const onAbort = () => {
       clearTimeout(timer);
       reject(signal?.reason);
@@ -20,7 +13,8 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       signal?.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
 
@@ -30,20 +24,11 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  */
 export function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
   if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
 
@@ -94,20 +79,14 @@ export class SingleFlight<T> {
 
   /** Joins the running task, or starts `task` when none is running. */
   run(task: () => Promise<T>): Promise<T> {
-    if (this.#inFlight) return this.#inFlight;
-    const flight = task().finally(() => {
+    this.#inFlight ??= task().finally(() => {
       this.#inFlight = undefined;
     });
-    this.#inFlight = flight;
-    return flight;
+    return this.#inFlight;
   }
 }
 
-/**
- * Milliseconds on a monotonic clock, the one timers run on: a deadline kept with it agrees
- * with the timer that enforces it, whatever the wall clock does meanwhile (an NTP step, a
- * clock set by hand). Only differences between its values mean anything.
- */
+/** Monotonic milliseconds, the clock timers run on: a deadline agrees with its timer whatever the wall clock does. */
 export function monotonicMs(): number {
   return performance.now();
 }

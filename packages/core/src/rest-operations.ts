@@ -1,7 +1,7 @@
 import type * as z from 'zod/v4/core';
 import { markOutcome, RequestValidationError } from './errors/catalog-error.js';
 import { parseResponse } from './http/response-body.js';
-import { callRest, type RestResponse } from './http/rest-call.js';
+import { callRest, type RestRequest, type RestResponse } from './http/rest-call.js';
 import type { RequestOptions, ServiceConnection } from './http/service-connection.js';
 import {
   type Collection,
@@ -45,8 +45,7 @@ export function parseChangeAnswer<S extends z.$ZodType>(
 
 /**
  * Query string of a website search; arrays repeat the name (`category_ids=a&category_ids=b`).
- * encodeURIComponent rather than URLSearchParams: the service decodes the same values, and
- * the builtin touches far less code on every call.
+ * encodeURIComponent rather than URLSearchParams: the same values, far less code per call.
  */
 function websiteSearchQuery(params: WebsiteSearchParams): string {
   let query = `query=${encodeURIComponent(params.query)}`;
@@ -58,6 +57,19 @@ function websiteSearchQuery(params: WebsiteSearchParams): string {
   return query;
 }
 
+/** Sends a validated request and reads its answer: a change's as {@link parseChangeAnswer}. */
+async function call<S extends z.$ZodType>(
+  connection: ServiceConnection,
+  request: RestRequest,
+  schema: S,
+  options: RequestOptions | undefined,
+): Promise<z.output<S>> {
+  const response = await callRest(connection, request, options);
+  return request.retry === 'once'
+    ? parseChangeAnswer(schema, response, request.operation)
+    : parseResponse(schema, response.data, request.operation, response.status);
+}
+
 /** `GET /v1/websites/search`, validated first; safe to repeat. */
 export async function searchWebsites(
   connection: ServiceConnection,
@@ -65,15 +77,10 @@ export async function searchWebsites(
   options?: RequestOptions,
 ): Promise<WebsiteSearchResponse> {
   const operation = 'websites.search';
-  const valid = validateRequest(WebsiteSearchParamsSchema, params, operation);
-  const query = websiteSearchQuery(valid);
+  const query = websiteSearchQuery(validateRequest(WebsiteSearchParamsSchema, params, operation));
   const path = '/v1/websites/search';
-  const response = await callRest(
-    connection,
-    { operation, method: 'GET', path, query, retry: 'idempotent' },
-    options,
-  );
-  return parseResponse(WebsiteSearchResponseSchema, response.data, operation, response.status);
+  const request = { operation, method: 'GET', path, query, retry: 'idempotent' } as const;
+  return call(connection, request, WebsiteSearchResponseSchema, options);
 }
 
 /** `PATCH /v1/collections/{collection_id}` with only the given fields; never resent once it may have arrived. */
@@ -94,12 +101,8 @@ export async function updateCollection(
     ]);
   }
   const path = `/v1/collections/${encodeURIComponent(id.data)}`;
-  const response = await callRest(
-    connection,
-    { operation, method: 'PATCH', path, body: valid.data, retry: 'once' },
-    options,
-  );
-  return parseChangeAnswer(CollectionSchema, response, operation);
+  const request = { operation, method: 'PATCH', path, body: valid.data, retry: 'once' } as const;
+  return call(connection, request, CollectionSchema, options);
 }
 
 /** `POST /v1/conversations`; not idempotent, so never resent once it may have arrived. */
@@ -110,10 +113,7 @@ export async function createConversation(
 ): Promise<Conversation> {
   const operation = 'conversations.create';
   const valid = validateRequest(ConversationCreateSchema, body, operation, 'body');
-  const response = await callRest(
-    connection,
-    { operation, method: 'POST', path: '/v1/conversations', body: valid, retry: 'once' },
-    options,
-  );
-  return parseChangeAnswer(ConversationSchema, response, operation);
+  const path = '/v1/conversations';
+  const request = { operation, method: 'POST', path, body: valid, retry: 'once' } as const;
+  return call(connection, request, ConversationSchema, options);
 }

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_POLICY, isRetryable, retryDelayMs } from '../src/http/retry.js';
-import { parseRetryAfter } from '../src/http/retry-after.js';
+import {
+  DEFAULT_RETRY_POLICY,
+  isRetryable,
+  parseRetryAfter,
+  retryDelayMs,
+} from '../src/http/retry.js';
 import {
   ApiError,
   ConnectionError,

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHttpTokenMinter } from '../src/conversations/index.js';
-import { CallScope } from '../src/http/call-scope.js';
+import { type CallScope, DEFAULT_BODY_LIMITS } from '../src/http/call-scope.js';
 import { send } from '../src/http/transport.js';
 import { CatalogClient, ProtocolError } from '../src/index.js';
 import { type AnyCatalogTool, createCatalogToolList } from '../src/tools/index.js';
@@ -138,12 +138,21 @@ describe('a later hop never clears "may have arrived"', () => {
   });
 
   it('a redirect followed by ECONNREFUSED leaves mayHaveArrived true', async () => {
-    const scope = new CallScope('test.redirect', 5_000);
+    const scope: CallScope = {
+      operation: 'test.redirect',
+      signal: new AbortController().signal,
+      limits: DEFAULT_BODY_LIMITS,
+      mutates: false,
+      failure: undefined,
+      mayHaveArrived: false,
+      credential: undefined,
+      observer: undefined,
+      remainingMs: () => 5_000,
+    };
     const request = { method: 'POST' as const, url: `${origin}/first`, headers: {}, body: '{}' };
     const error = await send(fetch, request, scope, (value) => value).catch(
       (caught: unknown) => caught,
     );
-    scope.dispose();
     expect(String(error)).toMatch(/ECONNREFUSED/);
     expect(scope.mayHaveArrived).toBe(true);
   });

@@ -5,22 +5,16 @@ import {
 } from '../errors/transport-errors.js';
 import type { BodyLimits, CallScope } from './call-scope.js';
 
-// Error codes of a body that does not decode as its Content-Encoding says (Node's zlib for
-// gzip/deflate, its brotli and zstd decoders): the server sent a broken answer, which is a
-// protocol failure, not a dropped connection worth retrying.
+// Codes of a body that does not decode as its Content-Encoding says (Node's zlib, brotli and
+// zstd): a broken answer is a protocol failure, not a dropped connection worth retrying.
 const DECODING_CODE = /^(Z_|ERR__ERROR|ERR_BROTLI|ERR_ZSTD)/;
-
-function isDecodingFailure(error: unknown): boolean {
-  const cause = (error as { cause?: unknown } | null)?.cause;
-  const code = (cause as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && DECODING_CODE.test(code);
-}
 
 /** What a failed body read means: the scope's own failure, a corrupt encoding, or a drop. */
 function readFailure(error: unknown, response: Response, scope: CallScope): Error {
   if (scope.failure) return scope.failure;
   if (error instanceof ProtocolError) return error;
-  if (isDecodingFailure(error)) {
+  const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
+  if (typeof cause?.code === 'string' && DECODING_CODE.test(cause.code)) {
     // No cause: the decoder's message is harmless, but the rule is one path for all causes.
     return new ProtocolError(
       `${scope.operation}: the answer could not be decoded as its Content-Encoding (${response.headers.get('content-encoding') ?? 'none'}) says`,
@@ -45,14 +39,13 @@ const STOPPED_READING = /* @__PURE__ */ new Error('catalogkit stopped reading th
 const decoder = /* @__PURE__ */ new TextDecoder();
 
 /**
- * Reads a response body chunk by chunk, counting bytes after decoding (so a gzip bomb
- * counts what it expands to) and cancelling the body past `scope.limits.maxResponseBytes`.
- * Read failures become the scope's TimeoutError/AbortError, a ProtocolError (corrupt
- * encoding, too large) or a ConnectionError (`requestSent: true`).
+ * Reads a body chunk by chunk, counting bytes after decoding (a gzip bomb counts what it
+ * expands to) and cancelling it past `maxResponseBytes`. Failures become the scope's own, a
+ * ProtocolError (corrupt encoding, too large) or a ConnectionError (`requestSent: true`).
  */
 export class BoundedBodyReader {
   readonly #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  #bytes = 0;
+  size = 0;
 
   constructor(
     readonly response: Response,
@@ -61,24 +54,19 @@ export class BoundedBodyReader {
     this.#reader = response.body?.getReader();
   }
 
-  /** The next chunk, or undefined at the end of the body. */
   async read(): Promise<Uint8Array | undefined> {
-    if (this.#reader === undefined) return undefined;
     try {
-      const chunk = await this.#reader.read();
-      return chunk.done ? undefined : this.#counted(chunk.value);
+      const chunk = await this.#reader?.read();
+      if (chunk === undefined || chunk.done) return undefined;
+      this.size += chunk.value.byteLength;
+      if (this.size > this.scope.limits.maxResponseBytes) {
+        throw tooLarge(this.response, this.scope, 'maxResponseBytes');
+      }
+      return chunk.value;
     } catch (error) {
       this.cancel();
       throw readFailure(error, this.response, this.scope);
     }
-  }
-
-  /** Counts a chunk in; a ResponseTooLargeError once the body is past its limit. */
-  #counted(chunk: Uint8Array): Uint8Array {
-    this.#bytes += chunk.byteLength;
-    const limit = this.scope.limits.maxResponseBytes;
-    if (this.#bytes > limit) throw tooLarge(this.response, this.scope, 'maxResponseBytes');
-    return chunk;
   }
 
   /** Stops reading and releases the connection (the rest of the body is never read). */
@@ -87,7 +75,6 @@ export class BoundedBodyReader {
   }
 }
 
-/** The chunks as one array (the chunk itself when there is one). */
 export function concatChunks(chunks: Uint8Array[], size: number): Uint8Array {
   if (chunks.length === 1) return chunks[0] as Uint8Array;
   const all = new Uint8Array(size);
@@ -112,33 +99,19 @@ export function tooLarge(
 
 /**
  * Reads the whole body as UTF-8 text within `scope.limits.maxResponseBytes`, with the
- * errors of BoundedBodyReader. One loop in one frame, without a reader object: every JSON
- * answer comes through here, and a call of `read` per chunk would cost a promise each. One
- * decode of the joined bytes is cheaper than a decode per chunk.
+ * errors of BoundedBodyReader; one decode of the joined bytes.
  */
 export async function readBodyText(response: Response, scope: CallScope): Promise<string> {
-  const limit = scope.limits.maxResponseBytes;
   // A body framed by its length, not encoded, cannot exceed it: fetch reads it whole.
   const { headers } = response;
   const length = Number(headers.get('content-length') ?? Number.NaN);
-  if (length <= limit && !headers.has('content-encoding')) {
+  if (length <= scope.limits.maxResponseBytes && !headers.has('content-encoding')) {
     return response.text().catch((error: unknown) => {
       throw readFailure(error, response, scope);
     });
   }
-  const reader = response.body?.getReader();
-  if (reader === undefined) return '';
+  const reader = new BoundedBodyReader(response, scope);
   const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-      size += chunk.value.byteLength;
-      if (size > limit) throw tooLarge(response, scope, 'maxResponseBytes');
-      chunks.push(chunk.value);
-    }
-  } catch (error) {
-    reader.cancel(STOPPED_READING).catch(() => undefined);
-    throw readFailure(error, response, scope);
-  }
-  return size === 0 ? '' : decoder.decode(concatChunks(chunks, size));
+  for (let chunk = await reader.read(); chunk; chunk = await reader.read()) chunks.push(chunk);
+  return reader.size === 0 ? '' : decoder.decode(concatChunks(chunks, reader.size));
 }

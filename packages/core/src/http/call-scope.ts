@@ -1,4 +1,4 @@
-import { monotonicMs, sleep } from '../async.js';
+import { sleep } from '../async.js';
 import { type CatalogError, markOutcome } from '../errors/catalog-error.js';
 import { AbortError, TimeoutError } from '../errors/transport-errors.js';
 import { type CallObserver, type CatalogInstrumentation, observeCall } from '../instrumentation.js';
@@ -22,69 +22,26 @@ export const DEFAULT_BODY_LIMITS: BodyLimits = {
  * The lifetime of one client call: the caller's signal and the timeout, merged into one
  * signal. The timeout covers every attempt and wait, so a call never outlives `timeoutMs`.
  */
-export class CallScope {
-  readonly #controller = new AbortController();
-  readonly signal = this.#controller.signal;
-  readonly #timer: ReturnType<typeof setTimeout>;
-  readonly #deadline: number;
-  readonly #detach: (() => void) | undefined;
-  #failure: CatalogError | undefined;
+export interface CallScope {
+  readonly operation: string;
+  /** Aborts with the call's TimeoutError or AbortError. */
+  readonly signal: AbortSignal;
+  readonly limits: BodyLimits;
+  /** A change: no redirect is followed, and errors say whether it may have been applied. */
+  readonly mutates: boolean;
+  /** The TimeoutError or AbortError that ended the call, if one did. */
+  failure: CatalogError | undefined;
   /**
    * Whether the latest request may have been acted on: set when it is handed to fetch,
    * cleared by a refused connection or a 4xx (never by a later redirect hop). It decides
    * `outcomeUnknown` on a failed change.
    */
-  mayHaveArrived = false;
+  mayHaveArrived: boolean;
   /** The token of the payment credential this call sent, once it paid: its answer may echo it. */
-  credential: string | undefined = undefined;
+  credential: string | undefined;
   /** What this call reports to the client's instrumentation; undefined without one. */
-  observer: CallObserver | undefined = undefined;
-
-  constructor(
-    readonly operation: string,
-    readonly timeoutMs: number,
-    callerSignal?: AbortSignal,
-    readonly limits: BodyLimits = DEFAULT_BODY_LIMITS,
-    /** A change: no redirect is followed, and errors say whether it may have been applied. */
-    readonly mutates = false,
-  ) {
-    this.#deadline = monotonicMs() + timeoutMs;
-    this.#timer = setTimeout(() => this.#stop(new TimeoutError(timeoutMs, operation)), timeoutMs);
-    this.#detach = callerSignal ? this.#follow(callerSignal) : undefined;
-  }
-
-  #follow(callerSignal: AbortSignal): () => void {
-    const onAbort = () =>
-      this.#stop(new AbortError(this.operation, { cause: callerSignal.reason }));
-    if (callerSignal.aborted) onAbort();
-    else callerSignal.addEventListener('abort', onAbort, { once: true });
-    return () => callerSignal.removeEventListener('abort', onAbort);
-  }
-
-  remainingMs(): number {
-    return Math.max(0, this.#deadline - monotonicMs());
-  }
-
-  /** The TimeoutError or AbortError that ended the call, if one did. */
-  get failure(): CatalogError | undefined {
-    return this.#failure;
-  }
-
-  dispose(): void {
-    clearTimeout(this.#timer);
-    this.#detach?.();
-  }
-
-  /** Waits `ms`, ending early with the scope's TimeoutError/AbortError. */
-  sleep(ms: number): Promise<void> {
-    return sleep(ms, this.signal);
-  }
-
-  #stop(failure: CatalogError): void {
-    if (this.#failure) return;
-    this.#failure = failure;
-    this.#controller.abort(failure);
-  }
+  observer: CallObserver | undefined;
+  remainingMs(): number;
 }
 
 interface CallSettings {
@@ -117,17 +74,36 @@ export async function runCall<T>(
   attempt: (scope: CallScope) => Promise<T>,
   hooks?: AttemptHooks,
 ): Promise<T> {
-  const { operation, timeoutMs, signal, limits, mutates, onFailure, instrumentation } = settings;
-  const scope = new CallScope(operation, timeoutMs, signal, limits, mutates === true);
-  // Without an instrumentation every report below is one `undefined` check: no allocation.
-  const observer =
-    instrumentation &&
-    observeCall(instrumentation, operation, mutates === true, (error) =>
-      retry.logger?.warn?.(`${operation}: the instrumentation threw; this call is not observed`, {
-        error: error instanceof Error ? error.name : typeof error,
-      }),
-    );
-  scope.observer = observer;
+  const { operation, timeoutMs, signal, mutates = false, instrumentation } = settings;
+  const controller = new AbortController();
+  const deadline = performance.now() + timeoutMs;
+  const scope: CallScope = {
+    operation,
+    signal: controller.signal,
+    limits: settings.limits ?? DEFAULT_BODY_LIMITS,
+    mutates,
+    failure: undefined,
+    mayHaveArrived: false,
+    credential: undefined,
+    // Without an instrumentation every report below is one `undefined` check: no allocation.
+    observer:
+      instrumentation &&
+      observeCall(instrumentation, operation, mutates, (error) =>
+        retry.logger?.warn?.(`${operation}: the instrumentation threw; this call is not observed`, {
+          error: error instanceof Error ? error.name : typeof error,
+        }),
+      ),
+    remainingMs: () => Math.max(0, deadline - performance.now()),
+  };
+  const { observer } = scope;
+  const stop = (failure: CatalogError) => {
+    scope.failure ??= failure;
+    controller.abort(scope.failure);
+  };
+  const timer = setTimeout(() => stop(new TimeoutError(timeoutMs, operation)), timeoutMs);
+  const onAbort = () => stop(new AbortError(operation, { cause: signal?.reason }));
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
   let waitedMs = 0;
   // Attempts actually sent: a pause that ends the call before sending starts none.
   let attempts = 0;
@@ -135,27 +111,23 @@ export async function runCall<T>(
     for (let attemptNumber = 0; ; attemptNumber++) {
       try {
         const waited = hooks?.beforeAttempt(scope, waitedMs) ?? 0;
-        if (typeof waited === 'number') waitedMs += waited;
-        else {
-          const pausedMs = await waited;
-          waitedMs += pausedMs;
-          if (pausedMs > 0) observer?.wait('rateLimitPause', pausedMs);
-        }
-        attempts = attemptNumber + 1;
-        observer?.attemptStart(attempts);
+        const pausedMs = typeof waited === 'number' ? waited : await waited;
+        if (pausedMs > 0) observer?.wait('rateLimitPause', pausedMs);
+        waitedMs += pausedMs;
+        observer?.attemptStart(++attempts);
         const result = await attempt(scope);
-        if (observer) {
-          observer.attemptEnd(attempts, undefined);
-          observer.end(undefined, attempts);
-        }
+        observer?.attemptEnd(attempts, undefined);
+        observer?.end(undefined, attempts);
         return result;
       } catch (error) {
         if (attempts === attemptNumber + 1) observer?.attemptEnd(attempts, error);
         await hooks?.afterFailure(error, scope);
-        const delayMs = retryDelayFor(error, attemptNumber, waitedMs, { ...retry, scope });
+        const delayMs = scope.failure
+          ? undefined
+          : retryDelayFor(error, attemptNumber, waitedMs, scope.remainingMs(), operation, retry);
         if (delayMs === undefined) throw error;
         observer?.wait('retry', delayMs);
-        await scope.sleep(delayMs);
+        await sleep(delayMs, scope.signal);
         waitedMs += delayMs;
       }
     }
@@ -163,10 +135,11 @@ export async function runCall<T>(
     // Whatever fetch or a body read threw after an abort, report why it was aborted.
     const error = scope.failure ?? caught;
     if (mutates) markOutcome(error, scope.mayHaveArrived);
-    onFailure?.(error);
+    settings.onFailure?.(error);
     observer?.end(error, attempts);
     throw error;
   } finally {
-    scope.dispose();
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
   }
 }

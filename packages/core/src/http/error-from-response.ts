@@ -9,14 +9,10 @@ import {
   ServerError,
   ValidationError,
 } from '../errors/api-errors.js';
-import {
-  ErrorResponseSchema,
-  type ValidationIssue,
-  ValidationIssueSchema,
-} from '../schemas/common.js';
+import { ErrorResponseSchema, ValidationIssueSchema } from '../schemas/common.js';
 import type { Redactor } from './redact.js';
 import { headerRecord, parseServerJson, snippet } from './response-body.js';
-import { parseRetryAfter } from './retry-after.js';
+import { parseRetryAfter } from './retry.js';
 import { parseWwwAuthenticate } from './www-authenticate.js';
 
 /** What is known about the call that got the error answer. */
@@ -27,39 +23,25 @@ interface ErrorContext {
   credentialSent: boolean;
 }
 
-/** The `detail` of an ErrorResponse body, or undefined when the body is not one. */
+/** The `detail` of an ErrorResponse body, whatever its content type says, or undefined. */
 function readDetail(text: string): ErrorDetail {
-  // Parsed whatever the content type says: some servers label JSON errors as text/plain.
-  let body: unknown;
   try {
-    body = parseServerJson(text);
+    const parsed = ErrorResponseSchema.safeParse(parseServerJson(text));
+    return parsed.success ? parsed.data.detail : undefined;
   } catch {
     return undefined; // Not JSON after all (a proxy page): "no detail".
   }
-  const parsed = ErrorResponseSchema.safeParse(body);
-  return parsed.success ? parsed.data.detail : undefined;
 }
 
 function describe(detail: ErrorDetail, text: string, redact: Redactor): string {
   if (typeof detail === 'string') return detail;
-  if (Array.isArray(detail)) {
-    return detail
-      .map((item) => `${formatLoc(item.loc)}: ${String(item.msg ?? item.type ?? '')}`)
-      .join('; ');
-  }
-  return snippet(text, redact) || 'no details';
-}
-
-function formatLoc(loc: unknown): string {
-  return Array.isArray(loc) ? loc.map(String).join('.') : 'body';
-}
-
-function validationIssues(detail: ErrorDetail): ValidationIssue[] {
-  if (!Array.isArray(detail)) return [];
-  return detail.flatMap((item) => {
-    const parsed = ValidationIssueSchema.safeParse(item);
-    return parsed.success ? [parsed.data] : [];
-  });
+  if (!Array.isArray(detail)) return snippet(text, redact) || 'no details';
+  return detail
+    .map(({ loc, msg, type }) => {
+      const path = Array.isArray(loc) ? loc.map(String).join('.') : 'body';
+      return `${path}: ${String(msg ?? type ?? '')}`;
+    })
+    .join('; ');
 }
 
 function authReason(detail: ErrorDetail, credentialSent: boolean): 'missing' | 'invalid' {
@@ -69,29 +51,29 @@ function authReason(detail: ErrorDetail, credentialSent: boolean): 'missing' | '
   return credentialSent ? 'invalid' : 'missing';
 }
 
-function byStatus(init: ApiErrorInit, response: Response, context: ErrorContext): ApiError {
-  const { status } = init;
-  if (status === 401) {
-    return new AuthenticationError({
+type ErrorOf = (init: ApiErrorInit, response: Response, context: ErrorContext) => ApiError;
+
+const BY_STATUS: Record<number, ErrorOf> = {
+  401: (init, _response, context) =>
+    new AuthenticationError({ ...init, reason: authReason(init.detail, context.credentialSent) }),
+  // Why a `Payment` challenge could not be paid is added above http/ (nameUnpayableChallenges).
+  402: (init, response, context) =>
+    new PaymentRequiredError({
       ...init,
-      reason: authReason(init.detail, context.credentialSent),
-    });
-  }
-  if (status === 402) {
-    // Why a `Payment` challenge could not be paid is added by the connection (payment/
-    // lives above http/): see nameUnpayableChallenges.
-    const offered = parseWwwAuthenticate(response.headers.get('www-authenticate'));
-    return new PaymentRequiredError({ ...init, challenges: context.redact(offered) });
-  }
-  if (status === 404) return new NotFoundError(init);
-  if (status === 422)
-    return new ValidationError({ ...init, issues: validationIssues(init.detail) });
-  if (status === 429) {
-    return new RateLimitError({ ...init, ...parseRetryAfter(response.headers.get('retry-after')) });
-  }
-  if (status >= 500) return new ServerError(init);
-  return new ApiError(init);
-}
+      challenges: context.redact(parseWwwAuthenticate(response.headers.get('www-authenticate'))),
+    }),
+  404: (init) => new NotFoundError(init),
+  422: (init) =>
+    new ValidationError({
+      ...init,
+      issues: (Array.isArray(init.detail) ? init.detail : []).flatMap((item) => {
+        const parsed = ValidationIssueSchema.safeParse(item);
+        return parsed.success ? [parsed.data] : [];
+      }),
+    }),
+  429: (init, response) =>
+    new RateLimitError({ ...init, ...parseRetryAfter(response.headers.get('retry-after')) }),
+};
 
 /**
  * Maps an HTTP error answer to its ApiError subclass, with the parsed `detail`, the
@@ -102,13 +84,15 @@ export function errorFromResponse(
   text: string,
   context: ErrorContext,
 ): ApiError {
+  const { status } = response;
   const detail = context.redact(readDetail(text));
-  const summary = describe(detail, text, context.redact);
   const init: ApiErrorInit = {
-    status: response.status,
+    status,
     detail,
     headers: headerRecord(response.headers, context.redact),
-    message: `${context.operation} failed with HTTP ${response.status}: ${summary}`,
+    message: `${context.operation} failed with HTTP ${status}: ${describe(detail, text, context.redact)}`,
   };
-  return byStatus(init, response, context);
+  const errorOf = BY_STATUS[status];
+  if (errorOf) return errorOf(init, response, context);
+  return status >= 500 ? new ServerError(init) : new ApiError(init);
 }

@@ -15,17 +15,9 @@ export function mediaType(response: Response): string {
   return header.split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
-/**
- * The media type as an error message may show it: the server chose it (a proxy may copy
- * the key into it), so it is redacted and cut like a body.
- */
+/** The media type for an error message: server text (it may echo the key), so redacted and cut. */
 export function typeShown(response: Response, redact: Redactor): string {
   return snippet(mediaType(response), redact) || 'no content type';
-}
-
-/** True for `application/json` and `application/*+json`. */
-export function isJsonMediaType(type: string): boolean {
-  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }
 
 /** A short, secret-free excerpt of a body for an error message. */
@@ -37,23 +29,17 @@ export function snippet(text: string, redact: Redactor): string {
 const PROTO = '__proto__';
 
 /**
- * Deepest nesting of objects and arrays accepted in a server's JSON. The contract's deepest
- * path (a JSON-RPC envelope down to `placement.commission.percentage.value`) is 9 levels, so
- * 64 leaves open fields (`metadata`) ample room; a value thousands of levels deep is only an
- * attack, and it overflows the stack of every recursive walk downstream (zod, JSON.stringify
- * in the MCP SDK, a host's renderer).
+ * Deepest nesting accepted in a server's JSON: the contract's deepest path is 9 levels, and
+ * a value thousands deep overflows every recursive walk downstream (zod, a host's renderer).
  */
 export const MAX_JSON_DEPTH = 64;
 
 /**
  * Deletes every own `__proto__` member of a JSON.parse result, in place, and refuses a value
- * nested past {@link MAX_JSON_DEPTH} with a ProtocolError (JSON.parse itself does not
- * overflow; the recursive walks after it would). JSON.parse makes a `__proto__` key an
- * ordinary member, but zod 3.25 and zod 4 before colinhacks/zod#5898 copy it with
- * `out[key] = value`, which replaces the copy's prototype with the server's object (fields
- * nobody validated), and any later `Object.assign` or deep merge in the app does the same. No
- * contract field is named `__proto__`. Linear; recursive, since the depth limit bounds the
- * stack (and a call per level is 2-3x faster than a stack of pending values).
+ * nested past {@link MAX_JSON_DEPTH} with a ProtocolError. JSON.parse makes `__proto__` an
+ * ordinary member, but zod before colinhacks/zod#5898, `Object.assign` and deep merges copy
+ * it with `out[key] = value`, which sets the copy's prototype to the server's object. The
+ * depth limit bounds the recursion (a call per level is faster than an explicit stack).
  */
 export function withoutProtoKeys<T>(parsed: T): T {
   if (parsed !== null && typeof parsed === 'object') strip(parsed, 1);
@@ -82,12 +68,7 @@ function strip(value: object, depth: number): void {
   }
 }
 
-/**
- * JSON.parse for text a server sent: the same, without own `__proto__` members and refused
- * past {@link MAX_JSON_DEPTH} (see {@link withoutProtoKeys}); otherwise throws what JSON.parse
- * throws. The walk runs on every answer:
- * on a 100-product answer it costs less than searching the text for `__proto__` and `\\u`.
- */
+/** JSON.parse for text a server sent, through {@link withoutProtoKeys}. */
 export function parseServerJson(text: string): unknown {
   return withoutProtoKeys(JSON.parse(text) as unknown);
 }
@@ -127,10 +108,8 @@ export function headerRecord(headers: Headers, redact: Redactor): Record<string,
 
 /**
  * Parses a response leniently (unknown fields kept, strings untouched); an answer missing
- * a required field is a ProtocolError naming it. Any zod 4 schema, classic or mini; the
- * messages are core's own, since zod mini loads no locale. An answer the schema's answer
- * check passes is already what zod would output, and is returned as parsed (no copy).
- * `status`: the HTTP status of the answer, kept on the error.
+ * a required field is a ProtocolError naming it, with the answer's HTTP `status`. The
+ * messages are core's own, since zod mini loads no locale.
  */
 export function parseResponse<S extends z.$ZodType>(
   schema: S,

@@ -1,8 +1,7 @@
 import { ProtocolError } from '../errors/transport-errors.js';
 import { readBodyText } from './body-reader.js';
-import type { CallScope } from './call-scope.js';
 import { errorFromResponse } from './error-from-response.js';
-import { isJsonMediaType, mediaType, parseJsonText, snippet, typeShown } from './response-body.js';
+import { mediaType, parseJsonText, snippet, typeShown } from './response-body.js';
 import type { RetryMode } from './retry.js';
 import type { RequestOptions, ServiceConnection } from './service-connection.js';
 
@@ -34,76 +33,56 @@ export interface RestResponse {
   data: unknown;
 }
 
-function buildRequest(connection: ServiceConnection, request: RestRequest) {
-  const query = request.query?.toString();
-  const url = connection.restUrl(
-    query ? `${request.path}?${query}` : request.path,
-    request.operation,
-  );
-  const withBody = request.body !== undefined;
-  const headers =
-    request.auth?.type === 'bearer'
-      ? connection.headers({
-          accept: 'application/json',
-          ...(withBody ? { 'content-type': 'application/json' } : {}),
-          authorization: `Bearer ${request.auth.token}`,
-        })
-      : connection.apiKeyHeaders(request.operation, withBody);
-  return {
-    method: request.method,
-    url,
-    headers,
-    body: request.body === undefined ? undefined : JSON.stringify(request.body),
-  };
-}
-
-async function attempt(
-  connection: ServiceConnection,
-  request: RestRequest,
-  outgoing: ReturnType<typeof buildRequest>,
-  scope: CallScope,
-): Promise<RestResponse> {
-  const response = await connection.send(outgoing, scope);
-  const text = await readBodyText(response, scope);
-  const { operation, auth } = request;
-  // A bearer token is a credential too, and so is the payment credential of a paid resend:
-  // an answer echoing either must not put it in an error.
-  const redact = connection.redactFor(scope, auth?.type === 'bearer' ? auth.token : undefined);
-  const { status, headers } = response;
-  if (status < 200 || status > 299) {
-    throw errorFromResponse(response, text, { operation, redact, credentialSent: true });
-  }
-  if (text.trim() === '') return { status, headers, data: undefined };
-  const type = mediaType(response);
-  if (!isJsonMediaType(type)) {
-    throw new ProtocolError(
-      `${operation}: expected JSON, got ${typeShown(response, redact)} (HTTP ${status}): ${snippet(text, redact)}`,
-      { status },
-    );
-  }
-  const data = parseJsonText(text, response, operation, redact);
-  // A paid answer may echo its credential: it leaves the call redacted with that credential.
-  const paid = connection.paidRedactor(scope);
-  return { status, headers, data: paid === undefined ? data : paid(data) };
-}
-
 /**
  * Sends a REST request with the client's retries, timeout and credential handling, and
  * returns the parsed JSON. Configuration problems (no base URL, no key) throw before
  * anything is sent.
  */
-export function callRest(
+export async function callRest(
   connection: ServiceConnection,
   request: RestRequest,
   options?: RequestOptions,
 ): Promise<RestResponse> {
-  let outgoing: ReturnType<typeof buildRequest>;
-  try {
-    outgoing = buildRequest(connection, request);
-  } catch (error) {
-    return Promise.reject(error);
-  }
-  return connection.run(request.operation, request.retry, options, (scope) =>
-    attempt(connection, request, outgoing, scope),
-  );
+  const { operation, auth, body, query } = request;
+  const search = query?.toString();
+  const url = connection.restUrl(search ? `${request.path}?${search}` : request.path, operation);
+  const withBody = body !== undefined;
+  const headers =
+    auth?.type === 'bearer'
+      ? connection.headers({
+          accept: 'application/json',
+          ...(withBody ? { 'content-type': 'application/json' } : {}),
+          authorization: `Bearer ${auth.token}`,
+        })
+      : connection.apiKeyHeaders(operation, withBody);
+  const outgoing = {
+    method: request.method,
+    url,
+    headers,
+    body: withBody ? JSON.stringify(body) : undefined,
+  };
+  // A bearer token is a credential too, and so is the payment credential of a paid resend:
+  // an answer echoing either must not put it in an error.
+  const token = auth?.type === 'bearer' ? auth.token : undefined;
+  return connection.run(operation, request.retry, options, async (scope) => {
+    const response = await connection.send(outgoing, scope);
+    const text = await readBodyText(response, scope);
+    const redact = connection.redactFor(scope, token);
+    const { status } = response;
+    if (status < 200 || status > 299) {
+      throw errorFromResponse(response, text, { operation, redact, credentialSent: true });
+    }
+    if (text.trim() === '') return { status, headers: response.headers, data: undefined };
+    // `application/json` and `application/*+json`.
+    if (!/^application\/(.*\+)?json$/.test(mediaType(response))) {
+      throw new ProtocolError(
+        `${operation}: expected JSON, got ${typeShown(response, redact)} (HTTP ${status}): ${snippet(text, redact)}`,
+        { status },
+      );
+    }
+    const data = parseJsonText(text, response, operation, redact);
+    // A paid answer may echo its credential: it leaves the call redacted with that credential.
+    const paid = connection.paidRedactor(scope);
+    return { status, headers: response.headers, data: paid === undefined ? data : paid(data) };
+  });
 }

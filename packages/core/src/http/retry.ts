@@ -1,14 +1,11 @@
 import { ApiError, RateLimitError } from '../errors/api-errors.js';
 import { ConnectionError } from '../errors/transport-errors.js';
 import type { CatalogLogger } from '../logger.js';
-import { parseRetryAfter } from './retry-after.js';
 
 /**
- * How an operation may be repeated.
- * - `idempotent`: repeat after connection errors, 408, 429 and 5xx.
- * - `once`: not idempotent (a collection update with `add_clauses`, a conversation create):
- *   repeat only when the request provably never arrived (connection refused) or was
- *   refused before processing (429). Anything else may have been applied.
+ * How an operation may be repeated: `idempotent` after connection errors, 408, 429 and 5xx;
+ * `once` (a change) only when it provably never arrived (connection refused) or was refused
+ * before processing (429), since anything else may have been applied.
  */
 export type RetryMode = 'idempotent' | 'once';
 
@@ -35,6 +32,42 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   random: Math.random,
 };
 
+export interface RetryAfter {
+  retryAfterMs: number;
+  resetsAt: Date;
+}
+
+/**
+ * Rate limits reset on UTC days, so a wait past a week is a broken value (20 digits,
+ * `1e300`); clamping keeps `resetsAt` a valid Date, not one that throws when formatted.
+ */
+const MAX_RETRY_AFTER_MS = 604_800_000;
+
+function waitOf(ms: number, now: number): RetryAfter {
+  const retryAfterMs = Math.min(Math.max(0, ms), MAX_RETRY_AFTER_MS);
+  return { retryAfterMs, resetsAt: new Date(now + retryAfterMs) };
+}
+
+/** A wait given in seconds (JSON-RPC `data.retry_after`), clamped like the header. */
+export function retryAfterFromSeconds(seconds: number, now = Date.now()): RetryAfter | undefined {
+  return Number.isFinite(seconds) && seconds >= 0 ? waitOf(seconds * 1000, now) : undefined;
+}
+
+/**
+ * Parses `Retry-After` (RFC 9110 §10.2.3): delta-seconds or an HTTP-date. A past date means
+ * 0 ms, a wait past a week is a week, an unreadable value is undefined.
+ */
+export function parseRetryAfter(
+  value: string | null | undefined,
+  now = Date.now(),
+): RetryAfter | undefined {
+  if (!value) return undefined;
+  if (/^\s*\d+\s*$/.test(value)) return waitOf(Number(value) * 1000, now);
+  // Every HTTP-date form starts with a day name: Date.parse would read "-5" or "2030" too.
+  const moment = /^\s*[A-Za-z]{3}/.test(value) ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(moment) ? undefined : waitOf(moment - now, now);
+}
+
 /** Whether `error` may be retried under `mode`. */
 export function isRetryable(error: unknown, mode: RetryMode): boolean {
   if (error instanceof RateLimitError) return true;
@@ -43,71 +76,47 @@ export function isRetryable(error: unknown, mode: RetryMode): boolean {
   return error.status === 408 || error.status >= 500;
 }
 
-/** The wait the server asked for: a 429's parsed Retry-After, or a 503's header. */
-function serverDelayMs(error: unknown): number | undefined {
-  if (error instanceof RateLimitError) return error.retryAfterMs;
-  if (error instanceof ApiError) return parseRetryAfter(error.headers['retry-after'])?.retryAfterMs;
-  return undefined;
-}
-
 /** The wait before the next attempt: the server's Retry-After, else backoff with full jitter. */
 export function retryDelayMs(error: unknown, attempt: number, policy: RetryPolicy): number {
-  const asked = serverDelayMs(error);
+  const asked =
+    error instanceof RateLimitError
+      ? error.retryAfterMs
+      : error instanceof ApiError
+        ? parseRetryAfter(error.headers['retry-after'])?.retryAfterMs
+        : undefined;
   if (asked !== undefined) return asked;
-  const ceiling = Math.min(policy.maxBackoffMs, policy.baseDelayMs * 2 ** attempt);
-  return Math.floor(policy.random() * ceiling);
+  return Math.floor(
+    policy.random() * Math.min(policy.maxBackoffMs, policy.baseDelayMs * 2 ** attempt),
+  );
 }
 
-/** What deciding on a retry reads of its call's scope. */
-interface RetryScope {
-  readonly operation: string;
-  /** Set once the call timed out or was aborted: nothing is retried then. */
-  readonly failure: unknown;
-  remainingMs(): number;
-}
-
-/** What deciding on a retry needs to know about its call. */
 export interface RetryContext {
   policy: RetryPolicy;
   mode: RetryMode;
   logger: CatalogLogger | undefined;
 }
 
-function describeError(error: unknown): string {
-  if (error instanceof ApiError) return `HTTP ${error.status}`;
-  return error instanceof Error ? error.name : 'error';
-}
-
 /**
- * The wait before repeating a failed attempt, or undefined to give up: the error is not
- * retryable, `maxRetries` is used up, or the wait does not fit the total wait cap or the
- * call's remaining time (a Retry-After of hours surfaces the error at once instead of
- * sleeping). `waitedMs`: the time already spent waiting in this call.
+ * The wait before repeating a failed attempt, or undefined to give up: not retryable,
+ * `maxRetries` used up, or the wait does not fit the total wait cap (`waitedMs` spent so far)
+ * or `remainingMs` (a Retry-After of hours surfaces the error at once instead of sleeping).
  */
 export function retryDelayFor(
   error: unknown,
   attemptNumber: number,
   waitedMs: number,
-  context: RetryContext & { scope: RetryScope },
+  remainingMs: number,
+  operation: string,
+  { policy, mode, logger }: RetryContext,
 ): number | undefined {
-  const { policy, mode, scope, logger } = context;
-  if (scope.failure || attemptNumber >= policy.maxRetries || !isRetryable(error, mode)) {
-    return undefined;
-  }
+  if (attemptNumber >= policy.maxRetries || !isRetryable(error, mode)) return undefined;
   const delayMs = retryDelayMs(error, attemptNumber, policy);
-  const logContext = {
-    operation: scope.operation,
-    attempt: attemptNumber + 1,
-    delayMs,
-    reason: describeError(error),
-  };
-  if (waitedMs + delayMs > policy.maxRetryDelayMs || delayMs >= scope.remainingMs()) {
-    logger?.info?.(`${scope.operation}: not retrying, the wait does not fit`, logContext);
+  const reason = error instanceof ApiError ? `HTTP ${error.status}` : (error as Error).name;
+  const log = { operation, attempt: attemptNumber + 1, delayMs, reason };
+  if (waitedMs + delayMs > policy.maxRetryDelayMs || delayMs >= remainingMs) {
+    logger?.info?.(`${operation}: not retrying, the wait does not fit`, log);
     return undefined;
   }
-  logger?.warn?.(
-    `${scope.operation}: retrying after ${describeError(error)} in ${delayMs} ms`,
-    logContext,
-  );
+  logger?.warn?.(`${operation}: retrying after ${reason} in ${delayMs} ms`, log);
   return delayMs;
 }

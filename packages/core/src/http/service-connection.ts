@@ -19,7 +19,6 @@ export interface RequestOptions {
 export interface ServiceConnection {
   /** Whether an API key is configured (decides a 401's reason on the MCP endpoint). */
   readonly hasApiKey: boolean;
-  /** The options the calls read. */
   readonly options: { readonly logger: CatalogLogger | undefined };
   /** Replaces every secret this connection sent with `[redacted]`. */
   readonly redact: Redactor;

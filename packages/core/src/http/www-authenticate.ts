@@ -1,107 +1,18 @@
 import type { AuthChallenge } from '../errors/api-errors.js';
 
-// Why a hand-written tokenizer: the registry's candidates did not fit. `auth-header` is
-// CommonJS, unmaintained and reads one challenge; `http-auth-utils` only knows the
-// Basic/Digest/Bearer schemes and one challenge per header; `www-authenticate` is
-// Node-only Digest code; `oauth4webapi` has an RFC 9110 parser but does not export it.
-// The grammar (RFC 9110 §11.6.1) is small, so this follows it directly.
+// The registry's parsers read one challenge or a few schemes only (`auth-header`,
+// `http-auth-utils`), or do not export theirs (`oauth4webapi`); the grammar is small:
 //   challenge  = auth-scheme [ 1*SP ( token68 / #auth-param ) ]
 //   auth-param = token BWS "=" BWS ( token / quoted-string )
-
-const TOKEN_CHAR = /[!#$%&'*+\-.^_`|~0-9A-Za-z]/;
-const TOKEN68_CHAR = /[A-Za-z0-9\-._~+/]/;
-
-/** A cursor over the header value. */
-class Cursor {
-  pos = 0;
-  constructor(readonly text: string) {}
-
-  get done(): boolean {
-    return this.pos >= this.text.length;
-  }
-
-  peek(): string {
-    return this.text[this.pos] ?? '';
-  }
-
-  skipWhitespace(): void {
-    while (this.peek() === ' ' || this.peek() === '\t') this.pos++;
-  }
-
-  skipSeparators(): void {
-    while (this.peek() === ' ' || this.peek() === '\t' || this.peek() === ',') this.pos++;
-  }
-
-  readWhile(pattern: RegExp): string {
-    const start = this.pos;
-    while (!this.done && pattern.test(this.peek())) this.pos++;
-    return this.text.slice(start, this.pos);
-  }
-
-  /** Reads a quoted-string (cursor on the opening quote); lenient about a missing end quote. */
-  readQuoted(): string {
-    this.pos++;
-    let value = '';
-    while (!this.done) {
-      const char = this.peek();
-      this.pos++;
-      if (char === '"') return value;
-      if (char === '\\' && !this.done) {
-        value += this.peek();
-        this.pos++;
-      } else {
-        value += char;
-      }
-    }
-    return value;
-  }
-}
-
-/** Reads a token68 if the cursor is on one (it must end the challenge). */
-function readToken68(cursor: Cursor): string | undefined {
-  const start = cursor.pos;
-  const body = cursor.readWhile(TOKEN68_CHAR);
-  const padding = cursor.readWhile(/=/);
-  cursor.skipWhitespace();
-  if (body && (cursor.done || cursor.peek() === ',')) return body + padding;
-  cursor.pos = start;
-  return undefined;
-}
-
-/** Reads one `name=value` pair, or returns undefined (cursor restored) if none is there. */
-function readParam(cursor: Cursor): [string, string] | undefined {
-  const start = cursor.pos;
-  cursor.skipSeparators();
-  const name = cursor.readWhile(TOKEN_CHAR);
-  cursor.skipWhitespace();
-  if (!name || cursor.peek() !== '=') {
-    cursor.pos = start;
-    return undefined;
-  }
-  cursor.pos++;
-  cursor.skipWhitespace();
-  const value = cursor.peek() === '"' ? cursor.readQuoted() : cursor.readWhile(TOKEN_CHAR);
-  cursor.skipWhitespace();
-  return [name.toLowerCase(), value];
-}
-
-function readChallenge(cursor: Cursor, scheme: string): AuthChallenge {
-  const challenge: AuthChallenge = { scheme, params: {} };
-  if (cursor.peek() !== ' ' && cursor.peek() !== '\t') return challenge;
-  cursor.skipWhitespace();
-  const token68 = readToken68(cursor);
-  if (token68 !== undefined) {
-    challenge.token68 = token68;
-    return challenge;
-  }
-  const repeated = new Set<string>();
-  for (let param = readParam(cursor); param; param = readParam(cursor)) {
-    if (Object.hasOwn(challenge.params, param[0])) repeated.add(param[0]);
-    else challenge.params[param[0]] = param[1];
-  }
-  if (repeated.size > 0) challenge.repeated = [...repeated];
-  return challenge;
-}
+// Each expression is sticky and its alternatives disjoint: linear in the header.
+const TOKEN = "[!#$%&'*+\\-.^_`|~0-9A-Za-z]+";
+const SCHEME = new RegExp(`[ \\t,]*(${TOKEN})`, 'y');
+const TOKEN68 = /[ \t]+([A-Za-z0-9\-._~+/]+=*)[ \t]*(?=,|$)/y;
+// A quoted string missing its end quote keeps what it read.
+const PARAM = new RegExp(
+  `[ \\t,]*(${TOKEN})[ \\t]*=[ \\t]*(?:"((?:[^"\\\\]|\\\\[\\s\\S]?)*)"?|(${TOKEN})?)[ \\t]*`,
+  'y',
+);
 
 /**
  * Parses a `WWW-Authenticate` value into its challenges (RFC 9110 §11.6.1): several
@@ -111,13 +22,27 @@ function readChallenge(cursor: Cursor, scheme: string): AuthChallenge {
  * value and is named in `repeated`.
  */
 export function parseWwwAuthenticate(header: string | null | undefined): AuthChallenge[] {
-  if (!header) return [];
-  const cursor = new Cursor(header);
   const challenges: AuthChallenge[] = [];
-  for (cursor.skipSeparators(); !cursor.done; cursor.skipSeparators()) {
-    const scheme = cursor.readWhile(TOKEN_CHAR);
-    if (!scheme) break;
-    challenges.push(readChallenge(cursor, scheme));
+  let at = 0;
+  const next = (pattern: RegExp) => {
+    pattern.lastIndex = at;
+    const match = pattern.exec(header ?? '');
+    if (match) at = pattern.lastIndex;
+    return match;
+  };
+  for (let scheme = next(SCHEME); scheme; scheme = next(SCHEME)) {
+    const challenge: AuthChallenge = { scheme: scheme[1] as string, params: {} };
+    challenges.push(challenge);
+    const token68 = next(TOKEN68);
+    if (token68) challenge.token68 = token68[1];
+    if (token68 || !/[ \t]/.test(header?.[at] ?? '')) continue;
+    const repeated = new Set<string>();
+    for (let param = next(PARAM); param; param = next(PARAM)) {
+      const name = (param[1] as string).toLowerCase();
+      if (Object.hasOwn(challenge.params, name)) repeated.add(name);
+      else challenge.params[name] = param[2]?.replace(/\\([\s\S])/g, '$1') ?? param[3] ?? '';
+    }
+    if (repeated.size > 0) challenge.repeated = [...repeated];
   }
   return challenges;
 }

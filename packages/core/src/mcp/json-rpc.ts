@@ -3,7 +3,7 @@ import { McpError } from '../errors/mcp-errors.js';
 import { ProtocolError } from '../errors/transport-errors.js';
 import type { Redactor } from '../http/redact.js';
 import { headerRecord, parseResponse } from '../http/response-body.js';
-import { retryAfterFromSeconds } from '../http/retry-after.js';
+import { retryAfterFromSeconds } from '../http/retry.js';
 import { isRecord } from '../is-record.js';
 import { type JsonRpcError, JsonRpcResponseSchema } from '../schemas/mcp.js';
 
