@@ -16,21 +16,17 @@ const ESCAPE =
 const NAMES =
   'excl! quot" QUOT" num# dollar$ percnt% amp& AMP& apos\' lpar( rpar) ast* midast* plus+ comma, period. sol/ colon: semi; lt< LT< equals= gt> GT> quest? commat@ lbrack[ lsqb[ bsol\\ rbrack] rsqb] Hat^ lowbar_ UnderBar_ grave` DiacriticalGrave` lbrace{ lcub{ verbar| vert| VerticalLine| rbrace} rcub}';
 let named: Map<string, number> | undefined; // built at first use: module code stays pure
-let next = 0; // where the text of the unit `read` returned last ends
+let next = 0; // where the escape `escaped` read last ends
 let starts = new Int32Array(4096); // where the latest units began, a ring (one pass at a time)
 
-/** The unit at `i`, an escape decoded (if `decode`), ASCII letters lower-cased, `+` a space. */
-function read(text: string, i: number, decode = true): number {
-  let unit = text.charCodeAt(i);
-  next = i + 1;
-  if (decode && (unit === 37 || unit === 38 || unit === 92)) unit = escaped(text, i, unit);
-  // A query writes a space `+` or `%20`; an encoder writes `+` as `%2B`, which reads `+`.
-  return unit === 43 ? 32 : unit >= 65 && unit <= 90 ? unit + 32 : unit;
-}
+/** ASCII letters in lower case, `+` as a space (a query writes a space `+` or `%20`). */
+const fold = (unit: number) => (unit === 43 ? 32 : unit >= 65 && unit <= 90 ? unit + 32 : unit);
+/** Whether `unit` (`%`, `&`, `\`) may begin an escape. */
+const opens = (unit: number) => unit === 37 || unit === 38 || unit === 92;
 
-/** The unit the escape at `i` stands for, `next` set past it; `unit` if there is none. */
+/** The unit the escape at `i` stands for, and `next` set past it; else `unit`, `next` is `i + 1`. */
 function escaped(text: string, i: number, unit: number): number {
-  ESCAPE.lastIndex = i;
+  [ESCAPE.lastIndex, next] = [i, i + 1];
   const [match, percent, json, any, hex, decimal, name] = ESCAPE.exec(text) ?? [];
   named ??= new Map(NAMES.split(' ').map((e) => [e.slice(0, -1), e.charCodeAt(e.length - 1)]));
   const value = Number.parseInt(percent ?? json ?? hex ?? decimal ?? '', decimal ? 10 : 16);
@@ -54,7 +50,11 @@ function formsOf(secret: string): string[] {
   const forms = [secret, json, base64, base64.replace(/\+/g, '-').replace(/\//g, '_'), secret];
   const readings = forms.map((form, f) => {
     let out = '';
-    for (let i = 0; i < form.length; i = next) out += String.fromCharCode(read(form, i, f < 4));
+    for (let i = 0; i < form.length; ) {
+      let unit = form.charCodeAt(i++);
+      if (f < 4 && opens(unit)) [unit, i] = [escaped(form, i - 1, unit), next];
+      out += String.fromCharCode(fold(unit));
+    }
     return out;
   });
   return [...new Set(readings)].filter((form) => form.length >= MIN_SECRET_LENGTH);
@@ -83,10 +83,8 @@ class Matcher {
     const forms = this.secrets
       .flatMap((owner) => formsOf(owner).map((form) => [form, owner] as const))
       .sort((a, b) => b[0].length - a[0].length);
-    [this.shortest, this.longest] = [
-      forms.at(-1)?.[0].length ?? Infinity,
-      forms[0]?.[0].length ?? 0,
-    ];
+    this.shortest = forms.at(-1)?.[0].length ?? Number.POSITIVE_INFINITY;
+    this.longest = forms[0]?.[0].length ?? 0;
     const ends = forms.map(() => 0); // where each form's prefix so far ends
     // Depth by depth, so that each new node's fail link is found among shallower nodes.
     for (let depth = 0; depth < this.longest; depth++) {
@@ -137,20 +135,22 @@ class Matcher {
   }
 }
 
-/** Where `matcher`'s forms occur in `text`, as merged [start, end) spans; their secrets to `found`. */
+/** Where `matcher`'s forms occur in `text`, as merged [start, end) spans; adds their secrets to `found`. */
 function scan(text: string, matcher: Matcher, found?: Set<string>): number[][] {
   if (starts.length < matcher.longest)
     starts = new Int32Array(2 ** Math.ceil(Math.log2(matcher.longest)));
   const [spans, mask, walked] = [[] as number[][], starts.length - 1, found && new Set<number>()];
-  for (let i = 0, k = 0, node = 0; i < text.length; i = next, k++) {
-    node = matcher.step(node, read(text, i));
-    starts[k & mask] = i;
+  for (let i = 0, k = 0, node = 0; i < text.length; k++) {
+    let unit = text.charCodeAt(i);
+    starts[k & mask] = i++;
+    if (opens(unit)) [unit, i] = [escaped(text, i - 1, unit), next];
+    node = matcher.step(node, fold(unit));
     const length = matcher.depth[node]!;
     if (length === 0) continue;
     if (walked) matcher.collect(node, found!, walked);
     let from = starts[(k + 1 - length) & mask]!;
     while (spans.length > 0 && from <= spans.at(-1)![1]!) from = Math.min(from, spans.pop()![0]!);
-    spans.push([from, next]);
+    spans.push([from, i]);
   }
   return spans;
 }
@@ -178,27 +178,27 @@ function isContainer(value: unknown): value is Container {
  * cannot overflow the call stack; each container is walked once, so cycles end.
  */
 function redactValue(value: unknown, matcher: Matcher): unknown {
-  const [copies, open] = [new Map<unknown, unknown>(), new Set<Container>()];
+  const [copies, visited] = [new Map<unknown, Container>(), new Set<Container>()];
   const redact = (item: unknown) =>
     typeof item === 'string' ? redactText(item, matcher) : (copies.get(item) ?? item);
-  for (const stack = isContainer(value) ? [value] : []; stack.length > 0; ) {
-    const node = stack.at(-1)!;
-    if (!open.has(node)) {
-      open.add(node);
-      for (const child of Object.values(node))
-        if (isContainer(child) && !open.has(child)) stack.push(child);
-      continue;
+  const stack: [Container, boolean][] = isContainer(value) ? [[value, false]] : [];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [node, expanded] = top;
+    if (!expanded && !visited.has(node)) {
+      visited.add(node);
+      stack.push([node, true]);
+      for (const child of Object.values(node)) if (isContainer(child)) stack.push([child, false]);
+    } else if (expanded) {
+      const array = Array.isArray(node);
+      let changed = false;
+      const entries = Object.entries(node).map(([name, item]): [string, unknown] => {
+        const pair: [string, unknown] = [array ? name : redactText(name, matcher), redact(item)];
+        changed ||= pair[0] !== name || pair[1] !== item;
+        return pair;
+      });
+      // fromEntries defines members, so a `__proto__` name stays an ordinary member.
+      if (changed) copies.set(node, array ? entries.map((e) => e[1]) : Object.fromEntries(entries));
     }
-    if (copies.has(stack.pop())) continue; // pushed by two parents
-    const [isArray, entries] = [Array.isArray(node), Object.entries(node)];
-    let same = true;
-    const copy = entries.map(([name, item]) => {
-      const pair = [isArray ? name : redactText(name, matcher), redact(item)] as const;
-      same &&= pair[0] === name && pair[1] === item;
-      return pair;
-    });
-    // fromEntries defines members, so a `__proto__` name stays an ordinary member.
-    copies.set(node, same ? node : isArray ? copy.map((e) => e[1]) : Object.fromEntries(copy));
   }
   return redact(value);
 }
