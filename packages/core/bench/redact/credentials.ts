@@ -1,9 +1,9 @@
 /**
  * Red team R2, side by side in one run: CPU time of one paid call's redaction (add a
  * credential, then redact a 100-product answer) with N live payment credentials, for the
- * current SentSecrets (src/http/redact.ts) and the one at `OLD` (by default the one that
- * rebuilt its single matcher at every add), loaded from git history into a temporary
- * directory. Credentials: 600-character base64url tokens. Medians of RUNS paid calls, ms.
+ * current SentSecrets (src/http/redact.ts) and the one at `OLD` (by default wave 4e's,
+ * 66df504), loaded from git history into a temporary directory. Credentials:
+ * 600-character base64url tokens. Medians of RUNS paid calls, ms.
  *
  *   pnpm --filter @catalogkit/core bench:credentials
  *   OLD=<revision> RUNS=31 pnpm --filter @catalogkit/core bench:credentials
@@ -54,7 +54,7 @@ const KEY = `ck_live_${randomBytes(12).toString('hex')}`;
 console.log(
   `live credentials | ${Object.keys(contenders).join(' | ')} | ratio (ms CPU per paid call, medians of ${RUNS})`,
 );
-for (const live of [1, 16, 54, 256]) {
+for (const live of [1, 16, 64, 256]) {
   const sets = Object.values(contenders).map((Kind) => {
     const sent = new Kind(KEY);
     for (let i = 0; i < live; i++) sent.add(credential());

@@ -24,7 +24,7 @@ const fold = (unit: number) => (unit === 43 ? 32 : unit >= 65 && unit <= 90 ? un
 /** Whether `unit` (`%`, `&`, `\`) may begin an escape. */
 const opens = (unit: number) => unit === 37 || unit === 38 || unit === 92;
 
-/** The unit the escape at `i` stands for, and `next` set past it; else `unit`, `next` is `i + 1`. */
+/** The unit the escape at `i` stands for, `next` set past it; else `unit`, and `i + 1`. */
 function escaped(text: string, i: number, unit: number): number {
   [ESCAPE.lastIndex, next] = [i, i + 1];
   const [match, percent, json, any, hex, decimal, name] = ESCAPE.exec(text) ?? [];
@@ -135,7 +135,7 @@ class Matcher {
   }
 }
 
-/** Where `matcher`'s forms occur in `text`, as merged [start, end) spans; adds their secrets to `found`. */
+/** Where `matcher`'s forms occur in `text`, as merged [start, end) spans; their secrets to `found`. */
 function scan(text: string, matcher: Matcher, found?: Set<string>): number[][] {
   if (starts.length < matcher.longest)
     starts = new Int32Array(2 ** Math.ceil(Math.log2(matcher.longest)));
@@ -218,7 +218,7 @@ export function redactSecrets(text: string, secrets: readonly (string | undefine
   return redactText(text, new Matcher(secrets));
 }
 
-/** The secrets `text` echoes in a form {@link redactSecrets} removes, in the order given, each once, in one pass. */
+/** The secrets `text` echoes in a form {@link redactSecrets} removes, in the order given, once. */
 export function secretEchoesIn(text: string, secrets: readonly (string | undefined)[]): string[] {
   const [matcher, found] = [new Matcher(secrets), new Set<string>()];
   scan(text, matcher, found);
