@@ -47,6 +47,7 @@ function formsOf(secret: string): string[] {
   for (const byte of new TextEncoder().encode(secret)) bytes += String.fromCharCode(byte);
   const base64 = btoa(bytes).replace(/=+$/, '');
   const json = JSON.stringify(secret).slice(1, -1);
+  // The last one is read without decoding: the secret's own characters.
   const forms = [secret, json, base64, base64.replace(/\+/g, '-').replace(/\//g, '_'), secret];
   const readings = forms.map((form, f) => {
     let out = '';
@@ -235,15 +236,15 @@ export function createRedactor(...secrets: (string | undefined)[]): Redactor {
   return redactorOf([new Matcher(secrets)]);
 }
 
-/** Credentials kept, oldest dropped first: bounds every build (red team 4d F1). */
+/** Credentials kept, oldest dropped first: a service choosing challenges sets their length. */
 const [MAX_CREDENTIALS, MAX_CREDENTIAL_CHARS] = [256, 262_144];
 
 /**
  * The secrets one connection sends: its API key, and each payment credential from the moment
  * it is handed to fetch (an answer read later may echo it), the latest 256 and 256 Ki
  * characters of them. Two matchers, so a paid call does not rebuild the automaton of every
- * credential (red team R2): one of those kept at its build, and one of those added since,
- * rebuilt at each add; they merge when the second holds more than √N of N credentials.
+ * credential: one of those kept at its build, and one of those added since, rebuilt at each
+ * add; they merge when the second holds more than √N of N credentials.
  */
 export class SentSecrets {
   readonly #apiKey: string | undefined;
