@@ -17,7 +17,7 @@ const NAMES =
   'excl! quot" QUOT" num# dollar$ percnt% amp& AMP& apos\' lpar( rpar) ast* midast* plus+ comma, period. sol/ colon: semi; lt< LT< equals= gt> GT> quest? commat@ lbrack[ lsqb[ bsol\\ rbrack] rsqb] Hat^ lowbar_ UnderBar_ grave` DiacriticalGrave` lbrace{ lcub{ verbar| vert| VerticalLine| rbrace} rcub}';
 let named: Map<string, number> | undefined; // built at first use: module code stays pure
 let next = 0; // where the escape `escaped` read last ends
-let starts = new Int32Array(4096); // where the latest units began, a ring (one pass at a time)
+let starts: Int32Array | undefined; // where the latest units began: a ring, one pass at a time
 
 /** ASCII letters in lower case, `+` as a space (a query writes a space `+` or `%20`). */
 const fold = (unit: number) => (unit === 43 ? 32 : unit >= 65 && unit <= 90 ? unit + 32 : unit);
@@ -138,18 +138,19 @@ class Matcher {
 
 /** Where `matcher`'s forms occur in `text`, as merged [start, end) spans; their secrets to `found`. */
 function scan(text: string, matcher: Matcher, found?: Set<string>): number[][] {
-  if (starts.length < matcher.longest)
-    starts = new Int32Array(2 ** Math.ceil(Math.log2(matcher.longest)));
-  const [spans, mask, walked] = [[] as number[][], starts.length - 1, found && new Set<number>()];
+  if (!starts || starts.length < matcher.longest)
+    starts = new Int32Array(2 ** Math.ceil(Math.log2(Math.max(matcher.longest, 4096))));
+  const [ring, spans, walked] = [starts, [] as number[][], found && new Set<number>()];
+  const mask = ring.length - 1;
   for (let i = 0, k = 0, node = 0; i < text.length; k++) {
     let unit = text.charCodeAt(i);
-    starts[k & mask] = i++;
+    ring[k & mask] = i++;
     if (opens(unit)) [unit, i] = [escaped(text, i - 1, unit), next];
     node = matcher.step(node, fold(unit));
     const length = matcher.depth[node]!;
     if (length === 0) continue;
     if (walked) matcher.collect(node, found!, walked);
-    let from = starts[(k + 1 - length) & mask]!;
+    let from = ring[(k + 1 - length) & mask]!;
     while (spans.length > 0 && from <= spans.at(-1)![1]!) from = Math.min(from, spans.pop()![0]!);
     spans.push([from, i]);
   }
