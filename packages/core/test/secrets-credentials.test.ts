@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SentSecrets } from '../src/http/redact.js';
 
 // Red team R2: every paid call rebuilt the one matcher of all live credentials (116 ms per
@@ -14,20 +14,20 @@ const cpu = () => {
 };
 
 describe('SentSecrets', () => {
-  afterEach(() => vi.useRealTimers());
-
-  it('keeps a credential for 30 minutes from its last send, then forgets it', () => {
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.UTC(2026, 0, 1) });
+  // Retired (wave 4f, docs/SECURITY.md): "keeps a credential for 30 minutes from its last send,
+  // then forgets it". Credentials are kept until 256 newer ones or 256 Ki characters of them
+  // push them out: the window bounded nothing the bounds do not, and forgetting protects nothing.
+  it('a credential sent again is the newest, kept when older ones are dropped', () => {
     const sent = new SentSecrets(KEY);
-    const [early, again] = [credential(), credential()];
-    sent.add(`Payment ${early}`);
-    sent.add(`Payment ${again}`);
-    vi.setSystemTime(Date.now() + 20 * 60_000);
-    sent.add(`Payment ${again}`); // sent again: 30 minutes from now
-    vi.setSystemTime(Date.now() + 15 * 60_000);
-    // A merge after the window drops `early`; `again` and the key stay.
-    for (let i = 0; i < 4; i++) sent.add(`Payment ${credential()}`);
-    expect(sent.redact(`${early} ${again} ${KEY}`)).toBe(`${early} [redacted] [redacted]`);
+    const [first, ...rest] = Array.from({ length: 300 }, credential);
+    for (const token of rest) {
+      sent.add(`Payment ${token}`);
+      sent.add(`Payment ${first}`); // sent again: the newest
+    }
+    expect(sent.redact(`${first} ${rest.at(-1)}`)).toBe('[redacted] [redacted]');
+    sent.add(`Payment ${credential()}`); // a merge, which forgets the dropped ones
+    for (let i = 0; i < 40; i++) sent.add(`Payment ${credential()}`);
+    expect(sent.redact(rest[0]!)).toBe(rest[0]); // beyond the newest 256
   });
 
   it('redacts each credential from its add on, and the earlier ones, across merges', () => {

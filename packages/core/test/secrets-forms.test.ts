@@ -1,3 +1,4 @@
+import { encodeHTML } from 'entities';
 import { describe, expect, it } from 'vitest';
 import { findSecretEchoes, redactSecrets } from '../src/errors/index.js';
 
@@ -93,6 +94,10 @@ describe('each in-scope form of an echoed secret', () => {
         JSON.stringify(secret).slice(1, -1),
         secret.replace(/[^a-z0-9]/gi, (c) => `&#${c.charCodeAt(0)};`),
         Buffer.from(secret).toString('base64'),
+        // Read back as the secret's own characters (wave 4f: one form for all such encoders).
+        [...secret].map((c) => `\\u${hex(c.charCodeAt(0)).padStart(4, '0')}`).join(''),
+        [...Buffer.from(secret)].map((b) => `%${hex(b)}`).join(''),
+        encodeHTML(secret),
       ]) {
         expect(redactSecrets(`said <${echoed}> ok`, [secret])).toMatch(
           /^said <\[redacted\]=*> ok$/,

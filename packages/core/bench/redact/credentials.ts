@@ -1,9 +1,9 @@
 /**
  * Red team R2, side by side in one run: CPU time of one paid call's redaction (add a
  * credential, then redact a 100-product answer) with N live payment credentials, for the
- * current SentSecrets (src/http/redact.ts) and the one at `OLD` (by default the one that
- * rebuilt its single matcher at every add), loaded from git history into a temporary
- * directory. Credentials: 600-character base64url tokens. Medians of RUNS paid calls, ms.
+ * current SentSecrets (src/http/redact.ts) and the one at `OLD` (by default wave 4e's,
+ * 66df504), loaded from git history into a temporary directory. Credentials:
+ * 600-character base64url tokens. Medians of RUNS paid calls, ms.
  *
  *   pnpm --filter @catalogkit/core bench:credentials
  *   OLD=<revision> RUNS=31 pnpm --filter @catalogkit/core bench:credentials
@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SentSecrets } from '../../src/http/redact.js';
 
-const OLD = process.env.OLD || '252290b';
+const OLD = process.env.OLD || '66df504';
 const RUNS = Number(process.env.RUNS) || 31;
 
 async function oldSentSecrets(revision: string): Promise<typeof SentSecrets> {

@@ -1,7 +1,7 @@
 /**
  * Side-by-side benchmark of the redactor on 10 MB, in one run: the current one
  * (src/http/redact.ts) against an earlier one loaded from git history (`OLD`, a revision;
- * by default wave 4c's, before issue 33 step 2's rewrite). Its files are written to a temporary
+ * by default wave 4e's, 66df504, before wave 4f's rewrite). Its files are written to a temporary
  * directory and imported from there, so no copy is committed. Each text is redacted by
  * both, alternating, RUNS times; the table gives medians of CPU time in ms (the process's,
  * garbage collection included).
@@ -17,8 +17,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRedactor } from '../../src/http/redact.js';
 
-/** The redactor of wave 4c (Aho-Corasick with output links, 414 lines), before wave 4d. */
-const OLD = process.env.OLD || '4db500c';
+/** The redactor of wave 4e (a decoded copy of each text, then the automaton; 350 lines). */
+const OLD = process.env.OLD || '66df504';
 const RUNS = Number(process.env.RUNS) || 5;
 const SIZE = 10_000_000;
 
