@@ -75,24 +75,9 @@ export type SearchWebsitesInput = z.output<typeof SearchWebsitesInputSchema>;
 /** What the application gets from `search_websites`: the request as sent and the full response. */
 export type SearchWebsitesOutput = CatalogToolResult<WebsiteSearchParams, WebsiteSearchResponse>;
 
-function buildParams(
-  input: SearchWebsitesInput,
-  defaults: { limit?: number; country?: WebsiteSearchParams['country'] },
-): WebsiteSearchParams {
-  const limit = input.limit ?? defaults.limit;
-  const country = input.country ?? defaults.country;
-  return {
-    query: input.query,
-    ...(limit === undefined ? {} : { limit }),
-    ...(input.category_ids?.length ? { category_ids: input.category_ids } : {}),
-    ...(country === undefined ? {} : { country }),
-  };
-}
-
 /**
- * The compact view: one line per website with its name (when sent: not in the contract, it
- * lets the model match the retailer it looked up without guessing from the domain), address,
- * id and best commission rate.
+ * One line per website: its name (not in the contract; when sent, the model need not guess the
+ * retailer from the domain), address, id and best commission rate.
  */
 export function formatWebsites({ request, response }: SearchWebsitesOutput): string {
   const country = request.country ?? WEBSITE_SEARCH_LIMITS.defaultCountry;
@@ -122,7 +107,14 @@ export const searchWebsitesTool = /* @__PURE__ */ defineCatalogTool<
   inputSchema: SearchWebsitesInputSchema,
   mutates: false,
   async execute(input, { client, defaults, signal }) {
-    const request = buildParams(input, defaults);
+    const limit = input.limit ?? defaults.limit;
+    const country = input.country ?? defaults.country;
+    const request: WebsiteSearchParams = {
+      query: input.query,
+      ...(limit === undefined ? {} : { limit }),
+      ...(input.category_ids?.length ? { category_ids: input.category_ids } : {}),
+      ...(country === undefined ? {} : { country }),
+    };
     const response = await client.websites.search(request, signal ? { signal } : {});
     return { request, response };
   },
