@@ -61,14 +61,12 @@ export interface CatalogApi {
   /** The tools the MCP endpoint lists, cached for the client's life; `[]` without `tools/list`. */
   tools(options?: CatalogDiscoveryOptions): Promise<readonly string[]>;
   /**
-   * `lookup_catalog`: products by `ids` (product or offer ids) and/or `urls` (retailer
-   * pages). Unknown ones come back as `messages[]` with code `not_found`, not as errors.
+   * `lookup_catalog`: products by `ids` and/or retailer page `urls`; unknown ones as `not_found`.
    * @throws McpError (-32601, nothing sent) when the service does not list the tool.
    */
   lookup(catalog: CatalogLookup, options?: CatalogCallOptions): Promise<CatalogLookupResponse>;
   /**
-   * `get_product`: one product by product or offer id, its offers narrowed by `selected`
-   * options. Not found: no `product`, `messages[]` with `not_found`.
+   * `get_product`: one product, its offers narrowed by `selected` options; unknown: `not_found`.
    * @throws McpError (-32601, nothing sent) when the service does not list the tool.
    */
   getProduct(catalog: ProductSelection, options?: CatalogCallOptions): Promise<GetProductResponse>;

@@ -32,13 +32,7 @@ export type CatalogToolClient = Pick<
   'catalog' | 'websites' | 'collections' | 'store' | 'storeScope' | 'redact'
 >;
 
-/**
- * What every catalog tool returns; every adapter hands this same object on.
- * @example
- * // A search_catalog result: the query sent, the products found, the tier.
- * const { request, response, tier } = output;
- * const summary = `${response.products.length} products for ${request.query} (${tier})`;
- */
+/** What every catalog tool returns; every adapter hands this same object on. */
 export interface CatalogToolResult<Request = unknown, Response = unknown> {
   /** What was asked: for built-ins the request sent to the service (defaults applied). */
   request: Request;

@@ -38,13 +38,8 @@ function pendingAdds(raw: string | undefined): string[] {
 
 /**
  * Sends `update` with `send` under the write-ahead guard of its collection (ARCHITECTURE.md,
- * "Changes guarded per collection"): an update that adds or replaces clauses (any
- * `add_clauses`, even `[]`, or `replace_clauses`) is recorded by one atomic set-if-absent
- * before it is sent, so this instance is the collection's one writer, and the record is
- * cleared only once the outcome is known (an answer was read, or the failure is proven to
- * have come before sending). Throws a RepeatedUpdateError (nothing sent) while another
- * guarded change is out or of unknown outcome, and a StoreUnavailableError when the store
- * fails. Renames, descriptions and removals are safe to repeat and take no record.
+ * "Changes guarded per collection"). Throws a RepeatedUpdateError (nothing sent) while another
+ * guarded change is out or of unknown outcome, a StoreUnavailableError when the store fails.
  */
 export async function sendGuarded<T>(
   { store, scope, collectionId }: { store: CatalogStore; scope: string; collectionId: string },

@@ -21,20 +21,13 @@ import {
   wholeNumber,
 } from '../model-input.js';
 
-/**
- * The example category id the description gives: a lower-case, hyphenated slug as the
- * service and the catalog search's results use (a test checks the emulator accepts it).
- */
+/** The example category id the description gives: a slug as the service's results use. */
 const EXAMPLE_CATEGORY_ID = 'running-shoes';
 
 /** `UK` is not an ISO 3166-1 code, but models (and people) use it for Great Britain. */
 const COUNTRY_ALIASES = { UK: 'GB' } as const;
 
-/**
- * Arguments the model gives `search_websites`. The JSON Schema lists every field (null
- * means "not given"); a model may also leave optional fields out, send `"5"` for 5, a
- * country in any case (or `UK`), a lone category slug for a list of one.
- */
+/** Arguments the model gives `search_websites`; null, or left out, means "not given". */
 export const SearchWebsitesInputSchema = /* @__PURE__ */ schema(() => {
   const { queryMaxLength, limitMin, limitMax, limitDefault, defaultCountry } =
     WEBSITE_SEARCH_LIMITS;
