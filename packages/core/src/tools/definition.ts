@@ -26,7 +26,7 @@ export type CatalogToolNames = Readonly<Record<CatalogToolName, string>> & {
 /** Tool names every major provider accepts. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
-/** The part of a {@link CatalogClient} the tools use. */
+/** What the tools use of a {@link CatalogClient} (a custom tool keys entries by `storeScope`). */
 export type CatalogToolClient = Pick<
   CatalogClient,
   'catalog' | 'websites' | 'collections' | 'store' | 'storeScope' | 'redact'
