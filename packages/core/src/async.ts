@@ -1,7 +1,5 @@
 import { TimeoutError } from './errors/transport-errors.js';
 
-// One abortable sleep for the package: retry waits, the token manager's backoff, time limits.
-
 /** Resolves after `ms`; rejects with the signal's reason when it aborts first. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -41,25 +39,15 @@ export function unrefTimeout(callback: () => void, ms: number): ReturnType<typeo
   return handle;
 }
 
-/** Limits of {@link runWithinTime}. */
-interface TimeLimit {
-  timeoutMs: number;
-  /** Ends the task early (the manager or session was closed). */
-  closeSignal: AbortSignal;
-  /** What the task does, for the TimeoutError message, e.g. `Minting a conversation token`. */
-  what: string;
-}
-
 /**
- * Runs `task` with a signal that aborts after `timeoutMs` or when `closeSignal` aborts. The
- * task is also raced against that signal, so one that ignores its signal still ends on
- * time: work done under a session's cross-instance lock never outlives the lock's lease.
+ * Runs `task` with a signal that aborts after `timeoutMs` (a TimeoutError naming `what`) or
+ * when `closeSignal` aborts. The task is also raced against that signal, so one that ignores
+ * it still ends on time: work under a cross-instance lock never outlives the lock's lease.
  */
 export async function runWithinTime<T>(
   task: (signal: AbortSignal) => Promise<T>,
-  limit: TimeLimit,
+  { timeoutMs, closeSignal, what }: { timeoutMs: number; closeSignal: AbortSignal; what: string },
 ): Promise<T> {
-  const { timeoutMs, closeSignal, what } = limit;
   closeSignal.throwIfAborted();
   const controller = new AbortController();
   const onClose = () => controller.abort(closeSignal.reason);

@@ -30,15 +30,9 @@ export interface CatalogClientOptions {
   mcpAuthHeader?: 'x-api-key' | 'bearer';
   /** Receives retry notices. Never given the key. */
   logger?: CatalogLogger;
-  /**
-   * Largest answer (JSON, event stream or error body) the client reads, in bytes after
-   * decoding; past it the request is aborted with a ResponseTooLargeError. Default 10 MiB.
-   */
+  /** Largest answer read, in decoded bytes; past it a ResponseTooLargeError. Default 10 MiB. */
   maxResponseBytes?: number;
-  /**
-   * Longest line of an event-stream answer, counted in decoded characters (bytes for
-   * ASCII); past it the request is aborted with a ResponseTooLargeError. Default 4 Mi.
-   */
+  /** Longest event-stream line, in decoded characters; past it the same error. Default 4 Mi. */
   maxSseLineBytes?: number;
   /**
    * Machine payments: on a 402 with `Payment` challenges, `payment.pay` may return a
@@ -47,14 +41,10 @@ export interface CatalogClientOptions {
   payment?: PaymentOptions;
   /**
    * Where state shared with other instances lives (the rate-limit pause, the tools' update
-   * guard). Default: a private in-memory store. Pass one `@catalogkit/redis` store to every
-   * instance to share it; see the README's "Deploying".
+   * guard); default a private in-memory store. See the README's "Deploying".
    */
   store?: CatalogStore;
-  /**
-   * Told of each call's attempts, answers, retry waits and rate-limit pauses, and of its
-   * end: `@catalogkit/otel` makes OpenTelemetry spans and metrics of them. Default: none.
-   */
+  /** Told of each call's attempts, answers and waits: `@catalogkit/otel` makes spans of them. */
   instrumentation?: CatalogInstrumentation;
 }
 

@@ -27,10 +27,7 @@ import type { CatalogStore } from './store/catalog-store.js';
 
 /** Website search (REST). */
 export interface WebsitesApi {
-  /**
-   * Finds retail websites by name or domain, with the best commission rate in `country`.
-   * Retried on connection errors, 408, 429 and 5xx.
-   */
+  /** Finds retail websites by name or domain, with the best commission rate in `country`. */
   search(params: WebsiteSearchParams, options?: RequestOptions): Promise<WebsiteSearchResponse>;
 }
 
@@ -61,20 +58,15 @@ export interface CatalogApi {
    * links are returned byte for byte: never rewrite them.
    */
   search(catalog: CatalogQuery, options?: CatalogSearchOptions): Promise<CatalogSearchResponse>;
-  /**
-   * The names of the tools the MCP endpoint lists (`tools/list`), cached for this client's
-   * life once read; `refresh: true` reads them again. `[]` when the service has no `tools/list`.
-   */
+  /** The tools the MCP endpoint lists, cached for the client's life; `[]` without `tools/list`. */
   tools(options?: CatalogDiscoveryOptions): Promise<readonly string[]>;
   /**
-   * `lookup_catalog`: products by `ids` (product or offer ids) and/or `urls` (retailer
-   * pages). Unknown ones come back as `messages[]` with code `not_found`, not as errors.
+   * `lookup_catalog`: products by `ids` and/or retailer page `urls`; unknown ones as `not_found`.
    * @throws McpError (-32601, nothing sent) when the service does not list the tool.
    */
   lookup(catalog: CatalogLookup, options?: CatalogCallOptions): Promise<CatalogLookupResponse>;
   /**
-   * `get_product`: one product by product or offer id, its offers narrowed by `selected`
-   * options. Not found: no `product`, `messages[]` with `not_found`.
+   * `get_product`: one product, its offers narrowed by `selected` options; unknown: `not_found`.
    * @throws McpError (-32601, nothing sent) when the service does not list the tool.
    */
   getProduct(catalog: ProductSelection, options?: CatalogCallOptions): Promise<GetProductResponse>;
@@ -90,28 +82,14 @@ export interface ConversationsApi {
 }
 
 /** A client's configuration without its key: what `JSON.stringify(client)` shows. */
-export interface ClientSettings {
-  baseUrl: string | undefined;
-  mcpUrl: string | undefined;
-  /** The time limit of each call, in milliseconds. */
-  timeoutMs: number;
-  maxRetries: number;
-  maxRetryDelayMs: number;
-  mcpAuthHeader: 'x-api-key' | 'bearer';
-  /** `[redacted]` when a key is set. */
-  apiKey: '[redacted]' | undefined;
-}
+export type ClientSettings = ReturnType<CatalogClient['toJSON']>;
 
 const INSPECT = /* @__PURE__ */ Symbol.for('nodejs.util.inspect.custom');
 
 /**
- * Typed client of the catalog service. Requests are validated before sending, answers
- * parsed leniently, failures thrown as CatalogError subclasses. The API key never appears
- * in errors, logs or serialisations, and is never sent to another origin.
- *
- * @example
- * const client = new CatalogClient({ apiKey: process.env.CATALOG_API_KEY, baseUrl, mcpUrl });
- * const { websites } = await client.websites.search({ query: 'nike', limit: 3 });
+ * Typed client of the catalog service: requests validated before sending, answers parsed
+ * leniently, failures thrown as CatalogError subclasses. The API key is never in errors, logs
+ * or serialisations, nor sent to another origin.
  */
 export class CatalogClient {
   readonly #connection: ClientConnection;
@@ -210,10 +188,10 @@ export class CatalogClient {
   }
 
   /** The configuration without the key, for logs and serialisation. */
-  toJSON(): ClientSettings {
+  toJSON() {
     const { baseUrl, mcpUrl, timeoutMs, mcpAuthHeader, retry } = this.#connection.options;
     const { maxRetries, maxRetryDelayMs } = retry;
-    const apiKey = this.hasApiKey ? '[redacted]' : undefined;
+    const apiKey = this.hasApiKey ? ('[redacted]' as const) : undefined;
     return { baseUrl, mcpUrl, timeoutMs, maxRetries, maxRetryDelayMs, mcpAuthHeader, apiKey };
   }
 }

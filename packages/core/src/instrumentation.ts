@@ -16,22 +16,15 @@ export interface CallObserver {
   /** Attempt `attempt` (1 for the first send) begins. */
   attemptStart(attempt: number): void;
   /**
-   * An HTTP answer arrived for the current attempt (each redirect hop and a paid resend
-   * too): its status and its `x-ucp-auth-tier` header (null when absent; server text, so an
-   * instrumentation keeps only values it knows).
+   * An HTTP answer (each redirect hop and paid resend too): its status and `x-ucp-auth-tier`
+   * header (null when absent; server text, so keep only values you know).
    */
   response(status: number, tier: string | null): void;
   /** Attempt `attempt` ended: `error` is what it threw, undefined when it succeeded. */
   attemptEnd(attempt: number, error: unknown): void;
-  /**
-   * A wait inside the call: `retry` before repeating a failed attempt, `rateLimitPause`
-   * before sending while a 429's `Retry-After` (shared through the store) runs out.
-   */
+  /** A wait: `retry` before repeating an attempt, `rateLimitPause` while a 429's pause runs. */
   wait(kind: 'retry' | 'rateLimitPause', ms: number): void;
-  /**
-   * The call ended after `attempts` attempts: `error` is what it throws (its
-   * `outcomeUnknown` set for a change that may have been applied), undefined on success.
-   */
+  /** The call ended: `error` is what it throws (undefined on success), after `attempts`. */
   end(error: unknown, attempts: number): void;
 }
 

@@ -43,20 +43,6 @@ export function parseChangeAnswer<S extends z.$ZodType>(
   }
 }
 
-/**
- * Query string of a website search; arrays repeat the name (`category_ids=a&category_ids=b`).
- * encodeURIComponent rather than URLSearchParams: the same values, far less code per call.
- */
-function websiteSearchQuery(params: WebsiteSearchParams): string {
-  let query = `query=${encodeURIComponent(params.query)}`;
-  if (params.limit !== undefined) query += `&limit=${params.limit}`;
-  for (const category of params.category_ids ?? []) {
-    query += `&category_ids=${encodeURIComponent(category)}`;
-  }
-  if (params.country !== undefined) query += `&country=${encodeURIComponent(params.country)}`;
-  return query;
-}
-
 /** Sends a validated request and reads its answer: a change's as {@link parseChangeAnswer}. */
 async function call<S extends z.$ZodType>(
   connection: ServiceConnection,
@@ -77,7 +63,14 @@ export async function searchWebsites(
   options?: RequestOptions,
 ): Promise<WebsiteSearchResponse> {
   const operation = 'websites.search';
-  const query = websiteSearchQuery(validateRequest(WebsiteSearchParamsSchema, params, operation));
+  const valid = validateRequest(WebsiteSearchParamsSchema, params, operation);
+  // encodeURIComponent, not URLSearchParams: the same values, far less code per call.
+  let query = `query=${encodeURIComponent(valid.query)}`;
+  if (valid.limit !== undefined) query += `&limit=${valid.limit}`;
+  for (const category of valid.category_ids ?? []) {
+    query += `&category_ids=${encodeURIComponent(category)}`;
+  }
+  if (valid.country !== undefined) query += `&country=${encodeURIComponent(valid.country)}`;
   const path = '/v1/websites/search';
   const request = { operation, method: 'GET', path, query, retry: 'idempotent' } as const;
   return call(connection, request, WebsiteSearchResponseSchema, options);

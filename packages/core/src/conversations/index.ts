@@ -10,9 +10,10 @@ export {
 } from '../store/index.js';
 export { createHttpTokenMinter, createTurnSender, type TurnSender } from './service-calls.js';
 export { ChatSession, type ChatSessionOptions } from './session.js';
-export type { MintedToken, TokenMinter } from './token-manager.js';
 export {
   type CallOptions,
   ConversationTokenManager,
   type ConversationTokenManagerOptions,
+  type MintedToken,
+  type TokenMinter,
 } from './token-manager.js';

@@ -46,8 +46,7 @@ function post(
 
 /**
  * A {@link TokenMinter} for SERVER-SIDE use, with the API key (an assumed endpoint, see
- * docs/service-contract.md); returns the token, its expiry and the answer's `Date` (for clock
- * skew). Never ship the API key to a browser: mint there through your own endpoint.
+ * docs/service-contract.md). Never ship the API key to a browser: mint through your backend.
  */
 export function createHttpTokenMinter(options: {
   /** A `CatalogClient` configured with the API key and base URL. */

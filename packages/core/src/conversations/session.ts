@@ -17,11 +17,7 @@ import {
 export interface ChatSessionOptions<TTurn = Turn> {
   /** Your id for this chat session; names its entries in the store. */
   sessionId: string;
-  /**
-   * Creates the conversation (e.g. `() => client.conversations.create({})`, or a call to your
-   * backend), answering `{ conversation_id }`. Called once per session unless it fails;
-   * aborted after 25 s.
-   */
+  /** Creates the conversation, answering `{ conversation_id }`; once, aborted after 25 s. */
   createConversation: (context: { signal: AbortSignal }) => Promise<object>;
   /** Mints a token for the conversation (see `createHttpTokenMinter`). */
   mintToken: (context: { conversationId: string; signal: AbortSignal }) => Promise<MintedToken>;
@@ -39,9 +35,8 @@ export interface ChatSessionOptions<TTurn = Turn> {
 const CREATE_TIMEOUT_MS = 25_000;
 
 /**
- * One shopper's chat: creates the conversation once (also across instances sharing the
- * store), keeps one token refreshed, and sends a turn only when `send` is called. Nothing
- * runs on a timer.
+ * One shopper's chat: creates the conversation once (also across instances sharing the store),
+ * keeps one token refreshed, sends a turn only when `send` is called. Nothing runs on a timer.
  */
 export class ChatSession<TTurn = Turn> {
   readonly #options: ChatSessionOptions<TTurn>;

@@ -8,24 +8,17 @@ import type { CatalogStore, StoredValue } from '../store/catalog-store.js';
 import { MemoryCatalogStore } from '../store/memory-store.js';
 import { readThroughLocked } from '../store/read-through.js';
 
-/** A moment as an application may give it: a `Date`, an ISO 8601 / HTTP-date string, or epoch ms. */
+/** A moment as an application gives it: a `Date`, an ISO 8601 or HTTP-date string, epoch ms. */
 type InstantInput = Date | string | number;
 
 /** What a mint function returns: one freshly minted conversation token. */
 export interface MintedToken {
-  /** The bearer token for the conversation's turns. */
   token: string;
   /** When the token stops working, on the server's clock. */
   expiresAt: InstantInput;
-  /**
-   * The server's time when it answered (usually the `Date` header): the token's life is then
-   * read on the server's clock, so a local clock minutes off still refreshes in time.
-   */
+  /** The server's time of its answer (`Date`): the life is read on its clock, not the local one. */
   serverDate?: InstantInput;
-  /**
-   * The life asked for, in seconds. The token is never held longer than this from the start
-   * of the mint, whatever the clocks say (browsers hide `Date` from cross-origin reads).
-   */
+  /** The life asked for, in seconds: never held longer (browsers hide cross-origin `Date`). */
   ttlSeconds?: number;
 }
 
@@ -48,16 +41,9 @@ export interface ConversationTokenManagerOptions {
   store?: CatalogStore;
   /** Refresh when less than this is left (default 60,000 ms), capped at half the token's life. */
   refreshMarginMs?: number;
-  /**
-   * A longer mint is aborted and counts as failed (default 15,000 ms). The store lock's lease
-   * is this + 1 s (an instance frozen past it costs at most one extra token).
-   */
+  /** A longer mint is aborted and counts as failed (default 15,000 ms). */
   mintTimeoutMs?: number;
-  /**
-   * A clock in epoch ms for tests. By default `Date.now` reads `expiresAt` and dates
-   * `getTokenInfo()`, and `performance.now` times a held token's life, the backoff and the
-   * default store's TTLs; given, this clock does both.
-   */
+  /** A clock in epoch ms for tests, in place of both `Date.now` and `performance.now`. */
   now?: () => number;
   /** Receives the fallbacks to a still-valid token and the refreshes after a 401. */
   logger?: CatalogLogger;
@@ -68,10 +54,6 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/** The lease outlives the longest mint by the store read before and the write after. */
-const LEASE_SLACK_MS = 1_000;
-/** Another instance's mint is waited for its time limit plus this. */
-const LOCK_WAIT_SLACK_MS = 5_000;
 /** When a refresh fails, the current token is still handed out if it has this much life left. */
 const MIN_FALLBACK_LIFE_MS = 5_000;
 
@@ -79,10 +61,9 @@ const optionError = (problem: string) =>
   new ConfigurationError(`ConversationTokenManager: option ${problem}`);
 
 /**
- * Holds the conversation token of one chat: mints on first use, hands out the cached token,
- * refreshes near expiry, never hands out an expired one. Concurrent callers share one mint;
- * a failed mint is not cached, and the next call tries again after a backoff. With a shared
- * {@link CatalogStore}, instances share the token and a lock keeps them from minting together.
+ * Holds the conversation token of one chat: mints on first use, refreshes near expiry, never
+ * hands out an expired one. Concurrent callers, and instances sharing a {@link CatalogStore},
+ * share one mint; after a failed one the next call tries again after a backoff.
  */
 export class ConversationTokenManager {
   readonly #mint: TokenMinter;
@@ -96,7 +77,6 @@ export class ConversationTokenManager {
   readonly #lifecycle = new AbortController();
   readonly #flight = new SingleFlight<HeldToken>();
   #held: HeldToken | undefined;
-  /** Consecutive failed mints, and when the next may be tried. */
   #failures = 0;
   #retryAt = 0;
 
@@ -126,20 +106,14 @@ export class ConversationTokenManager {
     return (await this.#usableToken(options)).token;
   }
 
-  /**
-   * The token and its expiry on this machine's clock, e.g. for a backend handing it to a
-   * browser: send `serverDate: new Date()` along so the browser corrects its own clock.
-   */
+  /** The token and its expiry on this clock (a backend sends `serverDate: new Date()` along). */
   async getTokenInfo(options: CallOptions = {}): Promise<{ token: string; expiresAt: Date }> {
     const held = await this.#usableToken(options);
     const leftMs = held.expiresAt - this.#now();
     return { token: held.token, expiresAt: new Date(this.#wallNow() + leftMs) };
   }
 
-  /**
-   * Runs `call` with the token. On HTTP 401 (an error with `status` 401, or a 401
-   * `Response`) the token is refreshed once and `call` runs once more; a second 401 stands.
-   */
+  /** Runs `call` with the token; after a 401 (`status` or Response), refreshes, runs it again. */
   async withToken<T>(call: (token: string) => Promise<T>, options: CallOptions = {}): Promise<T> {
     const token = await this.getToken(options);
     try {
@@ -262,8 +236,10 @@ export class ConversationTokenManager {
       accept,
       create,
       beforeLock,
-      leaseMs: this.#mintTimeoutMs + LEASE_SLACK_MS,
-      lockWaitMs: this.#mintTimeoutMs + LOCK_WAIT_SLACK_MS,
+      // The lease outlives the longest mint by the store read before and the write after (an
+      // instance frozen past it costs at most one extra token).
+      leaseMs: this.#mintTimeoutMs + 1_000,
+      lockWaitMs: this.#mintTimeoutMs + 5_000,
       signal: this.#lifecycle.signal,
     });
   }
@@ -339,7 +315,7 @@ function lifeByServerDate(serverDate: InstantInput | undefined, expiresMs: numbe
   }
 }
 
-/** A stored token read with `ttlMs` left; undefined for anything else (then one is minted). */
+/** A stored token with `ttlMs` left; undefined for anything else (then one is minted). */
 function decodeStored(value: string, ttlMs: number | undefined, now: number, marginMs: number) {
   if (ttlMs === undefined || ttlMs <= 0) return undefined;
   let record: unknown;
@@ -358,7 +334,6 @@ function decodeStored(value: string, ttlMs: number | undefined, now: number, mar
 /** An ISO date and time without `Z` or an offset, e.g. Python's `utcnow().isoformat()`. */
 const LOCAL_ISO = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)$/;
 
-/** An application's instant (a Date, a date string, epoch ms) in epoch ms; throws naming `field`. */
 function instantMs(value: InstantInput | undefined, field: string): number {
   // Below 1e11 (1973) a number is almost surely epoch seconds passed by mistake.
   if (typeof value === 'number' && value < 1e11) {

@@ -15,10 +15,8 @@ function fnv1a(text: string): number {
 }
 
 /**
- * The short reference a model writes instead of a buy link, e.g. `[[buy:048213377]]`. It is
- * derived from the link alone, so it is the same in every call, run and process, and
- * `resolveBuyLinks` (`@catalogkit/links`) needs nothing but the tool outputs to turn it back. Nine digits
- * cost about seven tokens, against 100 or more for a monetized link.
+ * The short reference a model writes instead of a buy link, e.g. `[[buy:048213377]]`: derived
+ * from the link alone, so `resolveBuyLinks` needs nothing but the tool outputs to turn it back.
  */
 export function buyLinkReference(link: string): string {
   const id = (fnv1a(link) % 10 ** REFERENCE_DIGITS).toString().padStart(REFERENCE_DIGITS, '0');

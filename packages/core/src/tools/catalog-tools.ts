@@ -19,9 +19,7 @@ import { type CatalogToolsOptions, readToolOptions } from './options.js';
 
 /**
  * A catalog tool bound to a client, options and its final name: what the adapters wrap.
- * `execute` validates the input, calls the service and returns the full result, a
- * {@link CatalogToolResult} (or throws the client's typed error); the two formatters give
- * the model's view of either.
+ * `execute` returns a {@link CatalogToolResult} or throws the client's typed error.
  */
 export interface CatalogTool<
   Input,
@@ -37,12 +35,8 @@ export interface CatalogTool<
   /** True for tools that change the user's data (hosts should ask for approval). */
   readonly needsApproval: boolean;
   execute(input: Input, options?: { signal?: AbortSignal }): Promise<Output>;
-  /** The compact text the model reads for a result. */
   toModelOutput(output: Output): string;
-  /**
-   * The short text the model reads for a failure, or `undefined` when the error is not the
-   * model's to handle (bad configuration, cancellation, a bug): the adapter rethrows those.
-   */
+  /** The text the model reads for a failure; `undefined` for errors the adapter rethrows. */
   errorToModelOutput(error: unknown): string | undefined;
 }
 
@@ -52,13 +46,10 @@ export type BoundCatalogTool<Definition> =
     ? CatalogTool<Input, Output, Name>
     : never;
 
-/** What every tool of a list is bound with: the options as read. */
-type ToolSettings = ReturnType<typeof readToolOptions>;
-
 function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
   definition: CatalogToolDefinition<Input, Output, Name>,
   client: CatalogToolClient,
-  { defaults, names, buyLinks }: ToolSettings,
+  { defaults, names, buyLinks }: ReturnType<typeof readToolOptions>,
 ): CatalogTool<Input, Output, Name> {
   const name = names[definition.name] ?? definition.name;
   // What the model reads and what the application forwards (a browser) pass the client's
@@ -112,9 +103,8 @@ export type AnyCatalogTool = {
 }[keyof typeof BUILT_INS];
 
 /**
- * Builds the selected catalog tools from the shared options: reads the options once
- * (throwing a ConfigurationError naming each bad one), creates or takes the client, applies
- * the rename hook and defaults. Adapters call this and only translate the result.
+ * Builds the selected catalog tools (a ConfigurationError names each bad option). Adapters
+ * call this and only translate the result.
  */
 export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = never>(
   options: CatalogToolsOptions<Extra> = {},

@@ -60,9 +60,8 @@ const linkText = (url: string | undefined, buyLinks: BuyLinkMode) =>
   url && buyLinks === 'reference' ? buyLinkReference(url) : url || undefined;
 
 /**
- * One offer: price, retailer, the retailer's website id (which clauses select by; read from
- * the variant's open `metadata`, else its placement), commission and buy link. A printed
- * link that contains the website id already shows it.
+ * One offer: price, retailer, website id (from the variant's open `metadata`, else its
+ * placement; left out when the printed link contains it), commission and buy link.
  */
 function variantCells(variant: Variant, buyLinks: BuyLinkMode): string {
   const websiteId =
@@ -103,10 +102,7 @@ function productLines(product: Product, buyLinks: BuyLinkMode): string[] {
   return [head, ...offers];
 }
 
-/**
- * How to read the view, for the tool description: said once there instead of in every
- * result; the model must know whether it copies links or references.
- */
+/** How to read the view: said once in the tool description instead of in every result. */
 export function catalogViewLegend(buyLinks: BuyLinkMode): string {
   const link =
     buyLinks === 'reference'
@@ -149,11 +145,8 @@ export function productSection(products: readonly Product[], buyLinks: BuyLinkMo
 }
 
 /**
- * The compact, faithful view of a catalog search for the model: per product its title, id,
- * brand id and category ids, per offer its option, price, availability, retailer, website
- * id, commission and buy link, byte for byte (in `reference` mode its short reference,
- * which `resolveBuyLinks` turns back). Descriptions, media, options and unknown fields stay
- * in the application's full result; {@link catalogViewLegend} says how to read it.
+ * The compact, faithful view of a catalog search for the model (see {@link catalogViewLegend});
+ * descriptions, media, options and unknown fields stay in the application's full result.
  */
 export function formatCatalogResult(
   { request, response, tier }: SearchCatalogOutput,

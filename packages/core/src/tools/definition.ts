@@ -11,9 +11,8 @@ export const CATALOG_TOOL_NAMES = [
   'update_collection',
 ] as const;
 /**
- * The service's own tools, offered only when it lists them (`serviceTools`). Inside a tool
- * set these names always mean the service's tools (a custom tool may not take them), so a
- * buy link in their results is the service's.
+ * The service's own tools, offered only when it lists them (`serviceTools`). A custom tool may
+ * not take these names, so a buy link in their results is the service's.
  */
 export const LOOKUP_TOOL_NAMES = ['lookup_catalog', 'get_product'] as const;
 /** The name of a built-in tool before any rename: `search_catalog`, `search_websites` or `update_collection`. */
@@ -27,24 +26,13 @@ export type CatalogToolNames = Readonly<Record<CatalogToolName, string>> & {
 /** Tool names every major provider accepts. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
-/**
- * The part of a {@link CatalogClient} the tools use: its calls, its store and the scope of its
- * entries there (a custom tool may keep entries under its own key prefix), its redactor.
- */
+/** What the tools use of a {@link CatalogClient} (a custom tool keys entries by `storeScope`). */
 export type CatalogToolClient = Pick<
   CatalogClient,
   'catalog' | 'websites' | 'collections' | 'store' | 'storeScope' | 'redact'
 >;
 
-/**
- * What every catalog tool, built-in or custom, returns: what was asked, what came back. Every
- * adapter hands this same object on (tool result, artifact, `structuredContent`, custom data).
- *
- * @example
- * // A search_catalog result: the query sent, the products found, the tier.
- * const { request, response, tier } = output;
- * const summary = `${response.products.length} products for ${request.query} (${tier})`;
- */
+/** What every catalog tool returns; every adapter hands this same object on. */
 export interface CatalogToolResult<Request = unknown, Response = unknown> {
   /** What was asked: for built-ins the request sent to the service (defaults applied). */
   request: Request;
@@ -71,11 +59,7 @@ export interface CatalogToolContext {
   signal?: AbortSignal;
 }
 
-/**
- * A framework-neutral catalog tool, which adapters translate: `execute` returns a
- * {@link CatalogToolResult} or throws the client's typed errors; `toModelOutput` gives the
- * text the model reads. Add your own with the `tools` option.
- */
+/** A framework-neutral catalog tool, which adapters translate. Add your own with `tools`. */
 export interface CatalogToolDefinition<
   Input,
   Output extends CatalogToolResult,
@@ -89,7 +73,6 @@ export interface CatalogToolDefinition<
   inputSchema: z.ZodType<Input>;
   /** True when the tool changes the user's data, so hosts should ask before running it. */
   mutates: boolean;
-  /** Runs the tool: `{ request, response }` (and `tier` where there is one). */
   execute(input: Input, context: CatalogToolContext): Promise<Output>;
   /** The compact text the model reads for a result of `execute`. */
   toModelOutput(output: Output, buyLinks: BuyLinkMode): string;
@@ -97,10 +80,7 @@ export interface CatalogToolDefinition<
   modelFieldName?(wirePath: string): string;
 }
 
-/**
- * Any tool definition, whatever its input, output and name: what the `tools` option takes.
- * (Its methods are declared as methods, so a definition with specific types is one.)
- */
+/** Any tool definition: what `tools` takes (methods, not properties, so specific ones fit). */
 export type AnyCatalogToolDefinition = CatalogToolDefinition<unknown, CatalogToolResult, string>;
 
 /** Gives a tool definition its types (its name is checked with the options, when tools are made). */

@@ -142,10 +142,8 @@ function mcpErrorText({ rpcCode }: McpError): string {
 }
 
 /**
- * The short, actionable text a model reads when a tool call fails: which field and why,
- * when a rate limit resets, that credits are used up, that an id is unknown. `undefined`
- * for errors that are not the model's business (bad configuration, cancellation, unknown
- * errors), which the caller rethrows.
+ * The short, actionable text a model reads when a tool call fails; `undefined` for errors that
+ * are not the model's business (bad configuration, cancellation, unknown), which are rethrown.
  */
 export function errorTextForModel(
   error: unknown,

@@ -32,9 +32,8 @@ function listInJsonText(value: string): unknown[] | undefined {
 }
 
 /**
- * Each item of a list is coerced; a list sent as JSON text is parsed first (its items then
- * meet the same rules), and with `lone`, a lone value becomes a list of one. With
- * `missing`, `null` or a missing value means "none": the empty list.
+ * Coerces each item; a list sent as JSON text is parsed first; with `lone`, a lone value becomes
+ * a list of one; with `missing`, `null` or a missing value is the empty list.
  */
 export function listOf(item: Coerce = (value) => value, { lone = true, missing = false } = {}) {
   return (value: unknown) => {
@@ -59,9 +58,8 @@ export function objectOf(fields: Readonly<Record<string, Coerce>>): Coerce {
 }
 
 /**
- * A text field as the model sees it: a plain string in the JSON Schema (strict mode allows
- * no length keywords), trimmed, then checked in the same pass by the tool's rules (not empty,
- * well-formed Unicode) and by the client's own schema of the wire field (`rule`), so the tool
+ * A plain string in the JSON Schema (strict mode allows no length keywords), trimmed, checked
+ * in one pass by the tool's rules and the client's schema of the wire field (`rule`): the tool
  * and the client cannot disagree about what is valid. `what` tells the model what to give.
  */
 export function text(what: string, rule?: z.core.$ZodType) {
@@ -122,10 +120,8 @@ export function exactObject<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
 }
 
 /**
- * The input schema of a tool: fields left out become null, `coerce` makes its unambiguous
- * repairs, then `schema` validates exactly. The JSON Schema of the result is `schema`'s, in
- * both of zod's `io` modes, and LangChain's converter falls back to it too, because the
- * coercion is a preprocess of the whole input rather than of each field.
+ * A tool's input: fields left out become null, `coerce` repairs, `schema` validates exactly. The
+ * coercion preprocesses the whole input, so the JSON Schema (zod's and LangChain's) is `schema`'s.
  */
 export function modelInput<T extends z.ZodObject>(
   schema: T,

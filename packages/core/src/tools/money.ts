@@ -4,10 +4,8 @@ import type { Price } from '../schemas/index.js';
 const formatters = /* @__PURE__ */ new Map<string, Intl.NumberFormat | null>();
 
 /**
- * Formats a price given in minor units with its currency, the way an English-speaking
- * shopper reads it: `{ amount: 12999, currency: "USD" }` is `"$129.99"`, JPY 1500 `"¥1,500"`,
- * HUF 199900 `"HUF 1,999.00"`, IQD 10000000 `"IQD 10,000.000"`; a code Intl does not know
- * prints as `"2.50 DOLLAR"`.
+ * Formats a price in minor units for an English-speaking shopper: `{ amount: 12999, currency:
+ * "USD" }` is `"$129.99"`, JPY 1500 `"¥1,500"`; an unknown code prints as `"2.50 DOLLAR"`.
  */
 export function formatMinorUnits(price: Price): string {
   return minorUnitsText(price, formatters);

@@ -13,17 +13,13 @@ import {
   TOOL_NAME_PATTERN,
 } from './definition.js';
 
-/**
- * Options shared by every adapter. `Extra` is the type of the tools added with `tools`
- * (inferred; none by default).
- */
+/** Options shared by every adapter; `Extra` is the type of the tools added with `tools`. */
 export interface CatalogToolsOptions<Extra extends AnyCatalogToolDefinition = never> {
   /** The client the tools call. Give this or `clientOptions`, not both. */
   client?: CatalogClient;
   /**
-   * Options for a client the tools create (falling back to the CATALOG_* environment
-   * variables). Give every instance the same Redis `store`, so a change of unknown outcome is
-   * not repeated by another process.
+   * Options for a client the tools create. Give every instance the same Redis `store`, so a
+   * change of unknown outcome is not repeated by another process.
    */
   clientOptions?: CatalogClientOptions;
   /**
@@ -40,15 +36,13 @@ export interface CatalogToolsOptions<Extra extends AnyCatalogToolDefinition = ne
   /** Renames the tools, e.g. `(name) => \`shop_${name}\``; results must match `^[a-zA-Z0-9_-]{1,64}$` and differ. */
   rename?(name: CatalogToolName | (string & {})): string;
   /**
-   * How the model reads buy links: `reference` (default), a short `[[buy:123456789]]` per
-   * offer that the application resolves (`finalizeBuyLinks`), so no catalog URL reaches the
-   * model; or `inline`, the links byte for byte (check the answer with `finalizeBuyLinks`).
+   * `reference` (default): the model reads `[[buy:123456789]]` per offer, resolved by
+   * `finalizeBuyLinks`; `inline`: the links byte for byte.
    */
   buyLinks?: BuyLinkMode;
   /**
    * The tools the service lists (`await client.catalog.tools()`): `lookup_catalog` and
-   * `get_product` join the tool set only when listed here. An option, so creating tools
-   * stays free of I/O.
+   * `get_product` join only when listed (an option, so making tools does no I/O).
    */
   serviceTools?: readonly string[];
 }
@@ -80,11 +74,7 @@ function finalNames(
   return names as CatalogToolNames;
 }
 
-/**
- * Reads the options once. Their types are TypeScript's to check; these plain checks cover
- * what a type cannot (names that clash or match no tool, a limit out of range) and throw one
- * ConfigurationError naming every bad option, when the tools are made.
- */
+/** Checks what a type cannot (names that clash or match no tool, a limit out of range). */
 export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefinition>) {
   const { client, clientOptions, include, exclude, rename, defaults = {} } = options;
   const custom = [...(options.tools ?? [])];

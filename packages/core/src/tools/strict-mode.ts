@@ -36,11 +36,7 @@ function walk(schema: unknown, path: string): string[] {
   return [...problems, ...children.flatMap(([child, childPath]) => walk(child, childPath))];
 }
 
-/**
- * Lists what keeps a tool's JSON Schema out of OpenAI strict mode: a root that is not an
- * object, properties that are not all required, objects that allow additional properties,
- * unsupported keywords. An empty list means the schema is accepted.
- */
+/** What keeps a tool's JSON Schema out of OpenAI strict mode; empty when it is accepted. */
 export function findStrictModeViolations(schema: unknown): string[] {
   if (!isRecord(schema) || schema.type !== 'object') return ['(root): must be an object schema'];
   return walk(schema, '(root)');

@@ -10,7 +10,7 @@ import { callStore } from '../../store/store-call.js';
  * Life of a write-ahead record left behind by an unknown outcome or a process that died
  * mid-send: after it, the collection accepts the same adds again (the model is told so).
  */
-export const GUARD_RECORD_TTL_MS = 600_000; // 10 minutes
+const GUARD_RECORD_TTL_MS = 600_000; // 10 minutes
 
 /** Longest a write after sending may delay the answer: a hung store costs at most this. */
 const SETTLE_TIMEOUT_MS = 1_000;
@@ -36,25 +36,13 @@ function pendingAdds(raw: string | undefined): string[] {
   }
 }
 
-/** Where an update is guarded: the client's store, its scope there, the collection. */
-export interface GuardedCollection {
-  store: CatalogStore;
-  scope: string;
-  collectionId: string;
-}
-
 /**
  * Sends `update` with `send` under the write-ahead guard of its collection (ARCHITECTURE.md,
- * "Changes guarded per collection"): an update that adds or replaces clauses (any
- * `add_clauses`, even `[]`, or `replace_clauses`) is recorded by one atomic set-if-absent
- * before it is sent, so this instance is the collection's one writer, and the record is
- * cleared only once the outcome is known (an answer was read, or the failure is proven to
- * have come before sending). Throws a RepeatedUpdateError (nothing sent) while another
- * guarded change is out or of unknown outcome, and a StoreUnavailableError when the store
- * fails. Renames, descriptions and removals are safe to repeat and take no record.
+ * "Changes guarded per collection"). Throws a RepeatedUpdateError (nothing sent) while another
+ * guarded change is out or of unknown outcome, a StoreUnavailableError when the store fails.
  */
 export async function sendGuarded<T>(
-  { store, scope, collectionId }: GuardedCollection,
+  { store, scope, collectionId }: { store: CatalogStore; scope: string; collectionId: string },
   update: CollectionUpdate,
   signal: AbortSignal | undefined,
   send: () => Promise<T>,
@@ -64,14 +52,8 @@ export async function sendGuarded<T>(
   const adds = addedSelectors(update);
   const value = JSON.stringify({ o: randomStamp(), a: adds });
   const record = () => store.setIfAbsent(key, value, GUARD_RECORD_TTL_MS);
-  const written = await callStore(
-    store,
-    'recording a collection change before sending it',
-    record,
-    {
-      signal,
-    },
-  ).catch((error: unknown) => {
+  const what = 'recording a collection change before sending it';
+  const written = await callStore(store, what, record, { signal }).catch((error: unknown) => {
     // The write may still land (a timed-out command can run later): clear it if it does.
     clearOrphan(store, key, value);
     throw error;

@@ -30,11 +30,7 @@ const CATALOG_LIMIT_DEFAULT = 5;
 
 const PLACEMENTS = [AFFILIATE_PLACEMENT] as const;
 
-/**
- * Arguments the model gives `search_catalog`. The JSON Schema lists every field (null means
- * "not given"); a model may also leave optional fields out, send `"5"` for 5, `"affiliate"`
- * for `["affiliate"]` or any letter case.
- */
+/** Arguments the model gives `search_catalog`; null, or left out, means "not given". */
 export const SearchCatalogInputSchema = /* @__PURE__ */ schema(() => {
   // The largest page a tool asks for is the website search's: 20 products is a long read already.
   const max = WEBSITE_SEARCH_LIMITS.limitMax;
@@ -67,21 +63,6 @@ export const SearchCatalogInputSchema = /* @__PURE__ */ schema(() => {
 /** The input of `search_catalog` once validated: every field present, `null` meaning "not given". */
 export type SearchCatalogInput = z.output<typeof SearchCatalogInputSchema>;
 
-function buildQuery(
-  input: SearchCatalogInput,
-  defaults: { limit?: number; placements?: string[] },
-): CatalogQuery {
-  const { cursor } = input;
-  const placements = input.placements ?? defaults.placements;
-  return {
-    query: input.query,
-    pagination: {
-      limit: input.limit ?? defaults.limit ?? CATALOG_LIMIT_DEFAULT,
-      ...(cursor === null ? {} : { cursor }),
-    },
-    ...(placements?.length ? { placements } : {}),
-  };
-}
 /** `search_catalog`: products across retailers, with buy links. */
 export const searchCatalogTool = /* @__PURE__ */ defineCatalogTool<
   SearchCatalogInput,
@@ -100,7 +81,16 @@ export const searchCatalogTool = /* @__PURE__ */ defineCatalogTool<
   inputSchema: SearchCatalogInputSchema,
   mutates: false,
   async execute(input, { client, defaults, signal }) {
-    const request = buildQuery(input, defaults);
+    const { cursor } = input;
+    const placements = input.placements ?? defaults.placements;
+    const request: CatalogQuery = {
+      query: input.query,
+      pagination: {
+        limit: input.limit ?? defaults.limit ?? CATALOG_LIMIT_DEFAULT,
+        ...(cursor === null ? {} : { cursor }),
+      },
+      ...(placements?.length ? { placements } : {}),
+    };
     const { result, tier } = await client.catalog.search(request, signal ? { signal } : {});
     return { request, response: result, tier };
   },

@@ -21,20 +21,13 @@ import {
   wholeNumber,
 } from '../model-input.js';
 
-/**
- * The example category id the description gives: a lower-case, hyphenated slug as the
- * service and the catalog search's results use (a test checks the emulator accepts it).
- */
+/** The example category id the description gives: a slug as the service's results use. */
 const EXAMPLE_CATEGORY_ID = 'running-shoes';
 
 /** `UK` is not an ISO 3166-1 code, but models (and people) use it for Great Britain. */
 const COUNTRY_ALIASES = { UK: 'GB' } as const;
 
-/**
- * Arguments the model gives `search_websites`. The JSON Schema lists every field (null
- * means "not given"); a model may also leave optional fields out, send `"5"` for 5, a
- * country in any case (or `UK`), a lone category slug for a list of one.
- */
+/** Arguments the model gives `search_websites`; null, or left out, means "not given". */
 export const SearchWebsitesInputSchema = /* @__PURE__ */ schema(() => {
   const { queryMaxLength, limitMin, limitMax, limitDefault, defaultCountry } =
     WEBSITE_SEARCH_LIMITS;
@@ -75,24 +68,9 @@ export type SearchWebsitesInput = z.output<typeof SearchWebsitesInputSchema>;
 /** What the application gets from `search_websites`: the request as sent and the full response. */
 export type SearchWebsitesOutput = CatalogToolResult<WebsiteSearchParams, WebsiteSearchResponse>;
 
-function buildParams(
-  input: SearchWebsitesInput,
-  defaults: { limit?: number; country?: WebsiteSearchParams['country'] },
-): WebsiteSearchParams {
-  const limit = input.limit ?? defaults.limit;
-  const country = input.country ?? defaults.country;
-  return {
-    query: input.query,
-    ...(limit === undefined ? {} : { limit }),
-    ...(input.category_ids?.length ? { category_ids: input.category_ids } : {}),
-    ...(country === undefined ? {} : { country }),
-  };
-}
-
 /**
- * The compact view: one line per website with its name (when sent: not in the contract, it
- * lets the model match the retailer it looked up without guessing from the domain), address,
- * id and best commission rate.
+ * One line per website: its name (not in the contract; when sent, the model need not guess the
+ * retailer from the domain), address, id and best commission rate.
  */
 export function formatWebsites({ request, response }: SearchWebsitesOutput): string {
   const country = request.country ?? WEBSITE_SEARCH_LIMITS.defaultCountry;
@@ -122,7 +100,14 @@ export const searchWebsitesTool = /* @__PURE__ */ defineCatalogTool<
   inputSchema: SearchWebsitesInputSchema,
   mutates: false,
   async execute(input, { client, defaults, signal }) {
-    const request = buildParams(input, defaults);
+    const limit = input.limit ?? defaults.limit;
+    const country = input.country ?? defaults.country;
+    const request: WebsiteSearchParams = {
+      query: input.query,
+      ...(limit === undefined ? {} : { limit }),
+      ...(input.category_ids?.length ? { category_ids: input.category_ids } : {}),
+      ...(country === undefined ? {} : { country }),
+    };
     const response = await client.websites.search(request, signal ? { signal } : {});
     return { request, response };
   },

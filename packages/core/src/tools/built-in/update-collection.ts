@@ -33,26 +33,13 @@ const clauseSelectors = /* @__PURE__ */ schema(() => ({
 const selectorsCoerced = (missing: boolean) =>
   Object.fromEntries(SELECTOR_KEYS.map((key) => [key, listOf(undefined, { missing })]));
 
-/** The changes of an update; at least one must be given. */
-const CHANGE_KEYS = [
-  'name',
-  'description',
-  'add_clauses',
-  'replace_clauses',
-  'remove_clause_ids',
-] as const;
-
 /** Most ids one update may select: the write-ahead record holds them all (split larger changes). */
 const MAX_IDS_PER_UPDATE = 500;
 
 const idsIn = (clauses: ReadonlyArray<Record<(typeof SELECTOR_KEYS)[number], string[]>> | null) =>
   (clauses ?? []).flatMap((clause) => SELECTOR_KEYS.flatMap((key) => clause[key])).length;
 
-/**
- * Arguments the model gives `update_collection`. The JSON Schema lists every field (null
- * means "leave as is"); a model may also leave them out, give a lone id for a list of one,
- * or leave out a new clause's empty selectors.
- */
+/** Arguments the model gives `update_collection` (null, or left out, means "leave as is"). */
 export const UpdateCollectionInputSchema = /* @__PURE__ */ schema(() =>
   modelInput(
     exactObject({
@@ -95,10 +82,11 @@ export const UpdateCollectionInputSchema = /* @__PURE__ */ schema(() =>
         });
       }
       // A field changes something when given and not an empty list (`[]` is left out when sent).
-      if (CHANGE_KEYS.some((key) => value[key] !== null && value[key]?.length !== 0)) return;
+      const { collection_id: _, ...changes } = value;
+      if (Object.values(changes).some((change) => change !== null && change.length !== 0)) return;
       issues.push({
         code: 'custom',
-        message: `give at least one change: ${CHANGE_KEYS.join(', ')} (an empty list changes nothing)`,
+        message: `give at least one change: ${Object.keys(changes).join(', ')} (an empty list changes nothing)`,
         input: value,
       });
     }),
@@ -119,10 +107,7 @@ export interface UpdateCollectionRequest {
   update: CollectionUpdate;
 }
 
-/**
- * What the application gets from `update_collection`: what was sent (`request`) and the
- * updated collection (`response`).
- */
+/** What the application gets from `update_collection`: the update sent and the collection. */
 export type UpdateCollectionOutput = CatalogToolResult<UpdateCollectionRequest, Collection>;
 
 /** Only the fields the model gave go on the wire: an absent field leaves the collection as is. */
@@ -130,11 +115,7 @@ function buildUpdate({ collection_id: _, ...fields }: UpdateCollectionInput): Co
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null));
 }
 
-/**
- * The request `update_collection` sends for `input` (as the model gives it), or `undefined`
- * when the input is not valid: the testing kit compares an approved input with what reached
- * the service through this one builder.
- */
+/** The request `update_collection` sends for `input` as the model gives it; undefined: invalid. */
 export function updateCollectionRequest(input: unknown): UpdateCollectionRequest | undefined {
   const parsed = UpdateCollectionInputSchema.safeParse(input);
   if (!parsed.success) return undefined;
@@ -180,8 +161,7 @@ export const updateCollectionTool = /* @__PURE__ */ defineCatalogTool<
   async execute(input, { client, signal }) {
     const update = buildUpdate(input);
     const collectionId = input.collection_id;
-    // Scoped to this client's service and key: another tenant sharing the store never refuses
-    // this call.
+    // Scoped to this client's service and key: another tenant sharing the store never refuses it.
     const scope = await client.storeScope();
     const response = await sendGuarded(
       { store: client.store, scope, collectionId },
