@@ -9,7 +9,6 @@ import type { BodyLimits, CallScope } from './call-scope.js';
 // zstd): a broken answer is a protocol failure, not a dropped connection worth retrying.
 const DECODING_CODE = /^(Z_|ERR__ERROR|ERR_BROTLI|ERR_ZSTD)/;
 
-/** What a failed body read means: the scope's own failure, a corrupt encoding, or a drop. */
 function readFailure(error: unknown, response: Response, scope: CallScope): Error {
   if (scope.failure) return scope.failure;
   if (error instanceof ProtocolError) return error;
@@ -97,10 +96,7 @@ export function tooLarge(
   });
 }
 
-/**
- * Reads the whole body as UTF-8 text within `scope.limits.maxResponseBytes`, with the
- * errors of BoundedBodyReader; one decode of the joined bytes.
- */
+/** Reads the whole body as UTF-8 text within `maxResponseBytes`, failing as BoundedBodyReader. */
 export async function readBodyText(response: Response, scope: CallScope): Promise<string> {
   // A body framed by its length, not encoded, cannot exceed it: fetch reads it whole.
   const { headers } = response;

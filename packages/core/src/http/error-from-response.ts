@@ -15,7 +15,6 @@ import { headerRecord, parseServerJson, snippet } from './response-body.js';
 import { parseRetryAfter } from './retry.js';
 import { parseWwwAuthenticate } from './www-authenticate.js';
 
-/** What is known about the call that got the error answer. */
 interface ErrorContext {
   operation: string;
   redact: Redactor;
@@ -75,10 +74,7 @@ const BY_STATUS: Record<number, ErrorOf> = {
     new RateLimitError({ ...init, ...parseRetryAfter(response.headers.get('retry-after')) }),
 };
 
-/**
- * Maps an HTTP error answer to its ApiError subclass, with the parsed `detail`, the
- * headers, and a message that names the operation and status and never the key.
- */
+/** An HTTP error answer as its ApiError subclass; the message never names a secret. */
 export function errorFromResponse(
   response: Response,
   text: string,

@@ -8,7 +8,7 @@ import type { RequestOptions, ServiceConnection } from './service-connection.js'
 /** How a REST request authenticates: the client's API key, or a bearer token. */
 export type RestAuth = { type: 'api-key' } | { type: 'bearer'; token: string };
 
-/** One REST call, described independently of its retries. */
+/** One REST call. */
 export interface RestRequest {
   /** Name used in errors and logs, e.g. `websites.search`. */
   operation: string;
@@ -33,11 +33,7 @@ export interface RestResponse {
   data: unknown;
 }
 
-/**
- * Sends a REST request with the client's retries, timeout and credential handling, and
- * returns the parsed JSON. Configuration problems (no base URL, no key) throw before
- * anything is sent.
- */
+/** Sends a REST request with the client's retries, timeout and credentials; parses its JSON. */
 export async function callRest(
   connection: ServiceConnection,
   request: RestRequest,

@@ -9,33 +9,19 @@ import type { CatalogLogger } from '../logger.js';
  */
 export type RetryMode = 'idempotent' | 'once';
 
-/** Limits on retrying. */
-export interface RetryPolicy {
-  /** Repeats after the first attempt. */
-  maxRetries: number;
-  /** Cap on the total time spent waiting between attempts. */
-  maxRetryDelayMs: number;
-  /** First backoff step; doubles per attempt, with full jitter. */
-  baseDelayMs: number;
-  /** Cap on a single backoff step (not on a server's Retry-After). */
-  maxBackoffMs: number;
-  /** Source of randomness for jitter, in [0, 1). */
-  random: () => number;
-}
-
-/** Retry settings when the client options give none. */
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+/** Retry settings when the client options give none (they set the first two). */
+export const DEFAULT_RETRY_POLICY = {
   maxRetries: 2,
+  /** Cap on the total time spent waiting between attempts. */
   maxRetryDelayMs: 20_000,
+  /** First backoff step; doubles per attempt, with full jitter from `random`. */
   baseDelayMs: 500,
+  /** Cap on a single backoff step (not on a server's Retry-After). */
   maxBackoffMs: 8_000,
   random: Math.random,
 };
 
-export interface RetryAfter {
-  retryAfterMs: number;
-  resetsAt: Date;
-}
+export type RetryPolicy = typeof DEFAULT_RETRY_POLICY;
 
 /**
  * Rate limits reset on UTC days, so a wait past a week is a broken value (20 digits,
@@ -43,13 +29,13 @@ export interface RetryAfter {
  */
 const MAX_RETRY_AFTER_MS = 604_800_000;
 
-function waitOf(ms: number, now: number): RetryAfter {
+function waitOf(ms: number, now: number) {
   const retryAfterMs = Math.min(Math.max(0, ms), MAX_RETRY_AFTER_MS);
   return { retryAfterMs, resetsAt: new Date(now + retryAfterMs) };
 }
 
 /** A wait given in seconds (JSON-RPC `data.retry_after`), clamped like the header. */
-export function retryAfterFromSeconds(seconds: number, now = Date.now()): RetryAfter | undefined {
+export function retryAfterFromSeconds(seconds: number, now = Date.now()) {
   return Number.isFinite(seconds) && seconds >= 0 ? waitOf(seconds * 1000, now) : undefined;
 }
 
@@ -57,10 +43,7 @@ export function retryAfterFromSeconds(seconds: number, now = Date.now()): RetryA
  * Parses `Retry-After` (RFC 9110 §10.2.3): delta-seconds or an HTTP-date. A past date means
  * 0 ms, a wait past a week is a week, an unreadable value is undefined.
  */
-export function parseRetryAfter(
-  value: string | null | undefined,
-  now = Date.now(),
-): RetryAfter | undefined {
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()) {
   if (!value) return undefined;
   if (/^\s*\d+\s*$/.test(value)) return waitOf(Number(value) * 1000, now);
   // Every HTTP-date form starts with a day name: Date.parse would read "-5" or "2030" too.

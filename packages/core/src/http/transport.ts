@@ -5,7 +5,7 @@ import type { Redactor } from './redact.js';
 /** One outgoing HTTP request, credential headers included. */
 export interface OutgoingRequest {
   method: 'GET' | 'POST' | 'PATCH';
-  /** Absolute URL, as text: fetch parses it; only the rare paths (redirects, errors) do too. */
+  /** Absolute URL, as text: only the rare paths (redirects, errors) parse it besides fetch. */
   url: string;
   headers: Record<string, string>;
   body?: string;
@@ -29,14 +29,6 @@ const NOT_SENT_CODES = new Set([
 function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
-}
-
-/**
- * The path every message of this file names: the first hop's, which the client built, never
- * a `Location`, which may echo a secret (`/keys/<key>/…`). The query holds the caller's input.
- */
-function pathOf(first: OutgoingRequest): string {
-  return new URL(first.url).pathname;
 }
 
 /** The ConnectionError of a failed fetch, `requestSent` unless it provably never left. */
@@ -67,11 +59,10 @@ function redirected(request: OutgoingRequest, status: number, target: URL): Outg
 }
 
 /**
- * Where a redirect leads, or undefined when it names no `Location` (the answer is then
- * returned as it is). A redirect that is not followed is a ProtocolError that names no
- * server text: a change's (the change may have been applied, and 307/308, or 301/302 for
- * PATCH, would send it again), one this runtime hides, one to another origin (it would get
- * the credential headers), one whose `Location` is not a URL.
+ * Where a redirect leads, or undefined without a `Location` (the answer is returned as it is).
+ * Not followed, a ProtocolError naming no server text: a change's (307/308 would send it
+ * again), one this runtime hides, one to another origin (it would get the credentials), one
+ * whose `Location` is not a URL.
  */
 function redirectTarget(
   response: Response,
@@ -80,7 +71,9 @@ function redirectTarget(
   mutates: boolean,
 ): URL | undefined {
   const { status } = response;
-  const path = pathOf(first);
+  // Messages name the first hop's path, which the client built, never a `Location`, which may
+  // echo a secret (`/keys/<key>/…`), nor the query, which holds the caller's input.
+  const { origin, pathname: path } = new URL(first.url);
   if (response.type === 'opaqueredirect') {
     throw new ProtocolError(
       `${path} answered with a redirect this runtime cannot inspect; set the final URL in the client options`,
@@ -104,7 +97,6 @@ function redirectTarget(
     );
   }
   // Every hop shares the first one's origin (no other is followed): the client chose it.
-  const { origin } = new URL(first.url);
   if (target.origin !== origin) {
     throw new ProtocolError(
       `${path} redirected to another origin; not followed so the API key stays with ${origin}`,
@@ -115,9 +107,8 @@ function redirectTarget(
 }
 
 /**
- * Sends a request with `redirect: 'manual'`, following same-origin redirects itself (a
- * change follows none, see {@link redirectTarget}). Failures become ConnectionError (with
- * `requestSent`), or the scope's TimeoutError/AbortError.
+ * Sends a request, following same-origin redirects itself (see {@link redirectTarget}).
+ * Failures become ConnectionError (with `requestSent`), or the scope's own failure.
  */
 export async function send(
   fetchImpl: typeof fetch,
@@ -166,5 +157,5 @@ export async function send(
     await drop();
     current = redirected(current, status, target);
   }
-  throw new ProtocolError(`${pathOf(request)}: more than ${MAX_REDIRECTS} redirects`);
+  throw new ProtocolError(`${new URL(request.url).pathname}: more than ${MAX_REDIRECTS} redirects`);
 }
