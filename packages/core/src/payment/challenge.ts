@@ -66,8 +66,7 @@ export function parseRfc3339(value: string): Date | undefined {
  */
 function readChallenge(challenge: AuthChallenge): PaymentChallenge | string | undefined {
   if (challenge.scheme.toLowerCase() !== 'payment') return undefined;
-  const { params } = challenge;
-  const { repeated = [] } = challenge;
+  const { params, repeated = [] } = challenge;
   if (repeated.length > 0) return `${repeated.join(', ')} given more than once`;
   const { id, method, intent } = params;
   if (!id || !method || !intent) return 'id, method and intent are required';
