@@ -27,7 +27,7 @@ export interface PlainCause {
   cause?: PlainCause;
 }
 
-/** A plain copy of `error`'s chain (3 levels): its name, string `code` and redacted message. */
+/** A plain copy of `error`'s chain, 3 levels deep. */
 function plainCause(
   error: unknown,
   redact: ((text: string) => string) | undefined,
@@ -88,12 +88,12 @@ export class ResponseTooLargeError extends ProtocolError {
     operation: string,
     limit: 'maxResponseBytes' | 'maxSseLineBytes',
     limitBytes: number,
-    options: { status?: number } = {},
+    status?: number,
   ) {
     const what = limit === 'maxResponseBytes' ? 'the answer' : 'a line of the event stream';
     super(
       `${operation}: ${what} exceeded ${limitBytes} bytes (option ${limit}); the request was aborted`,
-      { status: options.status },
+      { status },
     );
     this.limitBytes = limitBytes;
     this.limit = limit;

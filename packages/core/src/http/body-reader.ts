@@ -91,9 +91,7 @@ export function tooLarge(
   scope: CallScope,
   limit: keyof BodyLimits,
 ): ResponseTooLargeError {
-  return new ResponseTooLargeError(scope.operation, limit, scope.limits[limit], {
-    status: response.status,
-  });
+  return new ResponseTooLargeError(scope.operation, limit, scope.limits[limit], response.status);
 }
 
 /** Reads the whole body as UTF-8 text within `maxResponseBytes`, failing as BoundedBodyReader. */
