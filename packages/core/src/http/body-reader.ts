@@ -85,7 +85,6 @@ export function concatChunks(chunks: Uint8Array[], size: number): Uint8Array {
   return all;
 }
 
-/** The typed error for an exceeded limit; names the limit, never the body. */
 export function tooLarge(
   response: Response,
   scope: CallScope,

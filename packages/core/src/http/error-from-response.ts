@@ -22,7 +22,7 @@ interface ErrorContext {
   credentialSent: boolean;
 }
 
-/** The `detail` of an ErrorResponse body, whatever its content type says, or undefined. */
+/** The `detail` of an ErrorResponse body, whatever its content type says. */
 function readDetail(text: string): ErrorDetail {
   try {
     const parsed = ErrorResponseSchema.safeParse(parseServerJson(text));
@@ -43,18 +43,14 @@ function describe(detail: ErrorDetail, text: string, redact: Redactor): string {
     .join('; ');
 }
 
-function authReason(detail: ErrorDetail, credentialSent: boolean): 'missing' | 'invalid' {
-  const text = typeof detail === 'string' ? detail.toLowerCase() : '';
-  if (text.includes('missing')) return 'missing';
-  if (text.includes('invalid')) return 'invalid';
-  return credentialSent ? 'invalid' : 'missing';
-}
-
 type ErrorOf = (init: ApiErrorInit, response: Response, context: ErrorContext) => ApiError;
 
 const BY_STATUS: Record<number, ErrorOf> = {
-  401: (init, _response, context) =>
-    new AuthenticationError({ ...init, reason: authReason(init.detail, context.credentialSent) }),
+  401: (init, _response, { credentialSent }) => {
+    const text = typeof init.detail === 'string' ? init.detail.toLowerCase() : '';
+    const invalid = !text.includes('missing') && (text.includes('invalid') || credentialSent);
+    return new AuthenticationError({ ...init, reason: invalid ? 'invalid' : 'missing' });
+  },
   // Why a `Payment` challenge could not be paid is added above http/ (nameUnpayableChallenges).
   402: (init, response, context) =>
     new PaymentRequiredError({

@@ -78,7 +78,6 @@ export class RateLimitPause implements AttemptHooks {
     return leftMs;
   }
 
-  /** Milliseconds the pause still lasts, 0 when there is none. */
   async #pauseLeft(scope: CallScope): Promise<number> {
     let ttlMs: number | undefined;
     try {

@@ -42,24 +42,19 @@ export async function callRest(
   const { operation, auth, body, query } = request;
   const search = query?.toString();
   const url = connection.restUrl(search ? `${request.path}?${search}` : request.path, operation);
-  const withBody = body !== undefined;
-  const headers =
-    auth?.type === 'bearer'
-      ? connection.headers({
-          accept: 'application/json',
-          ...(withBody ? { 'content-type': 'application/json' } : {}),
-          authorization: `Bearer ${auth.token}`,
-        })
-      : connection.apiKeyHeaders(operation, withBody);
-  const outgoing = {
-    method: request.method,
-    url,
-    headers,
-    body: withBody ? JSON.stringify(body) : undefined,
-  };
   // A bearer token is a credential too, and so is the payment credential of a paid resend:
   // an answer echoing either must not put it in an error.
   const token = auth?.type === 'bearer' ? auth.token : undefined;
+  const headers =
+    token === undefined
+      ? connection.apiKeyHeaders(operation, body !== undefined)
+      : connection.headers({
+          accept: 'application/json',
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+          authorization: `Bearer ${token}`,
+        });
+  const json = body === undefined ? undefined : JSON.stringify(body);
+  const outgoing = { method: request.method, url, headers, body: json };
   return connection.run(operation, request.retry, options, async (scope) => {
     const response = await connection.send(outgoing, scope);
     const text = await readBodyText(response, scope);

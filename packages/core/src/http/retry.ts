@@ -51,7 +51,6 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
   return Number.isNaN(moment) ? undefined : waitOf(moment - now, now);
 }
 
-/** Whether `error` may be retried under `mode`. */
 export function isRetryable(error: unknown, mode: RetryMode): boolean {
   if (error instanceof RateLimitError) return true;
   if (error instanceof ConnectionError) return mode === 'idempotent' || !error.requestSent;

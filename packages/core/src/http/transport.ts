@@ -38,8 +38,8 @@ function connectionError(
   redact: Redactor,
 ): ConnectionError {
   const cause = (error as { cause?: { errors?: unknown } } | null)?.cause;
-  const code = errorCode(cause);
-  const reason = code ?? (error instanceof Error ? redact(error.message) : 'unknown error');
+  const reason =
+    errorCode(cause) ?? (error instanceof Error ? redact(error.message) : 'unknown error');
   const { origin, pathname } = new URL(first.url);
   const causes = Array.isArray(cause?.errors) && cause.errors.length > 0 ? cause.errors : [cause];
   return new ConnectionError(`${first.method} ${origin}${pathname} failed: ${reason}`, {
