@@ -6,10 +6,7 @@ export class ConnectionError extends CatalogError {
   /** `false` only when the request provably never left (refused, host not found). */
   readonly requestSent: boolean;
 
-  /**
-   * `cause` is kept only as a {@link PlainCause} copy, messages through `redact` (else left
-   * out): a fetch error may hold the raw answer (undici's `HTTPParserError.data`).
-   */
+  /** `cause` is kept as a redacted {@link PlainCause}: a fetch error may hold the raw answer. */
   constructor(
     message: string,
     options: { cause?: unknown; requestSent: boolean; redact?: (text: string) => string },

@@ -79,9 +79,8 @@ export interface RetryContext {
 }
 
 /**
- * The wait before repeating a failed attempt, or undefined to give up: not retryable,
- * `maxRetries` used up, or the wait does not fit the total wait cap (`waitedMs` spent so far)
- * or `remainingMs` (a Retry-After of hours surfaces the error at once instead of sleeping).
+ * The wait before repeating a failed attempt, or undefined to give up: not retryable, out of
+ * retries, or a wait past the wait cap or the call's time (an error beats hours of sleep).
  */
 export function retryDelayFor(
   error: unknown,

@@ -179,10 +179,8 @@ export class PaymentStep<C extends PaymentCall> {
         operation: context.operation,
         error: this.#deps.redact(error instanceof Error ? error.message : String(error)),
       });
-    try {
-      Promise.resolve(onReceipt(decodePaymentReceipt(header), context)).catch(failed);
-    } catch (error) {
-      failed(error);
-    }
+    new Promise((resolve) => resolve(onReceipt(decodePaymentReceipt(header), context))).catch(
+      failed,
+    );
   }
 }

@@ -15,8 +15,6 @@ export interface MemoryCatalogStoreOptions {
   maxEntries?: number;
 }
 
-const DEFAULT_MAX_ENTRIES = 10_000;
-
 interface Entry {
   value: string;
   expiresAt: number | undefined;
@@ -40,7 +38,7 @@ export class MemoryCatalogStore implements CatalogStore {
   /** @throws ConfigurationError when `maxEntries` is not a positive integer. */
   constructor(options: MemoryCatalogStoreOptions = {}) {
     this.#now = options.now ?? (() => performance.now());
-    const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+    const maxEntries = options.maxEntries ?? 10_000;
     if (!Number.isInteger(maxEntries) || maxEntries < 1) {
       throw new ConfigurationError('option maxEntries must be a positive integer');
     }
@@ -95,7 +93,6 @@ export class MemoryCatalogStore implements CatalogStore {
     return undefined;
   }
 
-  /** Writes, first making room for a new key (or throwing when there is none). */
   #write(key: string, value: string, ttlMs: number | undefined, claim: boolean): void {
     const existed = this.#entries.delete(key);
     if (ttlMs !== undefined && ttlMs <= 0) return;

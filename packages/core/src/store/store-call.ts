@@ -8,7 +8,6 @@ import type { CatalogStore } from './catalog-store.js';
  */
 export const STORE_TIMEOUT_MS = 5_000;
 
-/** The store's name for errors: its `name`, else its class name. */
 export function storeName(store: CatalogStore): string {
   const className: unknown = (store as object).constructor?.name;
   if (store.name?.trim()) return store.name;
