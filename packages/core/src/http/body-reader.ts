@@ -29,19 +29,12 @@ function readFailure(error: unknown, response: Response, scope: CallScope): Erro
   );
 }
 
-/**
- * The reason given when the client stops reading an answer. Without one, Node's fetch builds
- * a DOMException, whose stack trace cost more than the rest of an SSE call's own work.
- */
+/** Given when the client stops reading: without one, fetch builds a costly DOMException. */
 const STOPPED_READING = /* @__PURE__ */ new Error('catalogkit stopped reading the answer');
 
 const decoder = /* @__PURE__ */ new TextDecoder();
 
-/**
- * Reads a body chunk by chunk, counting bytes after decoding (a gzip bomb counts what it
- * expands to) and cancelling it past `maxResponseBytes`. Failures become the scope's own, a
- * ProtocolError (corrupt encoding, too large) or a ConnectionError (`requestSent: true`).
- */
+/** Reads a body chunk by chunk, cancelled past `maxResponseBytes` counted after decoding. */
 export class BoundedBodyReader {
   readonly #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   size = 0;

@@ -90,10 +90,7 @@ export function parseJsonText(
   }
 }
 
-/**
- * Response headers as a plain object with lower-cased names, free of the secret: names
- * too, since a server may echo the key in a header's name (`x-echo-<key>`).
- */
+/** Headers as a record, names redacted too: a server may echo the key in one (`x-echo-<key>`). */
 export function headerRecord(headers: Headers, redact: Redactor): Record<string, string> {
   const record: Record<string, string> = {};
   headers.forEach((value, name) => {

@@ -39,10 +39,7 @@ export function retryAfterFromSeconds(seconds: number, now = Date.now()) {
   return Number.isFinite(seconds) && seconds >= 0 ? waitOf(seconds * 1000, now) : undefined;
 }
 
-/**
- * Parses `Retry-After` (RFC 9110 §10.2.3): delta-seconds or an HTTP-date. A past date means
- * 0 ms, a wait past a week is a week, an unreadable value is undefined.
- */
+/** Parses `Retry-After` (seconds or an HTTP-date): a past date is 0 ms, past a week a week. */
 export function parseRetryAfter(value: string | null | undefined, now = Date.now()) {
   if (!value) return undefined;
   if (/^\s*\d+\s*$/.test(value)) return waitOf(Number(value) * 1000, now);

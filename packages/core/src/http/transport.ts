@@ -49,27 +49,18 @@ function connectionError(
   });
 }
 
-/** The request to send after a same-origin redirect (RFC 9110 §15.4, fetch spec). */
-function redirected(request: OutgoingRequest, status: number, target: URL): OutgoingRequest {
-  const becomesGet =
-    status === 303 || ((status === 301 || status === 302) && request.method === 'POST');
-  if (!becomesGet) return { ...request, url: target.href };
-  const { 'content-type': _dropped, ...headers } = request.headers;
-  return { method: 'GET', url: target.href, headers };
-}
-
 /**
- * Where a redirect leads, or undefined without a `Location` (the answer is returned as it is).
+ * The request a redirect leads to, or undefined without a `Location` (the answer is returned).
  * Not followed, a ProtocolError naming no server text: a change's (307/308 would send it
  * again), one this runtime hides, one to another origin (it would get the credentials), one
  * whose `Location` is not a URL.
  */
-function redirectTarget(
+function nextHop(
   response: Response,
   current: OutgoingRequest,
   first: OutgoingRequest,
   mutates: boolean,
-): URL | undefined {
+): OutgoingRequest | undefined {
   const { status } = response;
   // Messages name the first hop's path, which the client built, never a `Location`, which may
   // echo a secret (`/keys/<key>/…`), nor the query, which holds the caller's input.
@@ -103,11 +94,16 @@ function redirectTarget(
       { status },
     );
   }
-  return target;
+  // RFC 9110 §15.4, as fetch does it.
+  const becomesGet =
+    status === 303 || ((status === 301 || status === 302) && current.method === 'POST');
+  if (!becomesGet) return { ...current, url: target.href };
+  const { 'content-type': _dropped, ...headers } = current.headers;
+  return { method: 'GET', url: target.href, headers };
 }
 
 /**
- * Sends a request, following same-origin redirects itself (see {@link redirectTarget}).
+ * Sends a request, following same-origin redirects itself (see {@link nextHop}).
  * Failures become ConnectionError (with `requestSent`), or the scope's own failure.
  */
 export async function send(
@@ -146,16 +142,16 @@ export async function send(
     if (status !== 0 && !REDIRECT_STATUSES.has(status)) return response;
     // A redirect's body is dropped, also when it is refused.
     const drop = () => response.body?.cancel().catch(() => undefined);
-    let target: URL | undefined;
+    let next: OutgoingRequest | undefined;
     try {
-      target = redirectTarget(response, current, request, scope.mutates);
+      next = nextHop(response, current, request, scope.mutates);
     } catch (error) {
       await drop();
       throw error;
     }
-    if (target === undefined) return response;
+    if (next === undefined) return response;
     await drop();
-    current = redirected(current, status, target);
+    current = next;
   }
   throw new ProtocolError(`${new URL(request.url).pathname}: more than ${MAX_REDIRECTS} redirects`);
 }

@@ -60,10 +60,7 @@ export function parseRfc3339(value: string): Date | undefined {
   return new Date(time + (leap ? 1000 : 0));
 }
 
-/**
- * Reads one `Payment` challenge (undefined for other schemes) or says why it cannot be paid,
- * naming the parameter: nothing is guessed.
- */
+/** One `Payment` challenge (undefined for other schemes), or why it cannot be paid. */
 function readChallenge(challenge: AuthChallenge): PaymentChallenge | string | undefined {
   if (challenge.scheme.toLowerCase() !== 'payment') return undefined;
   const { params, repeated = [] } = challenge;
