@@ -66,7 +66,6 @@ export interface RequestIssue {
 /** The request broke the contract's rules and was not sent; the message names every field. */
 export class RequestValidationError extends CatalogError {
   static override readonly kind: string = 'RequestValidationError';
-  /** Every problem found, one per field. */
   readonly issues: RequestIssue[];
 
   constructor(operation: string, issues: RequestIssue[]) {

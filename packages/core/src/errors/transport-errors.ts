@@ -43,7 +43,6 @@ function plainCause(
 /** The call took longer than its `timeoutMs`. */
 export class TimeoutError extends CatalogError {
   static override readonly kind: string = 'TimeoutError';
-  /** The timeout that elapsed, in milliseconds. */
   readonly timeoutMs: number;
   /** Set when the call ended while the `payment.pay` hook had not answered: nothing was paid. */
   duringPayment = false;
