@@ -4,16 +4,10 @@ import { CatalogError } from './catalog-error.js';
 /** The parsed `detail` of an ErrorResponse: a string, or (422) an array of objects. */
 export type ErrorDetail = string | Record<string, unknown>[] | undefined;
 
-/** What every HTTP error answer carries. */
-export interface ApiErrorInit {
-  status: number;
-  detail: ErrorDetail;
-  /** Response headers, lower-cased names. */
-  headers: Record<string, string>;
-  /** Human-readable summary, already free of secrets. */
-  message: string;
+/** What every HTTP error answer carries; the message is already free of secrets. */
+export type ApiErrorInit = Pick<ApiError, 'status' | 'detail' | 'headers' | 'message'> & {
   cause?: unknown;
-}
+};
 
 /** The service answered with an HTTP error status. */
 export class ApiError extends CatalogError {

@@ -4,22 +4,18 @@
  */
 const BRAND = Symbol.for('@catalogkit/core.error-kinds');
 
-/** A class that can check the brand: its own `kind` and the instance type it guards. */
+/** A class that can check the brand. */
 interface BrandedClass<T> {
   readonly kind: string;
   readonly prototype: T;
 }
 
-/**
- * Base class of every error thrown by catalogkit. `code` is a stable, machine-readable
- * string (for example `rate_limited`); `CatalogError.is(value)` and each subclass's static
- * `is` check the class across duplicate copies of the package, where `instanceof` fails.
- */
+/** Base class of every error thrown by catalogkit. */
 export class CatalogError extends Error {
   /** Brand name of this class; each subclass declares its own. */
   static readonly kind: string = 'CatalogError';
 
-  /** Stable machine-readable error code. */
+  /** Stable machine-readable error code, e.g. `rate_limited`. */
   readonly code: string;
   /**
    * `true` when a failed call that changes data may have applied its change (timeout or
@@ -40,13 +36,7 @@ export class CatalogError extends Error {
     Object.defineProperty(this, BRAND, { value: kinds });
   }
 
-  /**
-   * Whether `value` is an instance of this class, also when it comes from another copy
-   * of `@catalogkit/core` (checked by brand, not only `instanceof`).
-   *
-   * @example
-   * if (NotFoundError.is(error)) showMissingCollection();
-   */
+  /** Whether `value` is an instance of this class, also from another copy of the package. */
   static is<T>(this: BrandedClass<T>, value: unknown): value is T {
     // biome-ignore lint/complexity/noThisInStatic: polymorphic on purpose (NotFoundError.is checks NotFoundError)
     return isInstance(this, value);
@@ -76,7 +66,6 @@ export interface RequestIssue {
 /** The request broke the contract's rules and was not sent; the message names every field. */
 export class RequestValidationError extends CatalogError {
   static override readonly kind: string = 'RequestValidationError';
-  /** Every problem found, one per field. */
   readonly issues: RequestIssue[];
 
   constructor(operation: string, issues: RequestIssue[]) {

@@ -6,10 +6,7 @@ export class ConnectionError extends CatalogError {
   /** `false` only when the request provably never left (refused, host not found). */
   readonly requestSent: boolean;
 
-  /**
-   * `cause` is kept only as a {@link PlainCause} copy, messages through `redact` (else left
-   * out): a fetch error may hold the raw answer (undici's `HTTPParserError.data`).
-   */
+  /** `cause` is kept as a redacted {@link PlainCause}: a fetch error may hold the raw answer. */
   constructor(
     message: string,
     options: { cause?: unknown; requestSent: boolean; redact?: (text: string) => string },
@@ -27,7 +24,7 @@ export interface PlainCause {
   cause?: PlainCause;
 }
 
-/** A plain copy of `error`'s chain (3 levels): its name, string `code` and redacted message. */
+/** A plain copy of `error`'s chain, 3 levels deep. */
 function plainCause(
   error: unknown,
   redact: ((text: string) => string) | undefined,
@@ -46,7 +43,6 @@ function plainCause(
 /** The call took longer than its `timeoutMs`. */
 export class TimeoutError extends CatalogError {
   static override readonly kind: string = 'TimeoutError';
-  /** The timeout that elapsed, in milliseconds. */
   readonly timeoutMs: number;
   /** Set when the call ended while the `payment.pay` hook had not answered: nothing was paid. */
   duringPayment = false;
@@ -88,12 +84,12 @@ export class ResponseTooLargeError extends ProtocolError {
     operation: string,
     limit: 'maxResponseBytes' | 'maxSseLineBytes',
     limitBytes: number,
-    options: { status?: number } = {},
+    status?: number,
   ) {
     const what = limit === 'maxResponseBytes' ? 'the answer' : 'a line of the event stream';
     super(
       `${operation}: ${what} exceeded ${limitBytes} bytes (option ${limit}); the request was aborted`,
-      { status: options.status },
+      { status },
     );
     this.limitBytes = limitBytes;
     this.limit = limit;

@@ -9,7 +9,6 @@ import type { BodyLimits, CallScope } from './call-scope.js';
 // zstd): a broken answer is a protocol failure, not a dropped connection worth retrying.
 const DECODING_CODE = /^(Z_|ERR__ERROR|ERR_BROTLI|ERR_ZSTD)/;
 
-/** What a failed body read means: the scope's own failure, a corrupt encoding, or a drop. */
 function readFailure(error: unknown, response: Response, scope: CallScope): Error {
   if (scope.failure) return scope.failure;
   if (error instanceof ProtocolError) return error;
@@ -30,19 +29,12 @@ function readFailure(error: unknown, response: Response, scope: CallScope): Erro
   );
 }
 
-/**
- * The reason given when the client stops reading an answer. Without one, Node's fetch builds
- * a DOMException, whose stack trace cost more than the rest of an SSE call's own work.
- */
+/** Given when the client stops reading: without one, fetch builds a costly DOMException. */
 const STOPPED_READING = /* @__PURE__ */ new Error('catalogkit stopped reading the answer');
 
 const decoder = /* @__PURE__ */ new TextDecoder();
 
-/**
- * Reads a body chunk by chunk, counting bytes after decoding (a gzip bomb counts what it
- * expands to) and cancelling it past `maxResponseBytes`. Failures become the scope's own, a
- * ProtocolError (corrupt encoding, too large) or a ConnectionError (`requestSent: true`).
- */
+/** Reads a body chunk by chunk, cancelled past `maxResponseBytes` counted after decoding. */
 export class BoundedBodyReader {
   readonly #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   size = 0;
@@ -86,21 +78,15 @@ export function concatChunks(chunks: Uint8Array[], size: number): Uint8Array {
   return all;
 }
 
-/** The typed error for an exceeded limit; names the limit, never the body. */
 export function tooLarge(
   response: Response,
   scope: CallScope,
   limit: keyof BodyLimits,
 ): ResponseTooLargeError {
-  return new ResponseTooLargeError(scope.operation, limit, scope.limits[limit], {
-    status: response.status,
-  });
+  return new ResponseTooLargeError(scope.operation, limit, scope.limits[limit], response.status);
 }
 
-/**
- * Reads the whole body as UTF-8 text within `scope.limits.maxResponseBytes`, with the
- * errors of BoundedBodyReader; one decode of the joined bytes.
- */
+/** Reads the whole body as UTF-8 text within `maxResponseBytes`, failing as BoundedBodyReader. */
 export async function readBodyText(response: Response, scope: CallScope): Promise<string> {
   // A body framed by its length, not encoded, cannot exceed it: fetch reads it whole.
   const { headers } = response;

@@ -15,7 +15,6 @@ import { headerRecord, parseServerJson, snippet } from './response-body.js';
 import { parseRetryAfter } from './retry.js';
 import { parseWwwAuthenticate } from './www-authenticate.js';
 
-/** What is known about the call that got the error answer. */
 interface ErrorContext {
   operation: string;
   redact: Redactor;
@@ -23,7 +22,7 @@ interface ErrorContext {
   credentialSent: boolean;
 }
 
-/** The `detail` of an ErrorResponse body, whatever its content type says, or undefined. */
+/** The `detail` of an ErrorResponse body, whatever its content type says. */
 function readDetail(text: string): ErrorDetail {
   try {
     const parsed = ErrorResponseSchema.safeParse(parseServerJson(text));
@@ -44,18 +43,14 @@ function describe(detail: ErrorDetail, text: string, redact: Redactor): string {
     .join('; ');
 }
 
-function authReason(detail: ErrorDetail, credentialSent: boolean): 'missing' | 'invalid' {
-  const text = typeof detail === 'string' ? detail.toLowerCase() : '';
-  if (text.includes('missing')) return 'missing';
-  if (text.includes('invalid')) return 'invalid';
-  return credentialSent ? 'invalid' : 'missing';
-}
-
 type ErrorOf = (init: ApiErrorInit, response: Response, context: ErrorContext) => ApiError;
 
 const BY_STATUS: Record<number, ErrorOf> = {
-  401: (init, _response, context) =>
-    new AuthenticationError({ ...init, reason: authReason(init.detail, context.credentialSent) }),
+  401: (init, _response, { credentialSent }) => {
+    const text = typeof init.detail === 'string' ? init.detail.toLowerCase() : '';
+    const invalid = !text.includes('missing') && (text.includes('invalid') || credentialSent);
+    return new AuthenticationError({ ...init, reason: invalid ? 'invalid' : 'missing' });
+  },
   // Why a `Payment` challenge could not be paid is added above http/ (nameUnpayableChallenges).
   402: (init, response, context) =>
     new PaymentRequiredError({
@@ -75,10 +70,7 @@ const BY_STATUS: Record<number, ErrorOf> = {
     new RateLimitError({ ...init, ...parseRetryAfter(response.headers.get('retry-after')) }),
 };
 
-/**
- * Maps an HTTP error answer to its ApiError subclass, with the parsed `detail`, the
- * headers, and a message that names the operation and status and never the key.
- */
+/** An HTTP error answer as its ApiError subclass; the message never names a secret. */
 export function errorFromResponse(
   response: Response,
   text: string,

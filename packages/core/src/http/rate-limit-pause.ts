@@ -34,15 +34,9 @@ export interface RateLimitPauseSettings {
 }
 
 /**
- * The rate-limit pause shared through the store, under
- * `catalogkit:rate-limit:<surface>:<digest of origin and key>` (the key is never stored) with
- * the pause as TTL: after a 429 with `Retry-After`, calls wait for the reset, or fail at once
- * with a RateLimitError, nothing sent, when the wait does not fit their time.
- *
- * A change reads the pause before each attempt. A search reads it only while this instance
- * knows of a pause, so in the common case it costs no store operation (at worst one search
- * per instance meets the limit, and a search changes nothing). When the store fails, a
- * change fails before sending and a search goes on (logged).
+ * The pause after a 429 with `Retry-After`, shared through the store with the pause as TTL:
+ * calls wait for the reset, or fail unsent with a RateLimitError when the wait does not fit.
+ * A search reads it only while this instance knows of one (see docs/SECURITY.md).
  */
 export class RateLimitPause implements AttemptHooks {
   readonly #settings: RateLimitPauseSettings;
@@ -84,7 +78,6 @@ export class RateLimitPause implements AttemptHooks {
     return leftMs;
   }
 
-  /** Milliseconds the pause still lasts, 0 when there is none. */
   async #pauseLeft(scope: CallScope): Promise<number> {
     let ttlMs: number | undefined;
     try {

@@ -26,8 +26,6 @@ export function snippet(text: string, redact: Redactor): string {
   return flat.length > SNIPPET_LENGTH ? `${flat.slice(0, SNIPPET_LENGTH)}…` : flat;
 }
 
-const PROTO = '__proto__';
-
 /**
  * Deepest nesting accepted in a server's JSON: the contract's deepest path is 9 levels, and
  * a value thousands deep overflows every recursive walk downstream (zod, a host's renderer).
@@ -35,11 +33,9 @@ const PROTO = '__proto__';
 export const MAX_JSON_DEPTH = 64;
 
 /**
- * Deletes every own `__proto__` member of a JSON.parse result, in place, and refuses a value
- * nested past {@link MAX_JSON_DEPTH} with a ProtocolError. JSON.parse makes `__proto__` an
- * ordinary member, but zod before colinhacks/zod#5898, `Object.assign` and deep merges copy
- * it with `out[key] = value`, which sets the copy's prototype to the server's object. The
- * depth limit bounds the recursion (a call per level is faster than an explicit stack).
+ * Deletes every own `__proto__` member of a JSON.parse result, in place, and refuses one nested
+ * past {@link MAX_JSON_DEPTH} (a ProtocolError). zod before colinhacks/zod#5898, `Object.assign`
+ * and deep merges copy it with `out[key] = value`, setting the copy's prototype to the server's.
  */
 export function withoutProtoKeys<T>(parsed: T): T {
   if (parsed !== null && typeof parsed === 'object') strip(parsed, 1);
@@ -60,9 +56,9 @@ function strip(value: object, depth: number): void {
   // for-in reads JSON.parse's key cache; an inherited key (a polluted prototype) is skipped.
   for (const key in value) {
     const member: unknown = (value as Record<string, unknown>)[key];
-    if (key === PROTO || (member !== null && typeof member === 'object')) {
+    if (key === '__proto__' || (member !== null && typeof member === 'object')) {
       if (!Object.hasOwn(value, key)) continue;
-      if (key === PROTO) delete (value as Record<string, unknown>)[key];
+      if (key === '__proto__') delete (value as Record<string, unknown>)[key];
       else strip(member as object, depth + 1);
     }
   }
@@ -94,10 +90,7 @@ export function parseJsonText(
   }
 }
 
-/**
- * Response headers as a plain object with lower-cased names, free of the secret: names
- * too, since a server may echo the key in a header's name (`x-echo-<key>`).
- */
+/** Headers as a record, names redacted too: a server may echo the key in one (`x-echo-<key>`). */
 export function headerRecord(headers: Headers, redact: Redactor): Record<string, string> {
   const record: Record<string, string> = {};
   headers.forEach((value, name) => {
@@ -107,9 +100,8 @@ export function headerRecord(headers: Headers, redact: Redactor): Record<string,
 }
 
 /**
- * Parses a response leniently (unknown fields kept, strings untouched); an answer missing
- * a required field is a ProtocolError naming it, with the answer's HTTP `status`. The
- * messages are core's own, since zod mini loads no locale.
+ * Parses an answer leniently (unknown fields kept); one missing a required field is a
+ * ProtocolError naming it, in core's own words (zod mini loads no locale).
  */
 export function parseResponse<S extends z.$ZodType>(
   schema: S,

@@ -8,7 +8,7 @@ import type { RequestOptions, ServiceConnection } from './service-connection.js'
 /** How a REST request authenticates: the client's API key, or a bearer token. */
 export type RestAuth = { type: 'api-key' } | { type: 'bearer'; token: string };
 
-/** One REST call, described independently of its retries. */
+/** One REST call. */
 export interface RestRequest {
   /** Name used in errors and logs, e.g. `websites.search`. */
   operation: string;
@@ -33,11 +33,7 @@ export interface RestResponse {
   data: unknown;
 }
 
-/**
- * Sends a REST request with the client's retries, timeout and credential handling, and
- * returns the parsed JSON. Configuration problems (no base URL, no key) throw before
- * anything is sent.
- */
+/** Sends a REST request with the client's retries, timeout and credentials; parses its JSON. */
 export async function callRest(
   connection: ServiceConnection,
   request: RestRequest,
@@ -46,24 +42,19 @@ export async function callRest(
   const { operation, auth, body, query } = request;
   const search = query?.toString();
   const url = connection.restUrl(search ? `${request.path}?${search}` : request.path, operation);
-  const withBody = body !== undefined;
-  const headers =
-    auth?.type === 'bearer'
-      ? connection.headers({
-          accept: 'application/json',
-          ...(withBody ? { 'content-type': 'application/json' } : {}),
-          authorization: `Bearer ${auth.token}`,
-        })
-      : connection.apiKeyHeaders(operation, withBody);
-  const outgoing = {
-    method: request.method,
-    url,
-    headers,
-    body: withBody ? JSON.stringify(body) : undefined,
-  };
   // A bearer token is a credential too, and so is the payment credential of a paid resend:
   // an answer echoing either must not put it in an error.
   const token = auth?.type === 'bearer' ? auth.token : undefined;
+  const headers =
+    token === undefined
+      ? connection.apiKeyHeaders(operation, body !== undefined)
+      : connection.headers({
+          accept: 'application/json',
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+          authorization: `Bearer ${token}`,
+        });
+  const json = body === undefined ? undefined : JSON.stringify(body);
+  const outgoing = { method: request.method, url, headers, body: json };
   return connection.run(operation, request.retry, options, async (scope) => {
     const response = await connection.send(outgoing, scope);
     const text = await readBodyText(response, scope);

@@ -9,33 +9,19 @@ import type { CatalogLogger } from '../logger.js';
  */
 export type RetryMode = 'idempotent' | 'once';
 
-/** Limits on retrying. */
-export interface RetryPolicy {
-  /** Repeats after the first attempt. */
-  maxRetries: number;
-  /** Cap on the total time spent waiting between attempts. */
-  maxRetryDelayMs: number;
-  /** First backoff step; doubles per attempt, with full jitter. */
-  baseDelayMs: number;
-  /** Cap on a single backoff step (not on a server's Retry-After). */
-  maxBackoffMs: number;
-  /** Source of randomness for jitter, in [0, 1). */
-  random: () => number;
-}
-
-/** Retry settings when the client options give none. */
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+/** Retry settings when the client options give none (they set the first two). */
+export const DEFAULT_RETRY_POLICY = {
   maxRetries: 2,
+  /** Cap on the total time spent waiting between attempts. */
   maxRetryDelayMs: 20_000,
+  /** First backoff step; doubles per attempt, with full jitter from `random`. */
   baseDelayMs: 500,
+  /** Cap on a single backoff step (not on a server's Retry-After). */
   maxBackoffMs: 8_000,
   random: Math.random,
 };
 
-export interface RetryAfter {
-  retryAfterMs: number;
-  resetsAt: Date;
-}
+export type RetryPolicy = typeof DEFAULT_RETRY_POLICY;
 
 /**
  * Rate limits reset on UTC days, so a wait past a week is a broken value (20 digits,
@@ -43,24 +29,18 @@ export interface RetryAfter {
  */
 const MAX_RETRY_AFTER_MS = 604_800_000;
 
-function waitOf(ms: number, now: number): RetryAfter {
+function waitOf(ms: number, now: number) {
   const retryAfterMs = Math.min(Math.max(0, ms), MAX_RETRY_AFTER_MS);
   return { retryAfterMs, resetsAt: new Date(now + retryAfterMs) };
 }
 
 /** A wait given in seconds (JSON-RPC `data.retry_after`), clamped like the header. */
-export function retryAfterFromSeconds(seconds: number, now = Date.now()): RetryAfter | undefined {
+export function retryAfterFromSeconds(seconds: number, now = Date.now()) {
   return Number.isFinite(seconds) && seconds >= 0 ? waitOf(seconds * 1000, now) : undefined;
 }
 
-/**
- * Parses `Retry-After` (RFC 9110 §10.2.3): delta-seconds or an HTTP-date. A past date means
- * 0 ms, a wait past a week is a week, an unreadable value is undefined.
- */
-export function parseRetryAfter(
-  value: string | null | undefined,
-  now = Date.now(),
-): RetryAfter | undefined {
+/** Parses `Retry-After` (seconds or an HTTP-date): a past date is 0 ms, past a week a week. */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()) {
   if (!value) return undefined;
   if (/^\s*\d+\s*$/.test(value)) return waitOf(Number(value) * 1000, now);
   // Every HTTP-date form starts with a day name: Date.parse would read "-5" or "2030" too.
@@ -68,7 +48,6 @@ export function parseRetryAfter(
   return Number.isNaN(moment) ? undefined : waitOf(moment - now, now);
 }
 
-/** Whether `error` may be retried under `mode`. */
 export function isRetryable(error: unknown, mode: RetryMode): boolean {
   if (error instanceof RateLimitError) return true;
   if (error instanceof ConnectionError) return mode === 'idempotent' || !error.requestSent;
@@ -97,9 +76,8 @@ export interface RetryContext {
 }
 
 /**
- * The wait before repeating a failed attempt, or undefined to give up: not retryable,
- * `maxRetries` used up, or the wait does not fit the total wait cap (`waitedMs` spent so far)
- * or `remainingMs` (a Retry-After of hours surfaces the error at once instead of sleeping).
+ * The wait before repeating a failed attempt, or undefined to give up: not retryable, out of
+ * retries, or a wait past the wait cap or the call's time (an error beats hours of sleep).
  */
 export function retryDelayFor(
   error: unknown,

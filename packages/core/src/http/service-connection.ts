@@ -12,27 +12,21 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
-/**
- * What the calls need of their connection (addresses, headers, send, the call loop,
- * redactors); declared here so http/ depends on nothing above it (`ClientConnection`).
- */
+/** What the calls need of their connection; declared here so http/ depends on nothing above. */
 export interface ServiceConnection {
-  /** Whether an API key is configured (decides a 401's reason on the MCP endpoint). */
+  /** Decides a 401's reason on the MCP endpoint. */
   readonly hasApiKey: boolean;
   readonly options: { readonly logger: CatalogLogger | undefined };
   /** Replaces every secret this connection sent with `[redacted]`. */
   readonly redact: Redactor;
   /** The redactor of one call's answer, `token` (a bearer token it carries) included. */
   redactFor(scope: CallScope, token?: string): Redactor;
-  /** The redactor of a paid call's answer; undefined when the call did not pay. */
+  /** A paid call's redactor (its credential too); undefined when the call did not pay. */
   paidRedactor(scope: CallScope): Redactor | undefined;
-  /** `${baseUrl}${path}`; throws a ConfigurationError (nothing sent) when it cannot be built. */
+  // The next three throw a ConfigurationError (nothing sent) when a setting they need is unset.
   restUrl(path: string, operation: string): string;
-  /** `${mcpUrl}/mcp`; throws a ConfigurationError when the MCP URL is unset. */
   mcpEndpoint(operation: string): string;
-  /** The headers of a REST call with the API key (and a JSON body, with `withBody`). */
   apiKeyHeaders(operation: string, withBody: boolean): Record<string, string>;
-  /** The headers of a JSON-RPC POST to the MCP endpoint, credential included. */
   mcpHeaders(): Record<string, string>;
   /** `own` over the caller's extra headers. */
   headers(own: Record<string, string>): Record<string, string>;

@@ -5,7 +5,7 @@ import type { Redactor } from './redact.js';
 /** One outgoing HTTP request, credential headers included. */
 export interface OutgoingRequest {
   method: 'GET' | 'POST' | 'PATCH';
-  /** Absolute URL, as text: fetch parses it; only the rare paths (redirects, errors) do too. */
+  /** Absolute URL, as text: only the rare paths (redirects, errors) parse it besides fetch. */
   url: string;
   headers: Record<string, string>;
   body?: string;
@@ -31,14 +31,6 @@ function errorCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/**
- * The path every message of this file names: the first hop's, which the client built, never
- * a `Location`, which may echo a secret (`/keys/<key>/…`). The query holds the caller's input.
- */
-function pathOf(first: OutgoingRequest): string {
-  return new URL(first.url).pathname;
-}
-
 /** The ConnectionError of a failed fetch, `requestSent` unless it provably never left. */
 function connectionError(
   error: unknown,
@@ -46,8 +38,8 @@ function connectionError(
   redact: Redactor,
 ): ConnectionError {
   const cause = (error as { cause?: { errors?: unknown } } | null)?.cause;
-  const code = errorCode(cause);
-  const reason = code ?? (error instanceof Error ? redact(error.message) : 'unknown error');
+  const reason =
+    errorCode(cause) ?? (error instanceof Error ? redact(error.message) : 'unknown error');
   const { origin, pathname } = new URL(first.url);
   const causes = Array.isArray(cause?.errors) && cause.errors.length > 0 ? cause.errors : [cause];
   return new ConnectionError(`${first.method} ${origin}${pathname} failed: ${reason}`, {
@@ -57,30 +49,22 @@ function connectionError(
   });
 }
 
-/** The request to send after a same-origin redirect (RFC 9110 §15.4, fetch spec). */
-function redirected(request: OutgoingRequest, status: number, target: URL): OutgoingRequest {
-  const becomesGet =
-    status === 303 || ((status === 301 || status === 302) && request.method === 'POST');
-  if (!becomesGet) return { ...request, url: target.href };
-  const { 'content-type': _dropped, ...headers } = request.headers;
-  return { method: 'GET', url: target.href, headers };
-}
-
 /**
- * Where a redirect leads, or undefined when it names no `Location` (the answer is then
- * returned as it is). A redirect that is not followed is a ProtocolError that names no
- * server text: a change's (the change may have been applied, and 307/308, or 301/302 for
- * PATCH, would send it again), one this runtime hides, one to another origin (it would get
- * the credential headers), one whose `Location` is not a URL.
+ * The request a redirect leads to, or undefined without a `Location` (the answer is returned).
+ * Not followed, a ProtocolError naming no server text: a change's (307/308 would send it
+ * again), one this runtime hides, one to another origin (it would get the credentials), one
+ * whose `Location` is not a URL.
  */
-function redirectTarget(
+function nextHop(
   response: Response,
   current: OutgoingRequest,
   first: OutgoingRequest,
   mutates: boolean,
-): URL | undefined {
+): OutgoingRequest | undefined {
   const { status } = response;
-  const path = pathOf(first);
+  // Messages name the first hop's path, which the client built, never a `Location`, which may
+  // echo a secret (`/keys/<key>/…`), nor the query, which holds the caller's input.
+  const { origin, pathname: path } = new URL(first.url);
   if (response.type === 'opaqueredirect') {
     throw new ProtocolError(
       `${path} answered with a redirect this runtime cannot inspect; set the final URL in the client options`,
@@ -104,20 +88,23 @@ function redirectTarget(
     );
   }
   // Every hop shares the first one's origin (no other is followed): the client chose it.
-  const { origin } = new URL(first.url);
   if (target.origin !== origin) {
     throw new ProtocolError(
       `${path} redirected to another origin; not followed so the API key stays with ${origin}`,
       { status },
     );
   }
-  return target;
+  // RFC 9110 §15.4, as fetch does it.
+  const becomesGet =
+    status === 303 || ((status === 301 || status === 302) && current.method === 'POST');
+  if (!becomesGet) return { ...current, url: target.href };
+  const { 'content-type': _dropped, ...headers } = current.headers;
+  return { method: 'GET', url: target.href, headers };
 }
 
 /**
- * Sends a request with `redirect: 'manual'`, following same-origin redirects itself (a
- * change follows none, see {@link redirectTarget}). Failures become ConnectionError (with
- * `requestSent`), or the scope's TimeoutError/AbortError.
+ * Sends a request, following same-origin redirects itself (see {@link nextHop}).
+ * Failures become ConnectionError (with `requestSent`), or the scope's own failure.
  */
 export async function send(
   fetchImpl: typeof fetch,
@@ -155,16 +142,16 @@ export async function send(
     if (status !== 0 && !REDIRECT_STATUSES.has(status)) return response;
     // A redirect's body is dropped, also when it is refused.
     const drop = () => response.body?.cancel().catch(() => undefined);
-    let target: URL | undefined;
+    let next: OutgoingRequest | undefined;
     try {
-      target = redirectTarget(response, current, request, scope.mutates);
+      next = nextHop(response, current, request, scope.mutates);
     } catch (error) {
       await drop();
       throw error;
     }
-    if (target === undefined) return response;
+    if (next === undefined) return response;
     await drop();
-    current = redirected(current, status, target);
+    current = next;
   }
-  throw new ProtocolError(`${pathOf(request)}: more than ${MAX_REDIRECTS} redirects`);
+  throw new ProtocolError(`${new URL(request.url).pathname}: more than ${MAX_REDIRECTS} redirects`);
 }

@@ -15,11 +15,8 @@ const PARAM = new RegExp(
 );
 
 /**
- * Parses a `WWW-Authenticate` value into its challenges (RFC 9110 §11.6.1): several
- * challenges, quoted strings with backslash escapes, commas inside quotes, token68.
- * Parameter names are lower-cased; malformed trailing text is ignored rather than thrown,
- * because the 402 it came with must still surface. A repeated parameter keeps its first
- * value and is named in `repeated`.
+ * Parses a `WWW-Authenticate` value into its challenges (RFC 9110 §11.6.1). Malformed trailing
+ * text is ignored, not thrown: the 402 it came with must still surface.
  */
 export function parseWwwAuthenticate(header: string | null | undefined): AuthChallenge[] {
   const challenges: AuthChallenge[] = [];

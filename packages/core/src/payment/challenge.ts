@@ -60,14 +60,10 @@ export function parseRfc3339(value: string): Date | undefined {
   return new Date(time + (leap ? 1000 : 0));
 }
 
-/**
- * Reads one `Payment` challenge (undefined for other schemes) or says why it cannot be paid,
- * naming the parameter: nothing is guessed.
- */
+/** One `Payment` challenge (undefined for other schemes), or why it cannot be paid. */
 function readChallenge(challenge: AuthChallenge): PaymentChallenge | string | undefined {
   if (challenge.scheme.toLowerCase() !== 'payment') return undefined;
-  const { params } = challenge;
-  const { repeated = [] } = challenge;
+  const { params, repeated = [] } = challenge;
   if (repeated.length > 0) return `${repeated.join(', ')} given more than once`;
   const { id, method, intent } = params;
   if (!id || !method || !intent) return 'id, method and intent are required';

@@ -15,14 +15,9 @@ import {
 } from './challenge.js';
 import type { PaymentContext, PaymentOptions, PaymentReceipt } from './types.js';
 
-// Operations that change nothing although they POST (the MCP calls are JSON-RPC POSTs).
-const readOnly = (operation: string) =>
-  operation === 'websites.search' || MCP_OPERATIONS.has(operation);
-
-/** What the payment step reads of a call (http/'s CallScope fits). */
+/** What the payment step reads of a call (http/'s CallScope fits; payment/ may not import it). */
 export interface PaymentCall {
   readonly operation: string;
-  /** Aborts with the call (its deadline or the caller's signal). */
   readonly signal: AbortSignal;
   /** The TimeoutError or AbortError that ended the call, if one did. */
   readonly failure: Error | undefined;
@@ -45,6 +40,10 @@ interface PaymentDeps<C> {
   /** Told each credential as it is handed to fetch: from then on it is a secret. */
   credentialSent(call: C, credential: string): void;
 }
+
+// Operations that change nothing although they POST (the MCP calls are JSON-RPC POSTs).
+const readOnly = (operation: string) =>
+  operation === 'websites.search' || MCP_OPERATIONS.has(operation);
 
 const ENDED_WHILE_PAYING =
   ' while waiting for the payment hook (payment.pay) to answer; the request was not resent and nothing was paid';
@@ -180,10 +179,8 @@ export class PaymentStep<C extends PaymentCall> {
         operation: context.operation,
         error: this.#deps.redact(error instanceof Error ? error.message : String(error)),
       });
-    try {
-      Promise.resolve(onReceipt(decodePaymentReceipt(header), context)).catch(failed);
-    } catch (error) {
-      failed(error);
-    }
+    new Promise((resolve) => resolve(onReceipt(decodePaymentReceipt(header), context))).catch(
+      failed,
+    );
   }
 }

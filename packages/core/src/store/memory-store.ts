@@ -1,23 +1,19 @@
-import { monotonicMs, sleep } from '../async.js';
+import { sleep } from '../async.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import { SessionLockTimeoutError, StoreUnavailableError } from '../errors/conversation-errors.js';
 import type { CatalogStore, LockOptions, ReleaseLock, StoredValue } from './catalog-store.js';
 
 /** Options of {@link MemoryCatalogStore}. */
 export interface MemoryCatalogStoreOptions {
-  /** Clock in ms for TTLs and leases; default monotonic `performance.now` (tests fake it). */
+  /** Clock in ms for TTLs and leases; default `performance.now` (tests fake it). */
   now?: () => number;
   /**
-   * Most entries held (default 10,000, a few megabytes); past it the least recently used one
-   * written with `set` is evicted (a session or a pause is made again). One written by
-   * `setIfAbsent` (a collection update's record) is never evicted before it expires: when
-   * they fill the store, a new key's write is a StoreUnavailableError and the update is not
-   * sent. Raise it for more than a few thousand updates in 10 minutes.
+   * Most entries held (default 10,000); past it the least recently used `set` entry is evicted.
+   * `setIfAbsent` entries (update records) stay until they expire: when they fill the store, a
+   * new key's write is a StoreUnavailableError. Raise it past a few thousand updates in 10 min.
    */
   maxEntries?: number;
 }
-
-const DEFAULT_MAX_ENTRIES = 10_000;
 
 interface Entry {
   value: string;
@@ -29,10 +25,7 @@ interface Entry {
 /** Expired entries are swept every this many operations, also in a process that only reads. */
 const SWEEP_EVERY_OPERATIONS = 100;
 
-/**
- * A {@link CatalogStore} in this process's memory, the default; `@catalogkit/redis` shares
- * state across processes and serverless invocations.
- */
+/** The default {@link CatalogStore}, in this process's memory; `@catalogkit/redis` shares one. */
 export class MemoryCatalogStore implements CatalogStore {
   readonly #now: () => number;
   readonly #maxEntries: number;
@@ -44,8 +37,8 @@ export class MemoryCatalogStore implements CatalogStore {
 
   /** @throws ConfigurationError when `maxEntries` is not a positive integer. */
   constructor(options: MemoryCatalogStoreOptions = {}) {
-    this.#now = options.now ?? monotonicMs;
-    const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+    this.#now = options.now ?? (() => performance.now());
+    const maxEntries = options.maxEntries ?? 10_000;
     if (!Number.isInteger(maxEntries) || maxEntries < 1) {
       throw new ConfigurationError('option maxEntries must be a positive integer');
     }
@@ -100,7 +93,6 @@ export class MemoryCatalogStore implements CatalogStore {
     return undefined;
   }
 
-  /** Writes, first making room for a new key (or throwing when there is none). */
   #write(key: string, value: string, ttlMs: number | undefined, claim: boolean): void {
     const existed = this.#entries.delete(key);
     if (ttlMs !== undefined && ttlMs <= 0) return;

@@ -13,7 +13,6 @@ export interface ReadThroughOptions<T> {
   beforeLock?: () => Promise<void>;
   leaseMs: number;
   lockWaitMs: number;
-  /** Stops waiting for the lock. */
   signal?: AbortSignal;
 }
 

@@ -8,7 +8,6 @@ import type { CatalogStore } from './catalog-store.js';
  */
 export const STORE_TIMEOUT_MS = 5_000;
 
-/** The store's name for errors: its `name`, else its class name. */
 export function storeName(store: CatalogStore): string {
   const className: unknown = (store as object).constructor?.name;
   if (store.name?.trim()) return store.name;
@@ -36,21 +35,14 @@ export async function callStore<T>(
     );
   });
   const answer = new Promise<T>((resolve) => resolve(operation())).catch((error: unknown) => {
-    throw asStoreError(store, what, error);
+    // A SessionLockTimeoutError is a lock another instance held too long, not a failing store.
+    if (StoreUnavailableError.is(error) || SessionLockTimeoutError.is(error)) throw error;
+    const reason = `it failed (${error instanceof Error ? error.name : typeof error})`;
+    throw new StoreUnavailableError(storeName(store), `${what}: ${reason}`, { cause: error });
   });
   try {
     return await abortable(Promise.race([answer, late]), signal);
   } finally {
     clearTimeout(timer);
   }
-}
-
-/**
- * A store's failure as a StoreUnavailableError, kept as is when it already is one or is a
- * SessionLockTimeoutError (a lock another instance held too long, not a failing store).
- */
-function asStoreError(store: CatalogStore, what: string, error: unknown): unknown {
-  if (StoreUnavailableError.is(error) || SessionLockTimeoutError.is(error)) return error;
-  const reason = `it failed (${error instanceof Error ? error.name : typeof error})`;
-  return new StoreUnavailableError(storeName(store), `${what}: ${reason}`, { cause: error });
 }
