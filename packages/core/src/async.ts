@@ -30,15 +30,6 @@ export function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise
   });
 }
 
-/** `setTimeout` that does not keep a Node process alive (browsers have no `unref`). */
-export function unrefTimeout(callback: () => void, ms: number): ReturnType<typeof setTimeout> {
-  // Timers longer than 2^31-1 ms fire at once in Node and browsers.
-  const handle = setTimeout(callback, Math.min(Math.max(0, ms), 2_147_483_647));
-  const maybeNode = handle as unknown as { unref?: () => void };
-  maybeNode.unref?.();
-  return handle;
-}
-
 /**
  * Runs `task` with a signal that aborts after `timeoutMs` (a TimeoutError naming `what`) or
  * when `closeSignal` aborts. The task is also raced against that signal, so one that ignores
@@ -72,9 +63,4 @@ export class SingleFlight<T> {
     });
     return this.#inFlight;
   }
-}
-
-/** Monotonic milliseconds, the clock timers run on: a deadline agrees with its timer whatever the wall clock does. */
-export function monotonicMs(): number {
-  return performance.now();
 }

@@ -1,4 +1,4 @@
-import { abortable, monotonicMs, runWithinTime, SingleFlight, sleep } from '../async.js';
+import { abortable, runWithinTime, SingleFlight, sleep } from '../async.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
 import { StoreUnavailableError, TokenMintError } from '../errors/conversation-errors.js';
 import { AbortError } from '../errors/transport-errors.js';
@@ -91,7 +91,7 @@ export class ConversationTokenManager {
         throw optionError(`${name} must be a non-negative number`);
       }
     }
-    this.#now = options.now ?? monotonicMs;
+    this.#now = options.now ?? (() => performance.now());
     this.#wallNow = options.now ?? Date.now;
     this.#mint = options.mint;
     this.#store = options.store ?? new MemoryCatalogStore({ now: this.#now });

@@ -1,4 +1,3 @@
-import { unrefTimeout } from '../../async.js';
 import { CatalogError } from '../../errors/catalog-error.js';
 import { RepeatedUpdateError } from '../../errors/update-errors.js';
 import { type CollectionUpdate, SELECTOR_KEYS } from '../../schemas/collections.js';
@@ -95,10 +94,11 @@ async function clear(store: CatalogStore, key: string, value: string): Promise<v
 function clearOrphan(store: CatalogStore, key: string, value: string, attempt = 0): void {
   const delayMs = ORPHAN_CHECKS_MS[attempt];
   if (delayMs === undefined) return;
-  unrefTimeout(async () => {
+  const timer = setTimeout(async () => {
     const held = await store.get(key).catch(() => undefined);
     if (held?.value === value) await clear(store, key, value);
     // Not there yet (or unreadable): look once more later; another writer's: leave it.
     else if (held === undefined) clearOrphan(store, key, value, attempt + 1);
   }, delayMs);
+  (timer as { unref?: () => void }).unref?.(); // a check must not keep a Node process alive
 }
