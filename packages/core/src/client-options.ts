@@ -39,8 +39,8 @@ export interface CatalogClientOptions {
    */
   maxResponseBytes?: number;
   /**
-   * Longest line of an event-stream answer, counted in decoded characters (bytes for
-   * ASCII); past it the request is aborted with a ResponseTooLargeError. Default 4 Mi.
+   * Longest line of an event-stream answer, in bytes; past it the request is aborted with
+   * a ResponseTooLargeError. Default 4 MiB.
    */
   maxSseLineBytes?: number;
   /**

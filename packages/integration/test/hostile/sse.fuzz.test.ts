@@ -136,6 +136,25 @@ describe('an SSE answer reads the same however it is split and whatever its line
     expect(result.products[0]?.title).toBe('Café ☕ 👟 Größe');
   });
 
+  it('a BOM opening the stream is dropped; a later one is content', async () => {
+    const client = new CatalogClient({ mcpUrl: server.origin, maxRetries: 0 });
+    let later = false;
+    server.handle((request, response) => {
+      const event = `\ufeffdata: ${JSON.stringify(catalogAnswer(rpcIdOf(request.body)))}\n\n`;
+      const bytes = Buffer.from(later ? `: ping\n${event}` : event);
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      // The BOM split across chunks, and (later) after a first decoded line.
+      const cut = later ? 9 : 2;
+      response.write(bytes.subarray(0, cut));
+      response.end(bytes.subarray(cut));
+    });
+    const { result } = await client.catalog.search({ query: 'shoes' });
+    expect(result.products.length).toBeGreaterThan(0);
+    later = true;
+    // After the BOM, the field is `\ufeffdata`, not `data`: no answer arrives.
+    await expect(client.catalog.search({ query: 'shoes' })).rejects.toThrow(/ended without/);
+  });
+
   it('a stream cut inside the answer is a ProtocolError', async () => {
     const client = new CatalogClient({ mcpUrl: server.origin, maxRetries: 0 });
     server.handle((request, response) => {
