@@ -1,7 +1,6 @@
 import * as z from 'zod/v4/mini';
 import { CatalogSearchResultSchema, ProductSchema } from './catalog.js';
-import type { Closed } from './closed.js';
-import { described, openObject, schema } from './define.js';
+import { type Closed, described, openObject, schema } from './define.js';
 
 // UCP catalog lookup: `lookup_catalog` and `get_product`, offered only when the service
 // lists them. Requests strict, answers lenient, as for `search_catalog`.
