@@ -41,10 +41,6 @@ export function issuePath(issue: ZodIssue, prefix = ''): string {
   return [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
 }
 
-function toRequestIssue(issue: ZodIssue, prefix: string): RequestIssue {
-  return { path: issuePath(issue, prefix), message: describeIssue(issue) };
-}
-
 /** Deepest nesting of a request; a cycle ends there too. */
 const MAX_DEPTH = 256;
 /** Most values (strings, numbers, objects, items, holes) one request may hold. */
@@ -61,6 +57,9 @@ class Stop {
 /** Why JSON cannot carry `value` as it is, or undefined when it can. */
 function refusal(value: unknown, inArray: boolean): string | undefined {
   switch (typeof value) {
+    case 'string':
+      // JSON.stringify would escape a lone surrogate rather than refuse it.
+      return hasLoneSurrogate(value) ? LONE_SURROGATE_MESSAGE : undefined;
     case 'number':
       return Number.isFinite(value)
         ? undefined
@@ -119,10 +118,6 @@ function copy(walk: Walk, raw: unknown, key: string, depth: number, inArray: boo
   const value = typeof toJson === 'function' ? toJson.call(raw, key) : raw;
   const refused = refusal(value, inArray);
   if (refused !== undefined) return report(walk, refused);
-  // JSON.stringify would escape it rather than refuse it.
-  if (typeof value === 'string' && hasLoneSurrogate(value)) {
-    return report(walk, LONE_SURROGATE_MESSAGE);
-  }
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) {
     // Too deep a path to print whole: its first levels name the field that goes too deep.
@@ -201,7 +196,11 @@ export function checkRequest<S extends z.$ZodType>(
   if (!copied.ok) return copied;
   const parsed = safeParse(schema, copied.data);
   if (parsed.success) return { ok: true, data: parsed.data };
-  return { ok: false, issues: parsed.error.issues.map((issue) => toRequestIssue(issue, prefix)) };
+  const issues = parsed.error.issues.map((issue) => ({
+    path: issuePath(issue, prefix),
+    message: describeIssue(issue),
+  }));
+  return { ok: false, issues };
 }
 
 /**
