@@ -21,7 +21,7 @@ import { type RpcId, rpcBody } from './json-rpc.js';
 /** Pages of `tools/list` read at most: a server looping on its cursor cannot hold the call. */
 const TOOL_PAGES_MAX = 10;
 /** Tool names kept at most: a huge list is refused, not read into memory. */
-export const TOOL_NAMES_MAX = 1000;
+const TOOL_NAMES_MAX = 1000;
 const LIST = 'catalog.tools';
 /** JSON-RPC "method not found": a server without `tools/list` lists no extra tools. */
 const METHOD_NOT_FOUND = -32601;

@@ -4,25 +4,21 @@ import type { CallScope } from '../http/call-scope.js';
 import { parseServerJson } from '../http/response-body.js';
 import { matchResponse, type RpcId } from './json-rpc.js';
 
-type Found = { message: Record<string, unknown> } | { error: unknown } | undefined;
+type Message = Record<string, unknown>;
 
-function inspectEvent(data: string, id: RpcId): Found {
+/** The answer to `id` an event's data holds; undefined for a notification or a priming event. */
+function answerIn(data: string, id: RpcId): Message | undefined {
   // Priming events (an id for resumption, empty data) carry no message.
   if (data.trim() === '') return undefined;
   let payload: unknown;
   try {
     payload = parseServerJson(data);
   } catch (error) {
-    if (error instanceof ProtocolError) return { error };
+    if (error instanceof ProtocolError) throw error;
     // No cause: JSON.parse's message quotes the event's text, past the redactor.
-    return { error: new ProtocolError('MCP event stream carried invalid JSON') };
+    throw new ProtocolError('MCP event stream carried invalid JSON');
   }
-  try {
-    const message = matchResponse(payload, id);
-    return message ? { message } : undefined;
-  } catch (error) {
-    return { error };
-  }
+  return matchResponse(payload, id);
 }
 
 /**
@@ -78,26 +74,30 @@ const FIRST_BYTES = /* @__PURE__ */ new TextDecoder(); // strips a BOM at the st
 // A later BOM is content.
 const LATER_BYTES = /* @__PURE__ */ new TextDecoder('utf-8', { ignoreBOM: true });
 
-/** The index of the last LF or CR of `chunk`, or -1. */
-function lastLineEnd(chunk: Uint8Array): number {
-  return Math.max(chunk.lastIndexOf(10), chunk.lastIndexOf(13));
+/** The index of the last LF or CR of `bytes`, or -1. */
+function lastLineEnd(bytes: Uint8Array): number {
+  return Math.max(bytes.lastIndexOf(10), bytes.lastIndexOf(13));
 }
 
 /**
- * Reads events until `onData` finds the answer. Bytes wait until a line ends, then all of
- * them are decoded in one go: an answer event that arrives in many chunks becomes one
- * string, not pieces joined afterwards. The bytes of the open line are capped.
+ * Reads events until `onData` finds the answer. Bytes wait until a chunk ends a line, then
+ * all of them are decoded in one go: an answer event that arrives in many chunks becomes one
+ * string, not pieces joined afterwards. Searching every chunk for a line end would cost a
+ * tenth of a large answer's reading, so pending bytes are searched only past a megabyte (each
+ * chunk once), which keeps the cap on the open line in time.
  */
-async function readUntilFound(reader: BoundedBodyReader, id: RpcId): Promise<Found> {
-  let found: Found;
+async function readUntilFound(reader: BoundedBodyReader, id: RpcId): Promise<Message | undefined> {
+  let found: Message | undefined;
   const onData = (data: string) => {
-    found = inspectEvent(data, id);
+    found = answerIn(data, id);
     return found !== undefined;
   };
   const events = new SseEvents();
   const { maxSseLineBytes } = reader.scope.limits;
+  const searchAt = Math.min(1_048_576, maxSseLineBytes);
   let pending: Uint8Array[] = [];
   let size = 0;
+  let searched = 0; // pending chunks known to hold no line end
   let decoder = FIRST_BYTES;
   const decode = (bytes: Uint8Array) => {
     const text = decoder.decode(bytes);
@@ -112,16 +112,29 @@ async function readUntilFound(reader: BoundedBodyReader, id: RpcId): Promise<Fou
       events.feed(decode(concatChunks(pending, size)), onData) || events.end(onData);
       return found;
     }
-    const end = lastLineEnd(chunk) + 1;
-    if (end > 0) {
-      pending.push(chunk.subarray(0, end));
-      const lines = decode(concatChunks(pending, size + end));
+    pending.push(chunk);
+    size += chunk.length;
+    const last = chunk[chunk.length - 1];
+    let lines: Uint8Array | undefined;
+    if (last === 10 || last === 13) {
+      lines = concatChunks(pending, size);
       pending = [];
       size = 0;
-      if (events.feed(lines, onData)) return found;
+    } else if (size >= searchAt) {
+      // The last line end of the chunks not searched yet, newest first, splits the bytes.
+      for (let index = pending.length - 1; index >= searched && lines === undefined; index--) {
+        const piece = pending[index] as Uint8Array;
+        const end = lastLineEnd(piece) + 1;
+        if (end === 0) continue;
+        const head = [...pending.slice(0, index), piece.subarray(0, end)];
+        const headSize = head.reduce((sum, part) => sum + part.length, 0);
+        lines = concatChunks(head, headSize);
+        pending = [piece.subarray(end), ...pending.slice(index + 1)];
+        size -= headSize;
+      }
     }
-    pending.push(end > 0 ? chunk.subarray(end) : chunk);
-    size += chunk.length - end;
+    if (lines !== undefined || size >= searchAt) searched = pending.length;
+    if (lines !== undefined && events.feed(decode(lines), onData)) return found;
     if (size > maxSseLineBytes) throw tooLarge(reader.response, reader.scope, 'maxSseLineBytes');
   }
 }
@@ -135,11 +148,11 @@ export async function readSseResponse(
   response: Response,
   id: RpcId,
   scope: CallScope,
-): Promise<Record<string, unknown>> {
+): Promise<Message> {
   if (!response.body)
     throw new ProtocolError('MCP event stream has no body', { status: response.status });
   const reader = new BoundedBodyReader(response, scope);
-  let found: Found;
+  let found: Message | undefined;
   try {
     found = await readUntilFound(reader, id);
   } finally {
@@ -151,6 +164,5 @@ export async function readSseResponse(
       { status: response.status },
     );
   }
-  if ('error' in found) throw found.error;
-  return found.message;
+  return found;
 }
