@@ -24,7 +24,7 @@ import {
 } from '../schemas/catalog.js';
 import { type JsonRpcError, JsonRpcResponseSchema } from '../schemas/mcp.js';
 import { validateRequest } from '../validation/request.js';
-import { matchResponse, type RpcId, rpcError, rpcResult, toolsCallBody } from './json-rpc.js';
+import { matchResponse, type RpcId, rpcBody, rpcError, rpcResult } from './json-rpc.js';
 import { readSseResponse } from './sse.js';
 import { toCatalogResult } from './tool-result.js';
 
@@ -177,11 +177,11 @@ export async function callCatalogTool<A extends z.$ZodType, R extends z.$ZodType
   const args = validateRequest(tool.args, { meta: options.meta ?? null, catalog }, operation);
   connection.mcpEndpoint(operation);
   // Serialised once: every attempt reuses it and only changes the id.
-  const argsJson = JSON.stringify(args);
+  const params = `{"name":${JSON.stringify(tool.tool)},"arguments":${JSON.stringify(args)}}`;
   const limit = tool.limit?.(args) ?? CATALOG_LIMIT_MAX;
   const call: McpCall<CatalogToolResponse<z.output<R>>> = {
     operation,
-    body: (id) => toolsCallBody(id, tool.tool, argsJson),
+    body: (id) => rpcBody(id, 'tools/call', params),
     read: (result, response, redact) => ({
       result: toCatalogResult(tool.result, result, redact, tool, limit),
       tier: readTier(response, connection, operation),

@@ -45,11 +45,6 @@ class SseEvents {
     return false;
   }
 
-  /** Ends the stream: a last event without its closing blank line is still delivered. */
-  end(onData: (data: string) => boolean): boolean {
-    return this.#line('', onData);
-  }
-
   #line(line: string, onData: (data: string) => boolean): boolean {
     if (line === '') {
       if (this.#data.length === 0) return false;
@@ -109,7 +104,7 @@ async function readUntilFound(reader: BoundedBodyReader, id: RpcId): Promise<Mes
     if (chunk === undefined) {
       // Some servers end the stream right after the data line, without the blank line that
       // closes the event: it is delivered anyway. A truncated event still fails, as invalid JSON.
-      events.feed(decode(concatChunks(pending, size)), onData) || events.end(onData);
+      events.feed(`${decode(concatChunks(pending, size))}\n\n`, onData);
       return found;
     }
     pending.push(chunk);
