@@ -32,7 +32,7 @@ export interface CatalogClientOptions {
   logger?: CatalogLogger;
   /** Largest answer read, in decoded bytes; past it a ResponseTooLargeError. Default 10 MiB. */
   maxResponseBytes?: number;
-  /** Longest event-stream line, in decoded characters; past it the same error. Default 4 Mi. */
+  /** Longest event-stream line, in bytes; past it the same error. Default 4 MiB. */
   maxSseLineBytes?: number;
   /**
    * Machine payments: on a 402 with `Payment` challenges, `payment.pay` may return a

@@ -8,7 +8,7 @@ import { type RetryContext, retryDelayFor } from './retry.js';
 export interface BodyLimits {
   /** The whole answer: JSON, event stream or error body. */
   maxResponseBytes: number;
-  /** One line of an event stream (a `data:` line holds a whole answer), in characters. */
+  /** One line of an event stream (a `data:` line holds a whole answer). */
   maxSseLineBytes: number;
 }
 

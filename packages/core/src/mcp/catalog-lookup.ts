@@ -21,20 +21,10 @@ import { type RpcId, rpcBody } from './json-rpc.js';
 /** Pages of `tools/list` read at most: a server looping on its cursor cannot hold the call. */
 const TOOL_PAGES_MAX = 10;
 /** Tool names kept at most: a huge list is refused, not read into memory. */
-export const TOOL_NAMES_MAX = 1000;
+const TOOL_NAMES_MAX = 1000;
 const LIST = 'catalog.tools';
 /** JSON-RPC "method not found": a server without `tools/list` lists no extra tools. */
 const METHOD_NOT_FOUND = -32601;
-
-/** One page's names, in order; an entry without a text name is skipped (lenient). */
-function pageNames(tools: readonly unknown[], names: string[]): void {
-  for (const tool of tools) {
-    if (isRecord(tool) && typeof tool.name === 'string') names.push(tool.name);
-    if (names.length > TOOL_NAMES_MAX) {
-      throw new ProtocolError(`${LIST}: tools/list names more than ${TOOL_NAMES_MAX} tools`);
-    }
-  }
-}
 
 /** Every page, one after the other, within one call scope (one deadline for all pages). */
 async function readPages(
@@ -49,7 +39,13 @@ async function readPages(
     const body = (id: RpcId) => rpcBody(id, 'tools/list', params);
     const read = (result: unknown) => parseResponse(ToolsListResultSchema, result, LIST);
     const list = await mcpAttempt(connection, { operation: LIST, body, read }, nextId(), scope);
-    pageNames(list.tools, names);
+    // In order; an entry without a text name is skipped (lenient).
+    for (const tool of list.tools) {
+      if (isRecord(tool) && typeof tool.name === 'string') names.push(tool.name);
+      if (names.length > TOOL_NAMES_MAX) {
+        throw new ProtocolError(`${LIST}: tools/list names more than ${TOOL_NAMES_MAX} tools`);
+      }
+    }
     cursor = list.nextCursor ?? undefined;
     if (cursor === undefined) return [...new Set(names)];
   }

@@ -24,7 +24,7 @@ import {
 } from '../schemas/catalog.js';
 import { type JsonRpcError, JsonRpcResponseSchema } from '../schemas/mcp.js';
 import { validateRequest } from '../validation/request.js';
-import { matchResponse, type RpcId, rpcError, rpcResult, toolsCallBody } from './json-rpc.js';
+import { matchResponse, type RpcId, rpcBody, rpcError, rpcResult } from './json-rpc.js';
 import { readSseResponse } from './sse.js';
 import { toCatalogResult } from './tool-result.js';
 
@@ -149,21 +149,6 @@ export async function mcpAttempt<T>(
   return paid === undefined ? value : paid(value);
 }
 
-/**
- * One stateless JSON-RPC POST per attempt to the MCP endpoint (no `initialize`), answered as
- * JSON or SSE. Only for reads: safe to repeat, so it is retried.
- */
-export function callMcp<T>(
-  connection: ServiceConnection,
-  nextId: () => RpcId,
-  call: McpCall<T>,
-  options: RequestOptions,
-): Promise<T> {
-  return connection.run(call.operation, 'idempotent', options, (scope) =>
-    mcpAttempt(connection, call, nextId(), scope),
-  );
-}
-
 /** A UCP catalog tool: its operation name, tool name and the schemas of its arguments and result. */
 export interface UcpTool<A extends z.$ZodType, R extends z.$ZodType> {
   operation: string;
@@ -177,39 +162,34 @@ export interface UcpTool<A extends z.$ZodType, R extends z.$ZodType> {
 }
 
 /**
- * Calls a catalog tool with `{ meta, catalog }`, validated strictly before anything is sent;
- * the answer is parsed leniently and bounded (see mcp/tool-result.ts).
+ * Calls a catalog tool with `{ meta, catalog }`, validated strictly before anything is sent,
+ * in one stateless JSON-RPC POST per attempt (no `initialize`), answered as JSON or SSE: a
+ * read, so it is retried. The answer is parsed leniently and bounded (see mcp/tool-result.ts).
  */
-export function callCatalogTool<A extends z.$ZodType, R extends z.$ZodType>(
+export async function callCatalogTool<A extends z.$ZodType, R extends z.$ZodType>(
   connection: ServiceConnection,
   nextId: () => RpcId,
   tool: UcpTool<A, R>,
   catalog: unknown,
   options: CatalogCallOptions = {},
 ): Promise<CatalogToolResponse<z.output<R>>> {
-  try {
-    const { operation } = tool;
-    const args = validateRequest(tool.args, { meta: options.meta ?? null, catalog }, operation);
-    connection.mcpEndpoint(operation);
-    // Serialised once: every attempt reuses it and only changes the id.
-    const argsJson = JSON.stringify(args);
-    const limit = tool.limit?.(args) ?? CATALOG_LIMIT_MAX;
-    return callMcp(
-      connection,
-      nextId,
-      {
-        operation,
-        body: (id) => toolsCallBody(id, tool.tool, argsJson),
-        read: (result, response, redact) => ({
-          result: toCatalogResult(tool.result, result, redact, tool, limit),
-          tier: readTier(response, connection, operation),
-        }),
-      },
-      options,
-    );
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  const { operation } = tool;
+  const args = validateRequest(tool.args, { meta: options.meta ?? null, catalog }, operation);
+  connection.mcpEndpoint(operation);
+  // Serialised once: every attempt reuses it and only changes the id.
+  const params = `{"name":${JSON.stringify(tool.tool)},"arguments":${JSON.stringify(args)}}`;
+  const limit = tool.limit?.(args) ?? CATALOG_LIMIT_MAX;
+  const call: McpCall<CatalogToolResponse<z.output<R>>> = {
+    operation,
+    body: (id) => rpcBody(id, 'tools/call', params),
+    read: (result, response, redact) => ({
+      result: toCatalogResult(tool.result, result, redact, tool, limit),
+      tier: readTier(response, connection, operation),
+    }),
+  };
+  return connection.run(operation, 'idempotent', options, (scope) =>
+    mcpAttempt(connection, call, nextId(), scope),
+  );
 }
 
 /** `search_catalog` (see {@link callCatalogTool}). */

@@ -13,14 +13,6 @@ const RATE_LIMIT_RPC_CODE = -32000;
 /** A JSON-RPC id as sent by the client. */
 export type RpcId = string | number;
 
-/**
- * The JSON-RPC `tools/call` request body, around `argsJson` (the arguments, serialised once
- * per call and reused by every attempt, which only changes the id).
- */
-export function toolsCallBody(id: RpcId, name: string, argsJson: string): string {
-  return rpcBody(id, 'tools/call', `{"name":${JSON.stringify(name)},"arguments":${argsJson}}`);
-}
-
 /** A JSON-RPC request body: `method` with `paramsJson` (already serialised). */
 export function rpcBody(id: RpcId, method: string, paramsJson: string): string {
   return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"${method}","params":${paramsJson}}`;

@@ -3,142 +3,134 @@ import { BoundedBodyReader, concatChunks, tooLarge } from '../http/body-reader.j
 import type { CallScope } from '../http/call-scope.js';
 import { parseServerJson } from '../http/response-body.js';
 import { matchResponse, type RpcId } from './json-rpc.js';
-import { SseEventReader } from './sse-events.js';
 
-type Found = { message: Record<string, unknown> } | { error: unknown } | undefined;
+type Message = Record<string, unknown>;
 
-function inspectEvent(data: string, id: RpcId): Found {
+/** The answer to `id` an event's data holds; undefined for a notification or a priming event. */
+function answerIn(data: string, id: RpcId): Message | undefined {
   // Priming events (an id for resumption, empty data) carry no message.
   if (data.trim() === '') return undefined;
   let payload: unknown;
   try {
     payload = parseServerJson(data);
   } catch (error) {
-    if (error instanceof ProtocolError) return { error };
+    if (error instanceof ProtocolError) throw error;
     // No cause: JSON.parse's message quotes the event's text, past the redactor.
-    return { error: new ProtocolError('MCP event stream carried invalid JSON') };
+    throw new ProtocolError('MCP event stream carried invalid JSON');
   }
-  try {
-    const message = matchResponse(payload, id);
-    return message ? { message } : undefined;
-  } catch (error) {
-    return { error };
-  }
+  return matchResponse(payload, id);
 }
 
-const LF = 0x0a;
-const CR = 0x0d;
-
-function isLineEnd(byte: number): boolean {
-  return byte === LF || byte === CR;
-}
 /**
- * Received bytes are decoded at least this often (1 MiB), so a line cap is checked in time.
+ * The `data` of each event of a `text/event-stream` (WHATWG HTML §9.2.6), fed whole lines:
+ * lines end with CRLF, LF or CR; comments and other fields (`event`, `id`, `retry`) are
+ * skipped; an event's `data` lines are joined with LF.
  */
-const DECODE_AT_LEAST_EVERY = 1_048_576;
+class SseEvents {
+  #data: string[] = [];
+  /** The last text ended with CR: an LF starting the next one ends the same line. */
+  #afterCr = false;
 
-/**
- * Bytes received but not decoded yet. They are decoded together once the stream may be at
- * the end of an event (its last bytes are a blank line): an answer event that arrives in
- * many chunks is then decoded in one go into one string, instead of chunk by chunk into
- * pieces joined afterwards, which for a 650 kB answer cost as much again as decoding it.
- */
-class PendingBytes {
-  #chunks: Uint8Array[] = [];
-  #size = 0;
-  // The last three bytes received, newest first: enough to see a blank line end.
-  #last = 0;
-  #beforeLast = 0;
-  #third = 0;
-
-  add(chunk: Uint8Array): void {
-    this.#chunks.push(chunk);
-    this.#size += chunk.length;
-    for (let index = Math.max(0, chunk.length - 3); index < chunk.length; index++) {
-      this.#third = this.#beforeLast;
-      this.#beforeLast = this.#last;
-      this.#last = chunk[index] as number;
+  /** Feeds text of whole lines; true once `onData` returned true (found what it wanted). */
+  feed(text: string, onData: (data: string) => boolean): boolean {
+    let lines = this.#afterCr && text.charCodeAt(0) === 10 ? text.slice(1) : text;
+    if (text.length > 0) this.#afterCr = text.charCodeAt(text.length - 1) === 13;
+    if (lines.includes('\r')) lines = lines.replace(/\r\n?/g, '\n');
+    for (let start = 0; start < lines.length; ) {
+      const end = lines.indexOf('\n', start);
+      const line = lines.slice(start, end === -1 ? lines.length : end);
+      if (this.#line(line, onData)) return true;
+      start = end === -1 ? lines.length : end + 1;
     }
+    return false;
   }
 
-  get size(): number {
-    return this.#size;
-  }
-
-  /** Whether the bytes so far end with a blank line (LF LF, CR CR, CRLF CRLF and mixes). */
-  endsAtEventEnd(): boolean {
-    const before = this.#beforeLast;
-    if (this.#last === LF) return before === LF || (before === CR && isLineEnd(this.#third));
-    return this.#last === CR && isLineEnd(before);
-  }
-
-  take(): Uint8Array {
-    const all = concatChunks(this.#chunks, this.#size);
-    this.#chunks = [];
-    this.#size = 0;
-    return all;
+  #line(line: string, onData: (data: string) => boolean): boolean {
+    if (line === '') {
+      if (this.#data.length === 0) return false;
+      const data = this.#data.length === 1 ? (this.#data[0] as string) : this.#data.join('\n');
+      this.#data = [];
+      return onData(data);
+    }
+    const colon = line.indexOf(':');
+    if ((colon === -1 ? line : line.slice(0, colon)) !== 'data') return false;
+    // One space after the colon is part of the syntax, not of the value.
+    const start =
+      colon === -1 ? line.length : line.charCodeAt(colon + 1) === 32 ? colon + 2 : colon + 1;
+    this.#data.push(line.slice(start));
+    return false;
   }
 }
 
 // Node's TextDecoder leaves its fast UTF-8 path for good once it is called with
-// `stream: true` (a slower converter then decodes every byte; it was a tenth of a large
-// SSE call's CPU time). Bytes that end at a line end hold no split character, so they are
-// decoded whole on the fast path; only bytes cut mid-line go through a streaming decoder.
+// `stream: true` (a tenth of a large SSE call's CPU time). Bytes are decoded up to a line
+// end, where no character is split, so they are always decoded whole.
 const FIRST_BYTES = /* @__PURE__ */ new TextDecoder(); // strips a BOM at the start, as SSE says
 // A later BOM is content.
 const LATER_BYTES = /* @__PURE__ */ new TextDecoder('utf-8', { ignoreBOM: true });
 
-/** Decodes a stream's bytes in pieces, on the fast path whenever a piece ends a line. */
-class StreamText {
-  #streaming: TextDecoder | undefined;
-  #started = false;
-  // Whether the streaming decoder may hold the first bytes of a split character.
-  #holdsPartial = false;
-
-  /** `last`: the stream's final bytes (a split character there becomes U+FFFD). */
-  decode(bytes: Uint8Array, atLineEnd: boolean, last = false): string {
-    if ((atLineEnd || last) && !this.#holdsPartial) {
-      const text = (this.#started ? LATER_BYTES : FIRST_BYTES).decode(bytes);
-      this.#started = true;
-      return text;
-    }
-    this.#streaming ??= new TextDecoder('utf-8', { ignoreBOM: this.#started });
-    this.#started = true;
-    this.#holdsPartial = !atLineEnd && !last;
-    return this.#streaming.decode(bytes, { stream: !last });
-  }
+/** The index of the last LF or CR of `bytes`, or -1. */
+function lastLineEnd(bytes: Uint8Array): number {
+  return Math.max(bytes.lastIndexOf(10), bytes.lastIndexOf(13));
 }
 
-async function readUntilFound(reader: BoundedBodyReader, id: RpcId): Promise<Found> {
-  let found: Found;
+/**
+ * Reads events until `onData` finds the answer. Bytes wait until a chunk ends a line, then
+ * all of them are decoded in one go: an answer event that arrives in many chunks becomes one
+ * string, not pieces joined afterwards. Searching every chunk for a line end would cost a
+ * tenth of a large answer's reading, so pending bytes are searched only past a megabyte (each
+ * chunk once), which keeps the cap on the open line in time.
+ */
+async function readUntilFound(reader: BoundedBodyReader, id: RpcId): Promise<Message | undefined> {
+  let found: Message | undefined;
   const onData = (data: string) => {
-    found = inspectEvent(data, id);
+    found = answerIn(data, id);
     return found !== undefined;
   };
-  const events = new SseEventReader();
-  const decoder = new StreamText();
-  const pending = new PendingBytes();
+  const events = new SseEvents();
   const { maxSseLineBytes } = reader.scope.limits;
-  const decodeEvery = Math.min(DECODE_AT_LEAST_EVERY, maxSseLineBytes);
+  const searchAt = Math.min(1_048_576, maxSseLineBytes);
+  let pending: Uint8Array[] = [];
+  let size = 0;
+  let searched = 0; // pending chunks known to hold no line end
+  let decoder = FIRST_BYTES;
+  const decode = (bytes: Uint8Array) => {
+    const text = decoder.decode(bytes);
+    decoder = LATER_BYTES;
+    return text;
+  };
   for (;;) {
     const chunk = await reader.read();
     if (chunk === undefined) {
-      // Some servers end the stream right after the data line, without the blank line
-      // that closes the event; the reader delivers it anyway. A truncated event still
-      // fails, as invalid JSON.
-      const rest = decoder.decode(pending.take(), false, true);
-      events.feed(rest, onData) || events.end(onData);
+      // Some servers end the stream right after the data line, without the blank line that
+      // closes the event: it is delivered anyway. A truncated event still fails, as invalid JSON.
+      events.feed(`${decode(concatChunks(pending, size))}\n\n`, onData);
       return found;
     }
-    pending.add(chunk);
-    const atEventEnd = pending.endsAtEventEnd();
-    if (!atEventEnd && pending.size < decodeEvery) continue;
-    if (events.feed(decoder.decode(pending.take(), atEventEnd), onData)) return found;
-    // The reader keeps an open line whole: cap it before it grows without end. Counted in
-    // decoded characters (bytes for ASCII).
-    if (events.openLineLength > maxSseLineBytes) {
-      throw tooLarge(reader.response, reader.scope, 'maxSseLineBytes');
+    pending.push(chunk);
+    size += chunk.length;
+    const last = chunk[chunk.length - 1];
+    let lines: Uint8Array | undefined;
+    if (last === 10 || last === 13) {
+      lines = concatChunks(pending, size);
+      pending = [];
+      size = 0;
+    } else if (size >= searchAt) {
+      // The last line end of the chunks not searched yet, newest first, splits the bytes.
+      for (let index = pending.length - 1; index >= searched && lines === undefined; index--) {
+        const piece = pending[index] as Uint8Array;
+        const end = lastLineEnd(piece) + 1;
+        if (end === 0) continue;
+        const head = [...pending.slice(0, index), piece.subarray(0, end)];
+        const headSize = head.reduce((sum, part) => sum + part.length, 0);
+        lines = concatChunks(head, headSize);
+        pending = [piece.subarray(end), ...pending.slice(index + 1)];
+        size -= headSize;
+      }
     }
+    if (lines !== undefined || size >= searchAt) searched = pending.length;
+    if (lines !== undefined && events.feed(decode(lines), onData)) return found;
+    if (size > maxSseLineBytes) throw tooLarge(reader.response, reader.scope, 'maxSseLineBytes');
   }
 }
 
@@ -151,11 +143,11 @@ export async function readSseResponse(
   response: Response,
   id: RpcId,
   scope: CallScope,
-): Promise<Record<string, unknown>> {
+): Promise<Message> {
   if (!response.body)
     throw new ProtocolError('MCP event stream has no body', { status: response.status });
   const reader = new BoundedBodyReader(response, scope);
-  let found: Found;
+  let found: Message | undefined;
   try {
     found = await readUntilFound(reader, id);
   } finally {
@@ -167,6 +159,5 @@ export async function readSseResponse(
       { status: response.status },
     );
   }
-  if ('error' in found) throw found.error;
-  return found.message;
+  return found;
 }

@@ -53,13 +53,10 @@ function boundedProduct(product: unknown): unknown {
 }
 
 /**
- * The answer cut to what was asked for: at most `limit` products and
- * {@link CATALOG_VARIANTS_MAX} variants each, the rest dropped (trimmed, not refused). Read by
- * tool, never by shape: a `single` tool's (get_product's) products are its one `product`, so
- * a `products` beside it is dropped, and no reader (view, trusted buy links, bounds) can
- * find a product the others did not. Done before anything reads the products, so the
- * model's text, `structuredContent` and the storefront's cards are all bounded by
- * construction. Never mutates the parsed value.
+ * The answer cut to what was asked for (trimmed, not refused): at most `limit` products and
+ * {@link CATALOG_VARIANTS_MAX} variants each. A `single` tool's product is its one `product`:
+ * a `products` beside it is dropped, so every reader (model text, buy links, storefront)
+ * sees the same bounded products. Never mutates the parsed value.
  */
 function bounded(payload: unknown, limit: number, single: boolean): unknown {
   if (!isRecord(payload)) return payload;
@@ -75,11 +72,9 @@ function bounded(payload: unknown, limit: number, single: boolean): unknown {
 }
 
 /**
- * The catalog result of a `tools/call` result: a CatalogToolError for `isError`, else
- * `structuredContent` parsed leniently with `schema` (unknown fields kept, buy links
- * untouched), bounded (see {@link bounded}). A result that already is what
- * zod would return (the usual answer) is used as JSON.parse made it: the answer check
- * (validation/schema-check.ts) spares zod's copy of every product.
+ * The catalog result of a `tools/call` result: a CatalogToolError for `isError`, else its
+ * `structuredContent`, bounded, parsed leniently with `schema` (unknown fields kept, buy
+ * links untouched).
  */
 export function toCatalogResult<S extends z.$ZodType>(
   schema: S,

@@ -1,7 +1,6 @@
 import * as z from 'zod/v4/mini';
 import { CatalogSearchResultSchema, ProductSchema } from './catalog.js';
-import type { Closed } from './closed.js';
-import { described, openObject, schema } from './define.js';
+import { type Closed, described, openObject, schema } from './define.js';
 
 // UCP catalog lookup: `lookup_catalog` and `get_product`, offered only when the service
 // lists them. Requests strict, answers lenient, as for `search_catalog`.
@@ -19,11 +18,11 @@ export const GET_PRODUCT_TOOL = 'get_product';
 export const CATALOG_LOOKUP_MAX = 50;
 
 /** Longest id, option name or label sent (a real one is far shorter). */
-export const LOOKUP_TEXT_MAX = 1000;
+const LOOKUP_TEXT_MAX = 1000;
 /** Longest retailer page URL sent (what browsers and servers commonly accept). */
-export const PAGE_URL_MAX = 2048;
+const PAGE_URL_MAX = 2048;
 /** Most `selected` options, and most `preferences`, of one get_product call. */
-export const SELECTION_MAX = 50;
+const SELECTION_MAX = 50;
 
 const nonEmpty = () =>
   z
@@ -104,7 +103,7 @@ export const LookupCatalogArgumentsSchema = /* @__PURE__ */ schema(() =>
 export type LookupCatalogArguments = z.infer<typeof LookupCatalogArgumentsSchema>;
 
 /** An option choice (`{ name: "Size", label: "10" }`), as UCP's `selected` and variants carry it. */
-export const OptionSelectionSchema = /* @__PURE__ */ schema(() =>
+const OptionSelectionSchema = /* @__PURE__ */ schema(() =>
   z.strictObject({
     name: described(nonEmpty(), 'Option name, e.g. "Size".'),
     label: described(nonEmpty(), 'Chosen value, e.g. "10".'),

@@ -1,7 +1,6 @@
 import * as z from 'zod/v4/mini';
 import { isRecord } from '../is-record.js';
-import type { Closed } from './closed.js';
-import { described, openObject, schema } from './define.js';
+import { type Closed, described, openObject, schema } from './define.js';
 
 /** The name of the catalog search tool on the MCP endpoint. */
 export const SEARCH_CATALOG_TOOL = 'search_catalog';

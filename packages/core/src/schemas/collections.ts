@@ -1,6 +1,5 @@
 import * as z from 'zod/v4/mini';
-import type { Closed } from './closed.js';
-import { schema } from './define.js';
+import { type Closed, schema } from './define.js';
 
 /** Text that is not empty. */
 const nonEmpty = () => z.string().check(z.minLength(1));

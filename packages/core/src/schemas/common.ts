@@ -1,6 +1,5 @@
 import * as z from 'zod/v4/mini';
-import type { Closed } from './closed.js';
-import { schema } from './define.js';
+import { type Closed, schema } from './define.js';
 
 // biome-ignore format: one line per code would be 19 lines of noise
 /** Countries commission rates are scoped to: ISO 3166-1 alpha-2 plus the pan-region `EU`, as the contract lists them. */

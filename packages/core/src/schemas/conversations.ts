@@ -1,7 +1,6 @@
 import * as z from 'zod/v4/mini';
 import { hasText, MESSAGE_WITHOUT_TEXT } from '../validation/text.js';
-import type { Closed } from './closed.js';
-import { openObject, schema } from './define.js';
+import { type Closed, openObject, schema } from './define.js';
 
 /**
  * Body of `POST /v1/conversations`. The contract does not show its shape, so any JSON

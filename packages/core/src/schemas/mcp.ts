@@ -1,28 +1,21 @@
 import * as z from 'zod/v4/mini';
 import { schema } from './define.js';
 
-/** A JSON-RPC 2.0 error object. */
-export const JsonRpcErrorSchema = /* @__PURE__ */ schema(() =>
-  z.looseObject({
-    code: z.number(),
-    message: z.string(),
-    data: z.optional(z.unknown()),
-  }),
-);
-/** A JSON-RPC 2.0 error object: code, message, optional data. */
-export type JsonRpcError = z.infer<typeof JsonRpcErrorSchema>;
-
 /** A JSON-RPC 2.0 response: either `result` or `error`. */
 export const JsonRpcResponseSchema = /* @__PURE__ */ schema(() =>
   z.looseObject({
     jsonrpc: z.literal('2.0'),
     id: z.union([z.string(), z.number(), z.null()]),
     result: z.optional(z.unknown()),
-    error: z.optional(JsonRpcErrorSchema),
+    error: z.optional(
+      z.looseObject({ code: z.number(), message: z.string(), data: z.optional(z.unknown()) }),
+    ),
   }),
 );
 /** A JSON-RPC 2.0 response: `result` or `error`, with the request id. */
 export type JsonRpcResponse = z.infer<typeof JsonRpcResponseSchema>;
+/** A JSON-RPC 2.0 error object: code, message, optional data. */
+export type JsonRpcError = NonNullable<JsonRpcResponse['error']>;
 
 /** The result of an MCP `tools/call`. */
 export const ToolCallResultSchema = /* @__PURE__ */ schema(() =>

@@ -1,7 +1,6 @@
 import * as z from 'zod/v4/mini';
-import type { Closed } from './closed.js';
 import { COUNTRY_CODES } from './common.js';
-import { schema } from './define.js';
+import { type Closed, schema } from './define.js';
 
 /** Website search limits from the contract. */
 export const WEBSITE_SEARCH_LIMITS = {

@@ -41,10 +41,6 @@ export function issuePath(issue: ZodIssue, prefix = ''): string {
   return [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
 }
 
-function toRequestIssue(issue: ZodIssue, prefix: string): RequestIssue {
-  return { path: issuePath(issue, prefix), message: describeIssue(issue) };
-}
-
 /** Deepest nesting of a request; a cycle ends there too. */
 const MAX_DEPTH = 256;
 /** Most values (strings, numbers, objects, items, holes) one request may hold. */
@@ -61,6 +57,9 @@ class Stop {
 /** Why JSON cannot carry `value` as it is, or undefined when it can. */
 function refusal(value: unknown, inArray: boolean): string | undefined {
   switch (typeof value) {
+    case 'string':
+      // JSON.stringify would escape a lone surrogate rather than refuse it.
+      return hasLoneSurrogate(value) ? LONE_SURROGATE_MESSAGE : undefined;
     case 'number':
       return Number.isFinite(value)
         ? undefined
@@ -99,8 +98,6 @@ interface Walk {
   readonly issues: RequestIssue[];
   readonly path: string[];
   values: number;
-  /** A string or a field name holds a lone surrogate, which JSON.stringify would escape. */
-  loneSurrogate: boolean;
 }
 
 /** Most problems one request reports: the rest would only grow the error. */
@@ -121,7 +118,6 @@ function copy(walk: Walk, raw: unknown, key: string, depth: number, inArray: boo
   const value = typeof toJson === 'function' ? toJson.call(raw, key) : raw;
   const refused = refusal(value, inArray);
   if (refused !== undefined) return report(walk, refused);
-  if (typeof value === 'string' && hasLoneSurrogate(value)) walk.loneSurrogate = true;
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) {
     // Too deep a path to print whole: its first levels name the field that goes too deep.
@@ -142,9 +138,9 @@ function copy(walk: Walk, raw: unknown, key: string, depth: number, inArray: boo
   const target: Record<string, unknown> = {};
   for (const name of Object.keys(source)) {
     const shown = shownKey(name);
-    // Shown otherwise only when it holds a lone surrogate.
-    if (shown !== name) walk.loneSurrogate = true;
     walk.path.push(shown);
+    // Shown otherwise only when it holds a lone surrogate.
+    if (shown !== name) report(walk, `field name ${LONE_SURROGATE_MESSAGE}`);
     const member = copy(walk, source[name], name, depth + 1, false);
     walk.path.pop();
     if (member === undefined) continue;
@@ -166,16 +162,16 @@ function copy(walk: Walk, raw: unknown, key: string, depth: number, inArray: boo
  * at every level, own enumerable members only. zod then checks this copy and its output is
  * sent, so what was checked is what is sent, whatever getters, Proxies or `toJSON` answer a
  * second time. Refused, each named: what JSON would change or cannot carry (NaN, a
- * function, a Map, a hole), more than MAX_DEPTH levels (a cycle), more than MAX_VALUES
- * values (a hole counts: a sparse list of 2^32-1 items stops there).
+ * function, a Map, a hole, a lone surrogate in a string or a field name), more than
+ * MAX_DEPTH levels (a cycle), more than MAX_VALUES values (a hole counts: a sparse list of
+ * 2^32-1 items stops there).
  */
-function plainCopy(input: unknown, prefix: string): Checked<unknown> & { loneSurrogate?: boolean } {
+function plainCopy(input: unknown, prefix: string): Checked<unknown> {
   const root = prefix === '' ? [] : [prefix];
-  const walk: Walk = { issues: [], path: [...root], values: 0, loneSurrogate: false };
+  const walk: Walk = { issues: [], path: [...root], values: 0 };
   try {
     const value = copy(walk, input, '', 0, false);
-    if (walk.issues.length === 0)
-      return { ok: true, data: value, loneSurrogate: walk.loneSurrogate };
+    if (walk.issues.length === 0) return { ok: true, data: value };
   } catch (error) {
     if (!(error instanceof Stop)) throw error;
     const at = error.path.length > 0 ? error.path : root;
@@ -184,29 +180,12 @@ function plainCopy(input: unknown, prefix: string): Checked<unknown> & { loneSur
   return { ok: false, issues: walk.issues };
 }
 
-/** The strings and field names in plain `value` that hold a lone surrogate, named (rare). */
-function loneSurrogates(value: unknown, path: string[], found: RequestIssue[]): RequestIssue[] {
-  if (typeof value === 'string' && hasLoneSurrogate(value)) {
-    found.push({ path: path.join('.'), message: LONE_SURROGATE_MESSAGE });
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, member] of Object.entries(value)) {
-      const at = [...path, shownKey(key)];
-      if (hasLoneSurrogate(key)) {
-        found.push({ path: at.join('.'), message: `field name ${LONE_SURROGATE_MESSAGE}` });
-      }
-      loneSurrogates(member, at, found);
-    }
-  }
-  return found;
-}
-
 /** The outcome of checking one input: its parsed value, or the issues found. */
 export type Checked<T> = { ok: true; data: T } | { ok: false; issues: RequestIssue[] };
 
 /**
  * Checks input strictly, without throwing: zod checks the input's plain copy
- * ({@link plainCopy}), and its output is what is sent. A lone surrogate, which JSON.stringify would escape rather than
- * refuse, is looked for in that copy, in strict fields and open maps alike.
+ * ({@link plainCopy}), and its output is what is sent.
  */
 export function checkRequest<S extends z.$ZodType>(
   schema: S,
@@ -216,12 +195,12 @@ export function checkRequest<S extends z.$ZodType>(
   const copied = plainCopy(input, prefix);
   if (!copied.ok) return copied;
   const parsed = safeParse(schema, copied.data);
-  if (!parsed.success) {
-    return { ok: false, issues: parsed.error.issues.map((issue) => toRequestIssue(issue, prefix)) };
-  }
-  // Found while copying (rare); named in zod's output, which is what would be sent.
-  const lone = copied.loneSurrogate ? loneSurrogates(parsed.data, prefix ? [prefix] : [], []) : [];
-  return lone.length === 0 ? { ok: true, data: parsed.data } : { ok: false, issues: lone };
+  if (parsed.success) return { ok: true, data: parsed.data };
+  const issues = parsed.error.issues.map((issue) => ({
+    path: issuePath(issue, prefix),
+    message: describeIssue(issue),
+  }));
+  return { ok: false, issues };
 }
 
 /**

@@ -136,6 +136,46 @@ describe('an SSE answer reads the same however it is split and whatever its line
     expect(result.products[0]?.title).toBe('Café ☕ 👟 Größe');
   });
 
+  // Bytes are decoded when a chunk ends a line, and otherwise searched for line ends past
+  // min(1 MiB, maxSseLineBytes) of them: that path alone finds the answer here.
+  it('chunks that never end a line: the answer is found under the cap, the stream left open', async () => {
+    const client = new CatalogClient({
+      mcpUrl: server.origin,
+      maxRetries: 0,
+      maxSseLineBytes: 64 * 1024,
+    });
+    server.handle((request, response) => {
+      const notification = `event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"pad":"${'p'.repeat(90)}"}}\n\n`;
+      const answer = `data: ${JSON.stringify(catalogAnswer(rpcIdOf(request.body)))}\n\n`;
+      // 300 kB of notifications before the answer and 100 kB after it, then a line left open.
+      const events = `${notification.repeat(1500)}${answer}${notification.repeat(500)}`;
+      const bytes = Buffer.from(`${events}: still op`);
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (let at = 0; at < bytes.length; at += 777) response.write(bytes.subarray(at, at + 777));
+    });
+    const { result } = await client.catalog.search({ query: 'shoes' });
+    expect(result.products.length).toBeGreaterThan(0);
+  });
+
+  it('a BOM opening the stream is dropped; a later one is content', async () => {
+    const client = new CatalogClient({ mcpUrl: server.origin, maxRetries: 0 });
+    let later = false;
+    server.handle((request, response) => {
+      const event = `\ufeffdata: ${JSON.stringify(catalogAnswer(rpcIdOf(request.body)))}\n\n`;
+      const bytes = Buffer.from(later ? `: ping\n${event}` : event);
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      // The BOM split across chunks, and (later) after a first decoded line.
+      const cut = later ? 9 : 2;
+      response.write(bytes.subarray(0, cut));
+      response.end(bytes.subarray(cut));
+    });
+    const { result } = await client.catalog.search({ query: 'shoes' });
+    expect(result.products.length).toBeGreaterThan(0);
+    later = true;
+    // After the BOM, the field is `\ufeffdata`, not `data`: no answer arrives.
+    await expect(client.catalog.search({ query: 'shoes' })).rejects.toThrow(/ended without/);
+  });
+
   it('a stream cut inside the answer is a ProtocolError', async () => {
     const client = new CatalogClient({ mcpUrl: server.origin, maxRetries: 0 });
     server.handle((request, response) => {
