@@ -69,6 +69,7 @@ class Matcher {
   readonly secrets: readonly string[];
   readonly shortest: number;
   readonly longest: number;
+  readonly numeric: boolean; // a secret that a JSON number could spell
   readonly depth = [0]; // of the longest form ending at a node or down its fail chain
   readonly #root = new Int32Array(128); // the root's ASCII edges: most text stays there
   readonly #unit = [-1]; // a node's first edge, its unit and child: most nodes have one
@@ -81,6 +82,7 @@ class Matcher {
   constructor(secrets: readonly (string | undefined)[]) {
     const valid = (s: string | undefined): s is string => (s?.length ?? 0) >= MIN_SECRET_LENGTH;
     this.secrets = [...new Set(secrets)].filter(valid);
+    this.numeric = this.secrets.some((secret) => /^[-+.\deE]+$/.test(secret));
     const forms = this.secrets
       .flatMap((owner) => formsOf(owner).map((form) => [form, owner] as const))
       .sort((a, b) => b[0].length - a[0].length);
@@ -157,14 +159,25 @@ function scan(text: string, matcher: Matcher, found?: Set<string>): number[][] {
   return spans;
 }
 
-/** `text` with each echo of `matcher`'s secrets replaced, the rest kept as written. */
-function redactText(text: string, matcher: Matcher): string {
-  if (text.length < matcher.shortest) return text; // decoding only shortens a text
-  let [out, done] = ['', 0];
-  for (const [from = 0, to = 0] of scan(text, matcher)) {
-    [out, done] = [out + text.slice(done, from) + REDACTED, to];
+/**
+ * `text` with each echo of the matchers' secrets replaced, the rest kept as written. Every
+ * matcher reads the original text, so secrets of two sets that overlap are cut out whole.
+ */
+function redactText(text: string, matchers: readonly Matcher[]): string {
+  let spans: number[][] = [];
+  for (const matcher of matchers) {
+    // Decoding only shortens a text: one shorter than every form holds none.
+    if (text.length >= matcher.shortest) spans = spans.concat(scan(text, matcher));
   }
-  return done === 0 ? text : out + text.slice(done);
+  if (spans.length === 0) return text;
+  if (matchers.length > 1) spans.sort((a, b) => a[0]! - b[0]!);
+  let [out, done] = ['', -1];
+  for (const [from = 0, to = 0] of spans) {
+    if (to <= done) continue;
+    if (from > done) out += text.slice(Math.max(done, 0), from) + REDACTED;
+    done = to;
+  }
+  return out + text.slice(done);
 }
 
 /** An array or an object literal: what JSON answers are made of, and all that is rebuilt. */
@@ -179,10 +192,16 @@ function isContainer(value: unknown): value is Container {
  * literals that hold a secret. An explicit stack, children before their parent: deep nesting
  * cannot overflow the call stack; each container is walked once, so cycles end.
  */
-function redactValue(value: unknown, matcher: Matcher): unknown {
+function redactValue(value: unknown, matchers: readonly Matcher[]): unknown {
   const [copies, visited] = [new Map<unknown, Container>(), new Set<Container>()];
+  // A number is read as its text only where a secret could be one (a key of digits).
+  const numeric = matchers.some((matcher) => matcher.numeric);
   const redact = (item: unknown) =>
-    typeof item === 'string' ? redactText(item, matcher) : (copies.get(item) ?? item);
+    typeof item === 'string'
+      ? redactText(item, matchers)
+      : numeric && typeof item === 'number' && redactText(`${item}`, matchers) !== `${item}`
+        ? REDACTED
+        : (copies.get(item) ?? item);
   const stack: [Container, boolean][] = isContainer(value) ? [[value, false]] : [];
   for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
     const [node, expanded] = top;
@@ -194,7 +213,7 @@ function redactValue(value: unknown, matcher: Matcher): unknown {
       const array = Array.isArray(node);
       let changed = false;
       const entries = Object.entries(node).map(([name, item]): [string, unknown] => {
-        const pair: [string, unknown] = [array ? name : redactText(name, matcher), redact(item)];
+        const pair: [string, unknown] = [array ? name : redactText(name, matchers), redact(item)];
         changed ||= pair[0] !== name || pair[1] !== item;
         return pair;
       });
@@ -205,10 +224,10 @@ function redactValue(value: unknown, matcher: Matcher): unknown {
   return redact(value);
 }
 
-/** Redacts with each matcher that has secrets, one pass each; the identity when none has. */
+/** Redacts with the matchers that have secrets, in one walk; the identity when none has. */
 function redactorOf(all: readonly Matcher[]): Redactor {
   const matchers = all.filter((matcher) => matcher.secrets.length > 0);
-  return <T>(value: T) => matchers.reduce<unknown>((done, m) => redactValue(done, m), value) as T;
+  return <T>(value: T) => (matchers.length === 0 ? value : (redactValue(value, matchers) as T));
 }
 
 /**
@@ -217,7 +236,7 @@ function redactorOf(all: readonly Matcher[]): Redactor {
  * alone, one layer deep (docs/SECURITY.md). Secrets shorter than 4 characters are ignored.
  */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
-  return redactText(text, new Matcher(secrets));
+  return redactText(text, [new Matcher(secrets)]);
 }
 
 /** The secrets `text` echoes in a form {@link redactSecrets} removes, in the order given, once. */
