@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
+import { openAiStrictProblems } from '../../testing/src/stand-ins/schema-rules.js';
 import { RequestValidationError } from '../src/errors/index.js';
 import { type AnyCatalogTool, createCatalogToolList } from '../src/tools/index.js';
-import { findStrictModeViolations } from '../src/tools/strict-mode.js';
 import { TEST_KEY } from './support/fixtures.js';
 import type { TestServer } from './support/test-server.js';
 import { startToolService } from './support/tool-service.js';
@@ -206,7 +206,7 @@ describe('the JSON Schema frameworks send', () => {
   it.each(['input', 'output'] as const)('passes OpenAI strict mode with io %s', (io) => {
     for (const tool of Object.values(tools())) {
       const schema = z.toJSONSchema(tool.inputSchema, { io });
-      expect(findStrictModeViolations(schema), tool.name).toEqual([]);
+      expect(openAiStrictProblems(schema), tool.name).toEqual([]);
     }
   });
 });

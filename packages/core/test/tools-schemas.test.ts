@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
+import { openAiStrictProblems } from '../../testing/src/stand-ins/schema-rules.js';
 import { searchCatalogTool } from '../src/tools/built-in/search-catalog.js';
 import { searchWebsitesTool } from '../src/tools/built-in/search-websites.js';
 import { updateCollectionTool } from '../src/tools/built-in/update-collection.js';
@@ -8,7 +9,6 @@ import {
   type CatalogToolNames,
   TOOL_NAME_PATTERN,
 } from '../src/tools/definition.js';
-import { findStrictModeViolations } from '../src/tools/strict-mode.js';
 
 const definitions = [searchCatalogTool, searchWebsitesTool, updateCollectionTool];
 const names: CatalogToolNames = {
@@ -44,7 +44,7 @@ describe.each(definitions)('$name', (definition) => {
   });
 
   it('has an input JSON Schema OpenAI strict mode accepts', () => {
-    expect(findStrictModeViolations(jsonSchema)).toEqual([]);
+    expect(openAiStrictProblems(jsonSchema)).toEqual([]);
   });
 
   it('describes every field for the model', () => {
@@ -68,34 +68,6 @@ describe.each(definitions)('$name', (definition) => {
     expect(description.length).toBeGreaterThan(150);
     expect(description).toMatch(/x_(search_websites|update_collection|search_catalog)/);
     expect(description).not.toMatch(/(?<!x_)\b(search_websites|update_collection)\b/);
-  });
-});
-
-describe('findStrictModeViolations', () => {
-  it('finds optional fields, open objects, unsupported keywords and a non-object root', () => {
-    const loose = z.toJSONSchema(
-      z.looseObject({
-        a: z.string().min(1),
-        b: z.number().optional(),
-        c: z.looseObject({ d: z.string() }),
-      }),
-    );
-    expect(findStrictModeViolations(loose)).toEqual([
-      '(root): additionalProperties must be false',
-      '(root).b: must be required (use a nullable type)',
-      '(root).a: keyword minLength is not supported',
-      '(root).c: additionalProperties must be false',
-    ]);
-    expect(findStrictModeViolations(z.toJSONSchema(z.string()))).toEqual([
-      '(root): must be an object schema',
-    ]);
-    const oneOf = {
-      type: 'object',
-      properties: { x: { oneOf: [] } },
-      required: ['x'],
-      additionalProperties: false,
-    };
-    expect(findStrictModeViolations(oneOf)).toEqual(['(root).x: keyword oneOf is not supported']);
   });
 });
 

@@ -1,9 +1,10 @@
 import { CatalogClient } from '@catalogkit/core';
-import { createCatalogToolList, findStrictModeViolations } from '@catalogkit/core/tools';
+import { createCatalogToolList } from '@catalogkit/core/tools';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { buyLinkReference, collectBuyLinks, finalizeBuyLinks } from '@catalogkit/links';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
+import { openAiStrictProblems } from '../../testing/src/stand-ins/schema-rules.js';
 
 let emulator: RunningEmulator;
 afterEach(() => emulator.close());
@@ -47,9 +48,7 @@ describe('lookup tools in the tool list', () => {
     const tools = createCatalogToolList({ client, serviceTools, include: LOOKUPS });
     expect(names(tools)).toEqual(LOOKUPS);
     for (const tool of tools) {
-      expect(findStrictModeViolations(z.toJSONSchema(tool.inputSchema, { io: 'input' }))).toEqual(
-        [],
-      );
+      expect(openAiStrictProblems(z.toJSONSchema(tool.inputSchema, { io: 'input' }))).toEqual([]);
     }
   });
 

@@ -1,9 +1,10 @@
 import { CatalogClient } from '@catalogkit/core';
-import { buyLinkReference, findStrictModeViolations } from '@catalogkit/core/tools';
+import { buyLinkReference } from '@catalogkit/core/tools';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectOneShape, SHAPE_INPUTS } from '../../core/test/support/one-shape.js';
+import { openAiStrictProblems } from '../../testing/src/stand-ins/schema-rules.js';
 import { createCatalogMcpHandler } from '../src/index.js';
 import { connectHttpClient, type MountedHandler, mountInHono } from './support/http-host.js';
 import { searchCatalog, searchWebsites, textOf, updateCollection } from './support/inputs.js';
@@ -60,8 +61,8 @@ describe('createCatalogMcpHandler mounted in Hono, with the SDK client over Stre
       // MCP has no strict mode: optional fields are advertised as optional (so hosts that
       // check arguments accept them left out, test/host-schemas.test.ts), and that is the
       // only way the schemas differ from OpenAI's strict shape.
-      for (const violation of findStrictModeViolations(tool.inputSchema)) {
-        expect(violation).toMatch(/: must be required \(use a nullable type\)$/);
+      for (const violation of openAiStrictProblems(tool.inputSchema)) {
+        expect(violation).toMatch(/: must be in required$/);
       }
       expect(tool.outputSchema?.type).toBe('object');
     }

@@ -5,7 +5,7 @@ import {
   type SearchCatalogOutput,
   type UpdateCollectionOutput,
 } from '@catalogkit/core';
-import { buyLinkReference, findStrictModeViolations } from '@catalogkit/core/tools';
+import { buyLinkReference } from '@catalogkit/core/tools';
 import { startEmulator } from '@catalogkit/emulator';
 import { Agent, RunState, run, ToolCallError } from '@openai/agents';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -16,6 +16,7 @@ import {
   searchWebsites,
   updateCollection,
 } from '../../core/test/support/strict-inputs.js';
+import { openAiStrictProblems } from '../../testing/src/stand-ins/schema-rules.js';
 import { ScriptedModel, type Turn, toolOutputsSeen } from '../demo/scripted-model.js';
 import { catalogToolOutputOf, createCatalogTools } from '../src/index.js';
 import { useOfflineEmulator } from './support/offline-emulator.js';
@@ -60,9 +61,7 @@ describe('createCatalogTools in the Agents SDK run loop', () => {
     for (const tool of offered) {
       expect(tool).toMatchObject({ type: 'function', strict: true });
       // The schema sent to the provider passes OpenAI strict mode.
-      expect(findStrictModeViolations(tool.type === 'function' ? tool.parameters : null)).toEqual(
-        [],
-      );
+      expect(openAiStrictProblems(tool.type === 'function' ? tool.parameters : null)).toEqual([]);
     }
 
     // What the application gets: the full results, on the tool output items.

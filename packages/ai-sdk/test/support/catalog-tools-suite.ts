@@ -5,7 +5,7 @@ import {
   type SearchWebsitesOutput,
   type UpdateCollectionOutput,
 } from '@catalogkit/core';
-import { buyLinkReference, findStrictModeViolations } from '@catalogkit/core/tools';
+import { buyLinkReference } from '@catalogkit/core/tools';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -16,6 +16,7 @@ import {
   offersView,
 } from '../../../core/test/support/custom-tools.js';
 import { expectOneShape, SHAPE_INPUTS } from '../../../core/test/support/one-shape.js';
+import { openAiStrictProblems } from '../../../testing/src/stand-ins/schema-rules.js';
 import { CatalogToolCallError, createCatalogTools } from '../../src/index.js';
 import { type AiSdkHarness, type GenerateOutcome, toolOutputsSeen } from './harness.js';
 
@@ -279,7 +280,7 @@ export function describeCatalogTools(harness: AiSdkHarness): void {
         createCatalogTools({ clientOptions: clientOptions(emulator.keys.valid) }),
       )) {
         expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
-        const violations = findStrictModeViolations(await harness.inputJsonSchema(tool));
+        const violations = openAiStrictProblems(await harness.inputJsonSchema(tool));
         expect(violations, name).toEqual([]);
       }
     });

@@ -54,7 +54,6 @@ function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
   const name = names[definition.name] ?? definition.name;
   // What the model reads and what the application forwards (a browser) pass the client's
   // redactor: it knows the key the client sends, so an echo of it never reaches either.
-  const redact = <T>(value: T): T => client.redact(value);
   return {
     name,
     originalName: definition.name,
@@ -79,12 +78,12 @@ function bindTool<Input, Output extends CatalogToolResult, Name extends string>(
           `Tool ${definition.name} returned no { request, response }; execute must return a CatalogToolResult`,
         );
       }
-      return redact(output as Output);
+      return client.redact(output as Output);
     },
-    toModelOutput: (output) => redact(definition.toModelOutput(output, buyLinks)),
+    toModelOutput: (output) => client.redact(definition.toModelOutput(output, buyLinks)),
     errorToModelOutput(error) {
       const text = errorTextForModel(error, definition.modelFieldName);
-      return text === undefined ? undefined : redact(text);
+      return text === undefined ? undefined : client.redact(text);
     },
   };
 }

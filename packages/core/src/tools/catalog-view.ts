@@ -55,7 +55,6 @@ function stringMember(record: unknown, key: string): string | undefined {
   return typeof value === 'string' && value ? value : undefined;
 }
 
-/** The buy link cell: the link byte for byte, or in `reference` mode its reference. */
 const linkText = (url: string | undefined, buyLinks: BuyLinkMode) =>
   url && buyLinks === 'reference' ? buyLinkReference(url) : url || undefined;
 

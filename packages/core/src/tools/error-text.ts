@@ -22,9 +22,6 @@ import {
 import { describePaymentPrice } from '../payment/amount.js';
 import { decodePaymentChallenges } from '../payment/challenge.js';
 
-/** How a tool names its fields, when the wire path differs from the model's argument. */
-type FieldNamer = (wirePath: string) => string;
-
 const NOT_RETRYABLE = 'Retrying will not help; tell the user.';
 
 function waitText(ms: number): string {
@@ -52,14 +49,14 @@ function paymentText(error: PaymentRequiredError): string {
   return `The catalog service asks for a payment${price ? ` of ${price}` : ''} before answering; the application must approve the payment, this tool cannot pay on its own. ${NOT_RETRYABLE}`;
 }
 
-const issueList = (issues: RequestIssue[], nameField: FieldNamer) =>
+const issueList = (issues: RequestIssue[], nameField: (path: string) => string) =>
   issues.map((issue) => `${nameField(issue.path) || '(input)'}: ${issue.message}`).join('; ');
 
 /** The service's `detail` string, without a final period (the sentence goes on after it). */
 const detailText = ({ detail, status }: ApiError) =>
   typeof detail === 'string' ? detail.trim().replace(/\.$/, '') : `HTTP ${status}`;
 
-function apiErrorText(error: ApiError, nameField: FieldNamer): string {
+function apiErrorText(error: ApiError, nameField: (path: string) => string): string {
   if (error instanceof RateLimitError) return rateLimitText(error);
   if (error instanceof PaymentRequiredError) return paymentText(error);
   if (error instanceof ValidationError) {
@@ -147,7 +144,7 @@ function mcpErrorText({ rpcCode }: McpError): string {
  */
 export function errorTextForModel(
   error: unknown,
-  nameField: FieldNamer = (path) => path,
+  nameField = (wirePath: string) => wirePath,
 ): string | undefined {
   if (error instanceof ConfigurationError || error instanceof AbortError) return undefined;
   if (error instanceof TimeoutError && error.duringPayment) {

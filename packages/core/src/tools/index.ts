@@ -37,4 +37,3 @@ export { errorTextForModel } from './error-text.js';
 export { formatMinorUnits, minorUnitsText } from './money.js';
 export type { CatalogToolsOptions } from './options.js';
 export { type ProductOffer, productOffers } from './product-offers.js';
-export { findStrictModeViolations } from './strict-mode.js';

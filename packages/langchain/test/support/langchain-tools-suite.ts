@@ -8,7 +8,7 @@ import {
   type UpdateCollectionOutput,
   ValidationError,
 } from '@catalogkit/core';
-import { buyLinkReference, findStrictModeViolations } from '@catalogkit/core/tools';
+import { buyLinkReference } from '@catalogkit/core/tools';
 import { type RunningEmulator, startEmulator } from '@catalogkit/emulator';
 import { ToolMessage } from '@langchain/core/messages';
 import { type DynamicStructuredTool, ToolInputParsingException } from '@langchain/core/tools';
@@ -22,6 +22,7 @@ import {
   offersView,
 } from '../../../core/test/support/custom-tools.js';
 import { expectOneShape, SHAPE_INPUTS } from '../../../core/test/support/one-shape.js';
+import { openAiStrictProblems } from '../../../testing/src/stand-ins/schema-rules.js';
 import {
   type CatalogLangChainTool,
   type CatalogToolFailure,
@@ -292,7 +293,7 @@ export function describeLangChainTools(harness: LangChainCoreHarness): void {
       ]);
       const compare = toolNamed(ownTools, 'shop_compare_prices');
       expect(compare.description).toContain('shop_search_catalog gives');
-      expect(findStrictModeViolations(toJsonSchema(compare.schema))).toEqual([]);
+      expect(openAiStrictProblems(toJsonSchema(compare.schema))).toEqual([]);
 
       // The artifact is the full result, cheapest first; the model reads the tool's view.
       const message = await invokeWithToolCall(compare, { query: 'rain jacket', limit: 3 });
@@ -374,7 +375,7 @@ export function describeLangChainTools(harness: LangChainCoreHarness): void {
       for (const tool of tools()) {
         const jsonSchema = toJsonSchema(tool.schema);
         expect(jsonSchema).toMatchObject({ type: 'object', additionalProperties: false });
-        expect(findStrictModeViolations(jsonSchema), tool.name).toEqual([]);
+        expect(openAiStrictProblems(jsonSchema), tool.name).toEqual([]);
       }
     });
   });

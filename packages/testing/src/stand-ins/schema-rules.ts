@@ -1,6 +1,7 @@
 /**
- * The tool-schema rules of each provider, written from their documentation (not from
- * catalogkit's own strict-mode check, so the two can disagree and a test then fails).
+ * The tool-schema rules of each provider, written from their documentation. `openAiStrictProblems`
+ * is also the strict-mode check of every package's tests (imported from this file's source:
+ * the adapters cannot depend on this package, which depends on them).
  */
 
 type Json = Record<string, unknown>;

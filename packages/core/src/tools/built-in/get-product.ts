@@ -57,7 +57,6 @@ function optionLine(option: unknown): string | undefined {
   return `${option.name}: ${values.join(', ')}${more(labelled.length)}`;
 }
 
-/** The option lines of a product: at most {@link OPTIONS_SHOWN}, then how many more. */
 function optionLines(options: readonly unknown[]): string[] {
   const lines = options.flatMap((option) => optionLine(option) ?? []);
   const extra = more(lines.length);

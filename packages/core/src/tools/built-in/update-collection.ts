@@ -103,7 +103,6 @@ export type UpdateCollectionInput = z.output<typeof UpdateCollectionInputSchema>
 /** What `update_collection` asked: the collection and the update sent for it. */
 export interface UpdateCollectionRequest {
   collectionId: string;
-  /** The update as sent. */
   update: CollectionUpdate;
 }
 
