@@ -22,7 +22,7 @@ import {
   SEARCH_CATALOG_TOOL,
   SearchCatalogArgumentsSchema,
 } from '../schemas/catalog.js';
-import { type JsonRpcError, JsonRpcResponseSchema } from '../schemas/mcp.js';
+import { JsonRpcResponseSchema } from '../schemas/mcp.js';
 import { validateRequest } from '../validation/request.js';
 import { matchResponse, type RpcId, rpcBody, rpcError, rpcResult } from './json-rpc.js';
 import { readSseResponse } from './sse.js';
@@ -69,16 +69,6 @@ function readTier(response: Response, connection: ServiceConnection, operation: 
   return 'anonymous';
 }
 
-/** The JSON-RPC `error` a non-2xx body carries, if it is one. */
-function carriedRpcError(text: string): JsonRpcError | undefined {
-  try {
-    const parsed = JsonRpcResponseSchema.safeParse(parseServerJson(text));
-    return parsed.success ? parsed.data.error : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * A non-2xx MCP answer: the JSON-RPC error it carries (e.g. 400 with -32602), else the
  * HTTP error. 429 and 5xx stay HTTP errors so that they are retried.
@@ -90,9 +80,14 @@ function httpFailure(
   redact: Redactor,
   operation: string,
 ): Error {
-  const retryable = response.status === 429 || response.status >= 500;
-  const carried = retryable ? undefined : carriedRpcError(text);
-  if (carried) return rpcError(carried, response, redact, operation);
+  if (response.status !== 429 && response.status < 500) {
+    try {
+      const carried = JsonRpcResponseSchema.safeParse(parseServerJson(text)).data?.error;
+      if (carried) return rpcError(carried, response, redact, operation);
+    } catch {
+      // Not JSON: the HTTP error.
+    }
+  }
   return errorFromResponse(response, text, {
     operation,
     redact,

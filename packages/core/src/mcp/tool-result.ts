@@ -37,19 +37,12 @@ function structuredPayload(tool: ToolCallResult, operation: string): unknown {
   throw new ProtocolError(`${operation}: the tool result has no structuredContent`);
 }
 
-/** Whether `product` has more than {@link CATALOG_VARIANTS_MAX} variants. */
-function tooManyVariants(product: unknown): product is { variants: unknown[] } {
-  return (
-    isRecord(product) &&
-    Array.isArray(product.variants) &&
-    product.variants.length > CATALOG_VARIANTS_MAX
-  );
-}
-
 /** The product with at most {@link CATALOG_VARIANTS_MAX} variants (the same value when it has no more). */
 function boundedProduct(product: unknown): unknown {
-  if (!tooManyVariants(product)) return product;
-  return { ...product, variants: product.variants.slice(0, CATALOG_VARIANTS_MAX) };
+  if (!isRecord(product) || !Array.isArray(product.variants)) return product;
+  const { variants } = product;
+  if (variants.length <= CATALOG_VARIANTS_MAX) return product;
+  return { ...product, variants: variants.slice(0, CATALOG_VARIANTS_MAX) };
 }
 
 /**
@@ -67,7 +60,9 @@ function bounded(payload: unknown, limit: number, single: boolean): unknown {
   if (!Array.isArray(payload.products)) return payload;
   const { products } = payload;
   // The usual answer is within bounds: returned as it is, nothing allocated.
-  if (products.length <= limit && !products.some(tooManyVariants)) return payload;
+  if (products.length <= limit && products.every((item) => boundedProduct(item) === item)) {
+    return payload;
+  }
   return { ...payload, products: products.slice(0, limit).map(boundedProduct) };
 }
 
