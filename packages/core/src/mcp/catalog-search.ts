@@ -46,13 +46,10 @@ export interface CatalogToolResponse<R> {
 /** The parsed `search_catalog` answer and the tier the service applied. */
 export type CatalogSearchResponse = CatalogToolResponse<CatalogSearchResult>;
 
-/** One JSON-RPC exchange with the MCP endpoint: what it sends and how its `result` is read. */
+/** One JSON-RPC exchange with the MCP endpoint: its body for an id, and how its `result` is read. */
 export interface McpCall<T> {
-  /** The operation name (errors, retries, telemetry, rate-limit surface). */
   operation: string;
-  /** The request body of one attempt, with its JSON-RPC id. */
   body(id: RpcId): string;
-  /** The value of the JSON-RPC `result` (the HTTP answer gives its headers). */
   read(result: unknown, response: Response, redact: Redactor): T;
 }
 
@@ -187,11 +184,11 @@ export async function callCatalogTool<A extends z.$ZodType, R extends z.$ZodType
   );
 }
 
+/** A catalog tool, its schemas' types inferred. */
+export const ucpTool = <A extends z.$ZodType, R extends z.$ZodType>(tool: UcpTool<A, R>) => tool;
+
 /** `search_catalog` (see {@link callCatalogTool}). */
-export const SEARCH: UcpTool<
-  typeof SearchCatalogArgumentsSchema,
-  typeof CatalogSearchResultSchema
-> = {
+export const SEARCH = ucpTool({
   operation: 'catalog.search',
   tool: SEARCH_CATALOG_TOOL,
   args: SearchCatalogArgumentsSchema,
@@ -199,4 +196,4 @@ export const SEARCH: UcpTool<
   // Keep what was asked, never more than CATALOG_LIMIT_MAX (also without a limit, when the
   // service picks its page size; UCP's is 10).
   limit: (args) => Math.min(args.catalog.pagination?.limit ?? CATALOG_LIMIT_MAX, CATALOG_LIMIT_MAX),
-};
+});
