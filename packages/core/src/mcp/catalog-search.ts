@@ -175,7 +175,7 @@ export async function callCatalogTool<A extends z.$ZodType, R extends z.$ZodType
     operation,
     body: (id) => rpcBody(id, 'tools/call', params),
     read: (result, response, redact) => ({
-      result: toCatalogResult(tool.result, result, redact, tool, limit),
+      result: toCatalogResult(tool, result, redact, limit),
       tier: readTier(response, connection, operation),
     }),
   };

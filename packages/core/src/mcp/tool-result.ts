@@ -4,7 +4,7 @@ import { ProtocolError } from '../errors/transport-errors.js';
 import type { Redactor } from '../http/redact.js';
 import { parseResponse, parseServerJson } from '../http/response-body.js';
 import { isRecord } from '../is-record.js';
-import { CATALOG_LIMIT_MAX, CATALOG_VARIANTS_MAX } from '../schemas/catalog.js';
+import { CATALOG_VARIANTS_MAX } from '../schemas/catalog.js';
 import { type ToolCallResult, ToolCallResultSchema } from '../schemas/mcp.js';
 
 function textsOf(items: readonly unknown[], field: 'text' | 'content'): string[] {
@@ -68,15 +68,14 @@ function bounded(payload: unknown, limit: number, single: boolean): unknown {
 
 /**
  * The catalog result of a `tools/call` result: a CatalogToolError for `isError`, else its
- * `structuredContent`, bounded, parsed leniently with `schema` (unknown fields kept, buy
- * links untouched).
+ * `structuredContent`, bounded, parsed leniently with `call.result` (unknown fields kept,
+ * buy links untouched).
  */
 export function toCatalogResult<S extends z.$ZodType>(
-  schema: S,
+  call: { operation: string; tool: string; result: S; single?: boolean },
   result: unknown,
   redact: Redactor,
-  call: { operation: string; tool: string; single?: boolean },
-  limit: number = CATALOG_LIMIT_MAX,
+  limit: number,
 ): z.output<S> {
   const { operation } = call;
   const tool = parseResponse(ToolCallResultSchema, result, operation);
@@ -85,5 +84,5 @@ export function toCatalogResult<S extends z.$ZodType>(
     throw new CatalogToolError(messages, redact(tool.content ?? []), call.tool);
   }
   const payload = bounded(structuredPayload(tool, operation), limit, call.single === true);
-  return parseResponse(schema, payload, operation);
+  return parseResponse(call.result, payload, operation);
 }
