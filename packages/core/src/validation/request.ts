@@ -84,10 +84,6 @@ function refusal(value: unknown, inArray: boolean): string | undefined {
   }
 }
 
-/** A field name as a path shows it: a lone surrogate as `\uD800` text, so messages stay well-formed. */
-const shownKey = (key: string) =>
-  key.replace(/[\uD800-\uDFFF]/gu, (unit) => `\\u${unit.charCodeAt(0).toString(16).toUpperCase()}`);
-
 /** One copy of a request in progress: its issues, the path (shown keys) being copied. */
 interface Walk {
   readonly issues: RequestIssue[];
@@ -98,6 +94,7 @@ interface Walk {
 /** Most problems one request reports: the rest would only grow the error. */
 const MAX_ISSUES = 100;
 const DATA_MEMBER = { enumerable: true, writable: true, configurable: true };
+const hexEscape = (unit: string) => `\\u${unit.charCodeAt(0).toString(16).toUpperCase()}`;
 
 function report(walk: Walk, message: string): undefined {
   if (walk.issues.length >= MAX_ISSUES)
@@ -134,7 +131,8 @@ function copy(walk: Walk, raw: unknown, key: string, depth: number, inArray: boo
   const target: Record<string, unknown> = {};
   for (const name of Object.keys(source)) {
     const lone = hasLoneSurrogate(name);
-    walk.path.push(lone ? shownKey(name) : name);
+    // Shown with a lone surrogate as `\uD800` text, so that messages stay well-formed.
+    walk.path.push(lone ? name.replace(/[\uD800-\uDFFF]/gu, hexEscape) : name);
     if (lone) report(walk, `field name ${LONE_SURROGATE_MESSAGE}`);
     const member = copy(walk, source[name], name, depth + 1, false);
     walk.path.pop();
