@@ -15,7 +15,7 @@ import {
   LookupCatalogArgumentsSchema,
   ToolsListResultSchema,
 } from '../schemas/catalog-lookup.js';
-import { type CatalogToolResponse, mcpAttempt, type UcpTool } from './catalog-search.js';
+import { type CatalogToolResponse, mcpAttempt, ucpTool } from './catalog-search.js';
 import { type RpcId, rpcBody } from './json-rpc.js';
 
 /** Pages of `tools/list` read at most: a server looping on its cursor cannot hold the call. */
@@ -26,7 +26,6 @@ const LIST = 'catalog.tools';
 /** JSON-RPC "method not found": a server without `tools/list` lists no extra tools. */
 const METHOD_NOT_FOUND = -32601;
 
-/** Every page, one after the other, within one call scope (one deadline for all pages). */
 async function readPages(
   connection: ServiceConnection,
   nextId: () => RpcId,
@@ -76,26 +75,22 @@ export async function listCatalogTools(
 }
 
 /** `lookup_catalog`: products by id and/or retailer page URL (see `callCatalogTool`). */
-export const LOOKUP: UcpTool<
-  typeof LookupCatalogArgumentsSchema,
-  typeof CatalogLookupResultSchema
-> = {
+export const LOOKUP = ucpTool({
   operation: 'catalog.lookup',
   tool: LOOKUP_CATALOG_TOOL,
   args: LookupCatalogArgumentsSchema,
   result: CatalogLookupResultSchema,
   // Each id or URL names at most one product: no more are kept than were asked for.
   limit: ({ catalog: { ids = [], urls = [] } }) => ids.length + urls.length,
-};
+});
 /** `get_product`: one product, its offers narrowed by the selected options. */
-export const GET_PRODUCT: UcpTool<typeof GetProductArgumentsSchema, typeof GetProductResultSchema> =
-  {
-    operation: 'catalog.getProduct',
-    tool: GET_PRODUCT_TOOL,
-    args: GetProductArgumentsSchema,
-    result: GetProductResultSchema,
-    single: true,
-  };
+export const GET_PRODUCT = ucpTool({
+  operation: 'catalog.getProduct',
+  tool: GET_PRODUCT_TOOL,
+  args: GetProductArgumentsSchema,
+  result: GetProductResultSchema,
+  single: true,
+});
 
 /** The parsed `lookup_catalog` answer (products, `messages[]` with `not_found`) and the tier. */
 export type CatalogLookupResponse = CatalogToolResponse<CatalogLookupResult>;

@@ -22,7 +22,7 @@ import {
   SEARCH_CATALOG_TOOL,
   SearchCatalogArgumentsSchema,
 } from '../schemas/catalog.js';
-import { type JsonRpcError, JsonRpcResponseSchema } from '../schemas/mcp.js';
+import { JsonRpcResponseSchema } from '../schemas/mcp.js';
 import { validateRequest } from '../validation/request.js';
 import { matchResponse, type RpcId, rpcBody, rpcError, rpcResult } from './json-rpc.js';
 import { readSseResponse } from './sse.js';
@@ -46,13 +46,10 @@ export interface CatalogToolResponse<R> {
 /** The parsed `search_catalog` answer and the tier the service applied. */
 export type CatalogSearchResponse = CatalogToolResponse<CatalogSearchResult>;
 
-/** One JSON-RPC exchange with the MCP endpoint: what it sends and how its `result` is read. */
+/** One JSON-RPC exchange with the MCP endpoint: its body for an id, and how its `result` is read. */
 export interface McpCall<T> {
-  /** The operation name (errors, retries, telemetry, rate-limit surface). */
   operation: string;
-  /** The request body of one attempt, with its JSON-RPC id. */
   body(id: RpcId): string;
-  /** The value of the JSON-RPC `result` (the HTTP answer gives its headers). */
   read(result: unknown, response: Response, redact: Redactor): T;
 }
 
@@ -69,16 +66,6 @@ function readTier(response: Response, connection: ServiceConnection, operation: 
   return 'anonymous';
 }
 
-/** The JSON-RPC `error` a non-2xx body carries, if it is one. */
-function carriedRpcError(text: string): JsonRpcError | undefined {
-  try {
-    const parsed = JsonRpcResponseSchema.safeParse(parseServerJson(text));
-    return parsed.success ? parsed.data.error : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * A non-2xx MCP answer: the JSON-RPC error it carries (e.g. 400 with -32602), else the
  * HTTP error. 429 and 5xx stay HTTP errors so that they are retried.
@@ -90,9 +77,14 @@ function httpFailure(
   redact: Redactor,
   operation: string,
 ): Error {
-  const retryable = response.status === 429 || response.status >= 500;
-  const carried = retryable ? undefined : carriedRpcError(text);
-  if (carried) return rpcError(carried, response, redact, operation);
+  if (response.status !== 429 && response.status < 500) {
+    try {
+      const carried = JsonRpcResponseSchema.safeParse(parseServerJson(text)).data?.error;
+      if (carried) return rpcError(carried, response, redact, operation);
+    } catch {
+      // Not JSON: the HTTP error.
+    }
+  }
   return errorFromResponse(response, text, {
     operation,
     redact,
@@ -183,7 +175,7 @@ export async function callCatalogTool<A extends z.$ZodType, R extends z.$ZodType
     operation,
     body: (id) => rpcBody(id, 'tools/call', params),
     read: (result, response, redact) => ({
-      result: toCatalogResult(tool.result, result, redact, tool, limit),
+      result: toCatalogResult(tool, result, redact, limit),
       tier: readTier(response, connection, operation),
     }),
   };
@@ -192,11 +184,11 @@ export async function callCatalogTool<A extends z.$ZodType, R extends z.$ZodType
   );
 }
 
+/** A catalog tool, its schemas' types inferred. */
+export const ucpTool = <A extends z.$ZodType, R extends z.$ZodType>(tool: UcpTool<A, R>) => tool;
+
 /** `search_catalog` (see {@link callCatalogTool}). */
-export const SEARCH: UcpTool<
-  typeof SearchCatalogArgumentsSchema,
-  typeof CatalogSearchResultSchema
-> = {
+export const SEARCH = ucpTool({
   operation: 'catalog.search',
   tool: SEARCH_CATALOG_TOOL,
   args: SearchCatalogArgumentsSchema,
@@ -204,4 +196,4 @@ export const SEARCH: UcpTool<
   // Keep what was asked, never more than CATALOG_LIMIT_MAX (also without a limit, when the
   // service picks its page size; UCP's is 10).
   limit: (args) => Math.min(args.catalog.pagination?.limit ?? CATALOG_LIMIT_MAX, CATALOG_LIMIT_MAX),
-};
+});

@@ -37,12 +37,6 @@ export function matchResponse(message: unknown, id: RpcId): Record<string, unkno
   );
 }
 
-function retryAfterSeconds(data: unknown): number | undefined {
-  const value = isRecord(data) ? data.retry_after : undefined;
-  const seconds = typeof value === 'string' ? Number(value) : value;
-  return typeof seconds === 'number' ? seconds : undefined;
-}
-
 /** A JSON-RPC error as a RateLimitError (-32000 with `data.retry_after`) or an McpError. */
 export function rpcError(
   error: JsonRpcError,
@@ -52,8 +46,9 @@ export function rpcError(
 ): Error {
   const data = redact(error.data);
   const message = redact(error.message);
-  const seconds = retryAfterSeconds(data);
-  const wait = seconds === undefined ? undefined : retryAfterFromSeconds(seconds);
+  const retryAfter = isRecord(data) ? data.retry_after : undefined;
+  const seconds = typeof retryAfter === 'string' ? Number(retryAfter) : retryAfter;
+  const wait = typeof seconds === 'number' ? retryAfterFromSeconds(seconds) : undefined;
   if (error.code === RATE_LIMIT_RPC_CODE && wait !== undefined) {
     return new RateLimitError({
       status: response.status,

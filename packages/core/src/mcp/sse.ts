@@ -69,11 +69,6 @@ const FIRST_BYTES = /* @__PURE__ */ new TextDecoder(); // strips a BOM at the st
 // A later BOM is content.
 const LATER_BYTES = /* @__PURE__ */ new TextDecoder('utf-8', { ignoreBOM: true });
 
-/** The index of the last LF or CR of `bytes`, or -1. */
-function lastLineEnd(bytes: Uint8Array): number {
-  return Math.max(bytes.lastIndexOf(10), bytes.lastIndexOf(13));
-}
-
 /**
  * Reads events until `onData` finds the answer. Bytes wait until a chunk ends a line, then
  * all of them are decoded in one go: an answer event that arrives in many chunks becomes one
@@ -119,7 +114,7 @@ async function readUntilFound(reader: BoundedBodyReader, id: RpcId): Promise<Mes
       // The last line end of the chunks not searched yet, newest first, splits the bytes.
       for (let index = pending.length - 1; index >= searched && lines === undefined; index--) {
         const piece = pending[index] as Uint8Array;
-        const end = lastLineEnd(piece) + 1;
+        const end = Math.max(piece.lastIndexOf(10), piece.lastIndexOf(13)) + 1;
         if (end === 0) continue;
         const head = [...pending.slice(0, index), piece.subarray(0, end)];
         const headSize = head.reduce((sum, part) => sum + part.length, 0);

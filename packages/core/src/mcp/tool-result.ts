@@ -4,7 +4,7 @@ import { ProtocolError } from '../errors/transport-errors.js';
 import type { Redactor } from '../http/redact.js';
 import { parseResponse, parseServerJson } from '../http/response-body.js';
 import { isRecord } from '../is-record.js';
-import { CATALOG_LIMIT_MAX, CATALOG_VARIANTS_MAX } from '../schemas/catalog.js';
+import { CATALOG_VARIANTS_MAX } from '../schemas/catalog.js';
 import { type ToolCallResult, ToolCallResultSchema } from '../schemas/mcp.js';
 
 function textsOf(items: readonly unknown[], field: 'text' | 'content'): string[] {
@@ -37,19 +37,12 @@ function structuredPayload(tool: ToolCallResult, operation: string): unknown {
   throw new ProtocolError(`${operation}: the tool result has no structuredContent`);
 }
 
-/** Whether `product` has more than {@link CATALOG_VARIANTS_MAX} variants. */
-function tooManyVariants(product: unknown): product is { variants: unknown[] } {
-  return (
-    isRecord(product) &&
-    Array.isArray(product.variants) &&
-    product.variants.length > CATALOG_VARIANTS_MAX
-  );
-}
-
 /** The product with at most {@link CATALOG_VARIANTS_MAX} variants (the same value when it has no more). */
 function boundedProduct(product: unknown): unknown {
-  if (!tooManyVariants(product)) return product;
-  return { ...product, variants: product.variants.slice(0, CATALOG_VARIANTS_MAX) };
+  if (!isRecord(product) || !Array.isArray(product.variants)) return product;
+  const { variants } = product;
+  if (variants.length <= CATALOG_VARIANTS_MAX) return product;
+  return { ...product, variants: variants.slice(0, CATALOG_VARIANTS_MAX) };
 }
 
 /**
@@ -67,21 +60,22 @@ function bounded(payload: unknown, limit: number, single: boolean): unknown {
   if (!Array.isArray(payload.products)) return payload;
   const { products } = payload;
   // The usual answer is within bounds: returned as it is, nothing allocated.
-  if (products.length <= limit && !products.some(tooManyVariants)) return payload;
+  if (products.length <= limit && products.every((item) => boundedProduct(item) === item)) {
+    return payload;
+  }
   return { ...payload, products: products.slice(0, limit).map(boundedProduct) };
 }
 
 /**
  * The catalog result of a `tools/call` result: a CatalogToolError for `isError`, else its
- * `structuredContent`, bounded, parsed leniently with `schema` (unknown fields kept, buy
- * links untouched).
+ * `structuredContent`, bounded, parsed leniently with `call.result` (unknown fields kept,
+ * buy links untouched).
  */
 export function toCatalogResult<S extends z.$ZodType>(
-  schema: S,
+  call: { operation: string; tool: string; result: S; single?: boolean },
   result: unknown,
   redact: Redactor,
-  call: { operation: string; tool: string; single?: boolean },
-  limit: number = CATALOG_LIMIT_MAX,
+  limit: number,
 ): z.output<S> {
   const { operation } = call;
   const tool = parseResponse(ToolCallResultSchema, result, operation);
@@ -90,5 +84,5 @@ export function toCatalogResult<S extends z.$ZodType>(
     throw new CatalogToolError(messages, redact(tool.content ?? []), call.tool);
   }
   const payload = bounded(structuredPayload(tool, operation), limit, call.single === true);
-  return parseResponse(schema, payload, operation);
+  return parseResponse(call.result, payload, operation);
 }

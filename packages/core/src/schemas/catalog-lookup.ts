@@ -2,19 +2,12 @@ import * as z from 'zod/v4/mini';
 import { CatalogSearchResultSchema, ProductSchema } from './catalog.js';
 import { type Closed, described, openObject, schema } from './define.js';
 
-// UCP catalog lookup: `lookup_catalog` and `get_product`, offered only when the service
-// lists them. Requests strict, answers lenient, as for `search_catalog`.
-
 /** The name of the batch lookup tool (UCP `lookup_catalog`). */
 export const LOOKUP_CATALOG_TOOL = 'lookup_catalog';
 /** The name of the single-product tool (UCP `get_product`). */
 export const GET_PRODUCT_TOOL = 'get_product';
 
-/**
- * Most ids plus URLs of one lookup. UCP: servers SHOULD accept at least 10 and refuse more
- * than their maximum with -32602; the service states none, so 50 is assumed (see
- * docs/service-contract.md).
- */
+/** Most ids plus URLs of one lookup: the service states none, so 50 is assumed (docs/service-contract.md). */
 export const CATALOG_LOOKUP_MAX = 50;
 
 /** Longest id, option name or label sent (a real one is far shorter). */
@@ -33,7 +26,6 @@ const nonEmpty = () =>
       z.maxLength(LOOKUP_TEXT_MAX, { error: `must be at most ${LOOKUP_TEXT_MAX} characters` }),
     );
 
-/** What is wrong with a retailer page URL, if anything. */
 function pageUrlProblem(text: string): string | undefined {
   let url: URL;
   try {
@@ -55,11 +47,7 @@ function pageUrlProblem(text: string): string | undefined {
 
 const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
-/**
- * A retailer page URL: http or https on a public host name (retailer pages are public
- * hosts, never an IP address or localhost), at most {@link PAGE_URL_MAX} characters, kept as
- * written (never normalised).
- */
+/** A retailer page URL: http or https on a public host name (never an IP address or localhost), kept as written. */
 export const PageUrlSchema = /* @__PURE__ */ schema(() =>
   z.string().check(
     z.maxLength(PAGE_URL_MAX, { error: `must be at most ${PAGE_URL_MAX} characters` }),
@@ -95,14 +83,13 @@ export const CatalogLookupSchema = /* @__PURE__ */ schema(() =>
 /** What `lookup_catalog` looks up: `ids` and/or `urls` (at least one, 50 together at most). */
 export type CatalogLookup = z.infer<typeof CatalogLookupSchema>;
 
-/** The `arguments` of a `tools/call` to `lookup_catalog`: `{ meta, catalog: { ids, urls } }`. */
+/** The `arguments` of a `tools/call` to `lookup_catalog`: `{ meta, catalog }`. */
 export const LookupCatalogArgumentsSchema = /* @__PURE__ */ schema(() =>
   z.strictObject({ meta: z.nullable(openObject()), catalog: CatalogLookupSchema }),
 );
 /** The `arguments` of a `tools/call` to `lookup_catalog`. */
 export type LookupCatalogArguments = z.infer<typeof LookupCatalogArgumentsSchema>;
 
-/** An option choice (`{ name: "Size", label: "10" }`), as UCP's `selected` and variants carry it. */
 const OptionSelectionSchema = /* @__PURE__ */ schema(() =>
   z.strictObject({
     name: described(nonEmpty(), 'Option name, e.g. "Size".'),
@@ -138,7 +125,7 @@ export const ProductSelectionSchema = /* @__PURE__ */ schema(() =>
 /** What `get_product` reads: `id`, and optionally `selected` options and `preferences`. */
 export type ProductSelection = z.infer<typeof ProductSelectionSchema>;
 
-/** The `arguments` of a `tools/call` to `get_product`: `{ meta, catalog: { id, selected?, preferences? } }`. */
+/** The `arguments` of a `tools/call` to `get_product`: `{ meta, catalog }`. */
 export const GetProductArgumentsSchema = /* @__PURE__ */ schema(() =>
   z.strictObject({ meta: z.nullable(openObject()), catalog: ProductSelectionSchema }),
 );
@@ -179,10 +166,7 @@ export const GetProductResultSchema = /* @__PURE__ */ schema(() =>
 /** A parsed `get_product` answer: the product (if found) and messages; unknown fields kept. */
 export type GetProductResult = Closed<z.infer<typeof GetProductResultSchema>>;
 
-/**
- * The tools a `tools/list` page names (only a text `name` is read; other entries are
- * skipped), and the cursor of the next page.
- */
+/** A `tools/list` page: its tools (each read in mcp/catalog-lookup.ts) and the next cursor. */
 export const ToolsListResultSchema = /* @__PURE__ */ schema(() =>
   z.looseObject({
     tools: z.array(z.unknown()),

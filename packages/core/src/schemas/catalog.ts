@@ -9,17 +9,12 @@ export const SEARCH_CATALOG_TOOL = 'search_catalog';
 export const AFFILIATE_PLACEMENT = 'affiliate';
 
 /**
- * Most products the client keeps of one answer, whatever `pagination.limit` asked (the
- * service clamps too, the emulator at 50): the contract and UCP set no bound, the tools ask
- * for at most 20, and 100 leaves a direct caller room while bounding what we hold.
+ * Most products the client keeps of one answer, whatever `pagination.limit` asked: the
+ * contract and UCP set no bound, and 100 leaves a direct caller room while bounding memory.
  */
 export const CATALOG_LIMIT_MAX = 100;
 
-/**
- * Most variants (offers: sizes × colours × sellers) kept per product of an answer: well
- * above a real product's dozens (a dropped variant is a lost buy link), it only bounds a
- * hostile answer.
- */
+/** Most variants kept per product: well above a real product's dozens, it bounds a hostile answer. */
 export const CATALOG_VARIANTS_MAX = 100;
 
 // Request: `tools/call` arguments `{ meta, catalog }`, validated strictly. The descriptions
@@ -53,7 +48,7 @@ export const CatalogQuerySchema = /* @__PURE__ */ schema(() =>
 /** A catalog search as the client sends it: the query, optional pagination and placements. */
 export type CatalogQuery = z.infer<typeof CatalogQuerySchema>;
 
-/** The `arguments` of a `tools/call` to `search_catalog`; `meta` is null or UCP agent metadata. */
+/** The `arguments` of a `tools/call` to `search_catalog`: `{ meta, catalog }`. */
 export const SearchCatalogArgumentsSchema = /* @__PURE__ */ schema(() =>
   z.strictObject({ meta: z.nullable(openObject()), catalog: CatalogQuerySchema }),
 );
@@ -123,11 +118,7 @@ export type Price = NonNullable<Variant['price']>;
 /** Commission data on a variant (an open object; read it with `commissionPercentage`). */
 export type Placement = NonNullable<Variant['placement']>;
 
-/**
- * The commission inside a placement as the comparable catalog sends it
- * (`placement.commission.percentage.value`, e.g. 12 for 12%): read by
- * {@link commissionPercentage}, built by the emulator, not enforced on results.
- */
+/** A placement's commission as the comparable catalog sends it (not enforced on results). */
 export interface PlacementCommission {
   percentage: { value: number | string };
   [key: string]: unknown;
@@ -165,10 +156,8 @@ export const CatalogSearchResultSchema = /* @__PURE__ */ schema(() =>
 /** A parsed catalog answer: products (variants with buy links), pagination, messages. */
 export type CatalogSearchResult = Closed<z.infer<typeof CatalogSearchResultSchema>>;
 
-/** The `x-ucp-auth-tier` values. */
 export const AUTH_TIERS = ['token', 'anonymous'] as const;
-
-/** The `x-ucp-auth-tier` header: {@link AUTH_TIERS}. */
+/** The `x-ucp-auth-tier` header: `token` or `anonymous`. */
 export const AuthTierSchema = /* @__PURE__ */ schema(() => z.enum(AUTH_TIERS));
 /** The tier the service applied to a catalog search: `token` (a valid key) or `anonymous`. */
 export type AuthTier = z.infer<typeof AuthTierSchema>;

@@ -1,7 +1,6 @@
 import * as z from 'zod/v4/mini';
 import { type Closed, schema } from './define.js';
 
-/** Text that is not empty. */
 const nonEmpty = () => z.string().check(z.minLength(1));
 
 /** The four selectors of a clause (ids of brands, websites, categories, products), in the order views print them. */

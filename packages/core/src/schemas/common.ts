@@ -19,10 +19,7 @@ export const ValidationIssueSchema = /* @__PURE__ */ schema(() =>
 /** One issue of a 422 answer: where (`loc`), what (`msg`) and its kind (`type`). */
 export type ValidationIssue = Closed<z.infer<typeof ValidationIssueSchema>>;
 
-/**
- * The contract's `ErrorResponse`: `detail` is a string, or (422) an array of objects with
- * free-form members (usually `{ loc, msg, type }`).
- */
+/** The contract's `ErrorResponse`: `detail` is a string, or (422) an array of objects. */
 export const ErrorResponseSchema = /* @__PURE__ */ schema(() =>
   z.looseObject({
     detail: z.union([z.string(), z.array(z.looseObject({}))]),

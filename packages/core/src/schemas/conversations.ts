@@ -29,7 +29,7 @@ export const TokenMintRequestSchema = /* @__PURE__ */ schema(() =>
 /** Answer of the mint endpoint: `{ token, token_id, expires_at }`. */
 export const ConversationTokenSchema = /* @__PURE__ */ schema(() =>
   z.looseObject({
-    // At most 16 KiB, as every secret the redactor holds (red team 4d F3: a 1 MB token).
+    // At most 16 KiB, as every secret the redactor holds.
     token: z.string().check(z.minLength(1), z.maxLength(16_384)),
     token_id: z.optional(z.string()),
     expires_at: z.string().check(z.minLength(1)),

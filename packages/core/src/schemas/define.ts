@@ -22,9 +22,7 @@ export function openObject() {
   return z.looseObject({});
 }
 
-/**
- * The member names an object type declares, without those of an index signature.
- */
+/** The member names an object type declares, without those of an index signature. */
 type DeclaredKeys<T> = keyof {
   [K in keyof T as string extends K ? never : number extends K ? never : K]: unknown;
 };

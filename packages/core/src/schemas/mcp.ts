@@ -1,7 +1,6 @@
 import * as z from 'zod/v4/mini';
 import { schema } from './define.js';
 
-/** A JSON-RPC 2.0 response: either `result` or `error`. */
 export const JsonRpcResponseSchema = /* @__PURE__ */ schema(() =>
   z.looseObject({
     jsonrpc: z.literal('2.0'),
@@ -12,12 +11,10 @@ export const JsonRpcResponseSchema = /* @__PURE__ */ schema(() =>
     ),
   }),
 );
-/** A JSON-RPC 2.0 response: `result` or `error`, with the request id. */
-export type JsonRpcResponse = z.infer<typeof JsonRpcResponseSchema>;
 /** A JSON-RPC 2.0 error object: code, message, optional data. */
-export type JsonRpcError = NonNullable<JsonRpcResponse['error']>;
+export type JsonRpcError = NonNullable<z.infer<typeof JsonRpcResponseSchema>['error']>;
 
-/** The result of an MCP `tools/call`. */
+/** The result of an MCP `tools/call`: content, structured content, and whether it failed. */
 export const ToolCallResultSchema = /* @__PURE__ */ schema(() =>
   z.looseObject({
     content: z.optional(z.array(z.looseObject({ type: z.string() }))),
@@ -25,5 +22,4 @@ export const ToolCallResultSchema = /* @__PURE__ */ schema(() =>
     isError: z.optional(z.boolean()),
   }),
 );
-/** The result of an MCP `tools/call`: content, structured content, and whether it failed. */
 export type ToolCallResult = z.infer<typeof ToolCallResultSchema>;

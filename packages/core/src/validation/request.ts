@@ -84,15 +84,6 @@ function refusal(value: unknown, inArray: boolean): string | undefined {
   }
 }
 
-/** A field name as a path shows it: a lone surrogate as `\uD800` text, so messages stay well-formed. */
-function shownKey(key: string): string {
-  if (!hasLoneSurrogate(key)) return key;
-  return key.replace(
-    /[\uD800-\uDFFF]/gu,
-    (unit) => `\\u${unit.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-}
-
 /** One copy of a request in progress: its issues, the path (shown keys) being copied. */
 interface Walk {
   readonly issues: RequestIssue[];
@@ -102,6 +93,8 @@ interface Walk {
 
 /** Most problems one request reports: the rest would only grow the error. */
 const MAX_ISSUES = 100;
+const DATA_MEMBER = { enumerable: true, writable: true, configurable: true };
+const hexEscape = (unit: string) => `\\u${unit.charCodeAt(0).toString(16).toUpperCase()}`;
 
 function report(walk: Walk, message: string): undefined {
   if (walk.issues.length >= MAX_ISSUES)
@@ -137,64 +130,47 @@ function copy(walk: Walk, raw: unknown, key: string, depth: number, inArray: boo
   }
   const target: Record<string, unknown> = {};
   for (const name of Object.keys(source)) {
-    const shown = shownKey(name);
-    walk.path.push(shown);
-    // Shown otherwise only when it holds a lone surrogate.
-    if (shown !== name) report(walk, `field name ${LONE_SURROGATE_MESSAGE}`);
+    const lone = hasLoneSurrogate(name);
+    // Shown with a lone surrogate as `\uD800` text, so that messages stay well-formed.
+    walk.path.push(lone ? name.replace(/[\uD800-\uDFFF]/gu, hexEscape) : name);
+    if (lone) report(walk, `field name ${LONE_SURROGATE_MESSAGE}`);
     const member = copy(walk, source[name], name, depth + 1, false);
     walk.path.pop();
     if (member === undefined) continue;
     // A data member even for `__proto__`, as JSON.parse makes it.
     if (name !== '__proto__') target[name] = member;
-    else
-      Object.defineProperty(target, name, {
-        value: member,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+    else Object.defineProperty(target, name, { ...DATA_MEMBER, value: member });
   }
   return target;
-}
-
-/**
- * The request as JSON sends it, read once: each member read and each `toJSON` called once,
- * at every level, own enumerable members only. zod then checks this copy and its output is
- * sent, so what was checked is what is sent, whatever getters, Proxies or `toJSON` answer a
- * second time. Refused, each named: what JSON would change or cannot carry (NaN, a
- * function, a Map, a hole, a lone surrogate in a string or a field name), more than
- * MAX_DEPTH levels (a cycle), more than MAX_VALUES values (a hole counts: a sparse list of
- * 2^32-1 items stops there).
- */
-function plainCopy(input: unknown, prefix: string): Checked<unknown> {
-  const root = prefix === '' ? [] : [prefix];
-  const walk: Walk = { issues: [], path: [...root], values: 0 };
-  try {
-    const value = copy(walk, input, '', 0, false);
-    if (walk.issues.length === 0) return { ok: true, data: value };
-  } catch (error) {
-    if (!(error instanceof Stop)) throw error;
-    const at = error.path.length > 0 ? error.path : root;
-    walk.issues.push({ path: at.join('.'), message: error.message });
-  }
-  return { ok: false, issues: walk.issues };
 }
 
 /** The outcome of checking one input: its parsed value, or the issues found. */
 export type Checked<T> = { ok: true; data: T } | { ok: false; issues: RequestIssue[] };
 
 /**
- * Checks input strictly, without throwing: zod checks the input's plain copy
- * ({@link plainCopy}), and its output is what is sent.
+ * Checks input strictly, without throwing. The request is first copied as JSON sends it, each
+ * member read and each `toJSON` called once: zod checks this copy and its output is sent, so
+ * what was checked is what is sent, whatever getters, Proxies or `toJSON` answer a second time.
+ * What JSON would change or cannot carry is refused, each named; a hole counts as a value, so a
+ * sparse list of 2^32-1 items stops at MAX_VALUES.
  */
 export function checkRequest<S extends z.$ZodType>(
   schema: S,
   input: unknown,
   prefix = '',
 ): Checked<z.output<S>> {
-  const copied = plainCopy(input, prefix);
-  if (!copied.ok) return copied;
-  const parsed = safeParse(schema, copied.data);
+  const root = prefix === '' ? [] : [prefix];
+  const walk: Walk = { issues: [], path: [...root], values: 0 };
+  let copied: unknown;
+  try {
+    copied = copy(walk, input, '', 0, false);
+  } catch (error) {
+    if (!(error instanceof Stop)) throw error;
+    const at = error.path.length > 0 ? error.path : root;
+    walk.issues.push({ path: at.join('.'), message: error.message });
+  }
+  if (walk.issues.length > 0) return { ok: false, issues: walk.issues };
+  const parsed = safeParse(schema, copied);
   if (parsed.success) return { ok: true, data: parsed.data };
   const issues = parsed.error.issues.map((issue) => ({
     path: issuePath(issue, prefix),

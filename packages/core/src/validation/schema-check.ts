@@ -3,11 +3,9 @@ import { globalConfig } from 'zod/v4/core';
 
 /*
  * The answer check: whether an answer already is what its schema outputs, as one function
- * generated from the schema, since zod copies every object it parses (1.5 ms a 100-product
- * answer; docs/ARCHITECTURE.md, "The answer check"). A value it passes is used as JSON.parse
- * made it; anything else (a failure, a default to fill in) goes to zod, so results and errors
- * stay zod's. Only where zod would generate code itself: not under `z.config({ jitless: true })`,
- * nor where the runtime refuses `new Function` (a strict CSP, Cloudflare Workers).
+ * generated from the schema, since zod copies every object it parses (docs/ARCHITECTURE.md,
+ * "The answer check"). A value it passes is used as JSON.parse made it; anything else (a
+ * failure, a default to fill in) goes to zod, so results and errors stay zod's.
  */
 
 /** A generated check: true only when zod would succeed and return an equal value. */
@@ -112,11 +110,12 @@ function build(def: Definition): Compiled | undefined {
     case 'default':
       return wrapper(def);
     case 'literal':
-      return includedIn(def.values ?? []);
     case 'enum': {
-      const values = Object.values(def.entries ?? {});
+      const values = def.values ?? Object.values(def.entries ?? {});
       // A numeric (native) enum has reverse-mapped names zod filters out: leave it to zod.
-      return values.every((value) => typeof value === 'string') ? includedIn(values) : undefined;
+      if (def.type === 'enum' && values.some((value) => typeof value !== 'string'))
+        return undefined;
+      return { source: (v, bind) => `${bind(values)}.includes(${v})` };
     }
     default: {
       const leaf = LEAVES[def.type];
@@ -176,34 +175,25 @@ function union(def: Definition): Compiled | undefined {
   return { source: (v, bind) => `(${sources.map((source) => source(v, bind)).join(' || ')})` };
 }
 
+/** A default to fill in means zod's output differs from the input: zod does it. */
+const WRAPPERS: Record<string, string> = {
+  optional: '=== undefined ||',
+  nullable: '=== null ||',
+  default: '!== undefined &&',
+};
+
 function wrapper(def: Definition): Compiled | undefined {
   const inner = def.innerType && compile(def.innerType)?.source;
-  if (!inner) return undefined;
-  if (def.type === 'optional')
-    return { source: (v, bind) => `(${v} === undefined || ${inner(v, bind)})` };
-  if (def.type === 'nullable')
-    return { source: (v, bind) => `(${v} === null || ${inner(v, bind)})` };
-  // A default to fill in means zod's output differs from the input: let zod do it.
-  return { source: (v, bind) => `(${v} !== undefined && ${inner(v, bind)})` };
-}
-
-function includedIn(values: unknown[]): Compiled {
-  return { source: (v, bind) => `${bind(values)}.includes(${v})` };
-}
-
-/**
- * Whether `new Function` works here, probed once, as zod probes: not under jitless (a strict
- * CSP reports even a caught attempt), not in Cloudflare Workers. zod's own probe is not
- * reachable without bundling all of zod's utilities (its `util` namespace), so this repeats it.
- */
-function codeGenerationAllowed(): boolean {
-  if (globalConfig.jitless) return false;
-  evalAllowed ??= probeCodeGeneration();
-  return evalAllowed;
+  return inner && { source: (v, bind) => `(${v} ${WRAPPERS[def.type]} ${inner(v, bind)})` };
 }
 
 let evalAllowed: boolean | undefined;
 
+/**
+ * Whether `new Function` works here, as zod probes it (not in Cloudflare Workers; never tried
+ * under jitless, since a strict CSP reports even a caught attempt). zod's own probe is not
+ * reachable without bundling its whole `util` namespace, so this repeats it.
+ */
 function probeCodeGeneration(): boolean {
   const agent = (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent;
   if (typeof agent === 'string' && agent.includes('Cloudflare')) return false;
@@ -216,13 +206,14 @@ function probeCodeGeneration(): boolean {
 }
 
 /**
- * The answer check of `schema`, or undefined where zod must parse: under
- * `z.config({ jitless: true })` (the switch that turns it off, read on every call), where
- * the runtime refuses `new Function`, or when the schema uses something the compiler does
- * not reproduce exactly (a check, a transform).
+ * The answer check of `schema`, or undefined where zod must parse: under `z.config({ jitless:
+ * true })` (read on every call), where `new Function` is refused, or when the schema uses
+ * something the compiler does not reproduce exactly (a check, a transform).
  */
 export function answerCheck(schema: z.$ZodType): Check | undefined {
-  if (!codeGenerationAllowed()) return undefined;
+  if (globalConfig.jitless) return undefined;
+  evalAllowed ??= probeCodeGeneration();
+  if (!evalAllowed) return undefined;
   const schemaCheck = compile(schema as unknown as Schemaish);
   if (schemaCheck === undefined) return undefined;
   schemaCheck.check ??= generate((bind) => [

@@ -1,9 +1,6 @@
 /*
- * Rules for text, without zod: what every request string must be (well-formed Unicode),
- * and the two checks a chat page runs (an id, the shopper's message). A page that only
- * uses the token helpers then bundles no zod at all; the wire schemas
- * (`schemas/conversations.ts`) use the same predicates, so both say the same, and a
- * property test (`test/validation-text.fuzz.test.ts`) holds them to it.
+ * Rules for text, without zod, so that a chat page that only uses the token helpers bundles
+ * no zod at all; the wire schemas (`schemas/conversations.ts`) use the same predicates.
  */
 import { type RequestIssue, RequestValidationError } from '../errors/catalog-error.js';
 
@@ -29,16 +26,11 @@ export function hasText(text: string): boolean {
 /** The issue of a shopper's message that {@link hasText} refuses. */
 export const MESSAGE_WITHOUT_TEXT = 'must contain text (it is empty or only whitespace)';
 
-/** The issues of a text field: not a string, refused by `rule`, or not well-formed. */
-function textIssues(
-  value: unknown,
-  path: string,
-  rule: (text: string) => boolean,
-  refused: string,
-): RequestIssue[] {
+/** The issues of a text field: not a string, no more than whitespace, or not well-formed. */
+function textIssues(value: unknown, path: string, empty: string): RequestIssue[] {
   if (typeof value !== 'string') return [{ path, message: 'expected string' }];
   const issues: RequestIssue[] = [];
-  if (!rule(value)) issues.push({ path, message: refused });
+  if (!hasText(value)) issues.push({ path, message: empty });
   if (hasLoneSurrogate(value)) issues.push({ path, message: LONE_SURROGATE_MESSAGE });
   return issues;
 }
@@ -49,7 +41,7 @@ function textIssues(
  * `field` otherwise.
  */
 export function requireId(value: unknown, operation: string, field: string): string {
-  const issues = textIssues(value, field, hasText, 'must not be empty');
+  const issues = textIssues(value, field, 'must not be empty');
   if (issues.length > 0) throw new RequestValidationError(operation, issues);
   return (value as string).trim();
 }
@@ -59,7 +51,7 @@ export function requireId(value: unknown, operation: string, field: string): str
  * returned exactly as typed. Throws a RequestValidationError naming `message` otherwise.
  */
 export function requireMessage(value: unknown, operation: string): string {
-  const issues = textIssues(value, 'message', hasText, MESSAGE_WITHOUT_TEXT);
+  const issues = textIssues(value, 'message', MESSAGE_WITHOUT_TEXT);
   if (issues.length > 0) throw new RequestValidationError(operation, issues);
   return value as string;
 }
