@@ -1,4 +1,3 @@
-import { markOutcome } from '../errors/catalog-error.js';
 import { ProtocolError } from '../errors/transport-errors.js';
 import { parseResponse } from '../http/response-body.js';
 import type { RestRequest, RestResponse } from '../http/rest-call.js';
@@ -77,11 +76,9 @@ export function createHttpTokenMinter(options: {
 function unquoted(error: unknown): never {
   const { status } = error as { status?: number };
   if (!ProtocolError.is(error) || status === undefined || status > 299) throw error;
-  const unread = new ProtocolError(`conversations.mintToken: unreadable answer (HTTP ${status})`, {
-    status,
-  });
-  markOutcome(unread, true); // a 2xx mint created a token
-  throw unread;
+  const message = `conversations.mintToken: unreadable answer (HTTP ${status})`;
+  // A 2xx mint created a token, whatever its answer says.
+  throw Object.assign(new ProtocolError(message, { status }), { outcomeUnknown: true });
 }
 
 /** One turn to send: `token` is the conversation token (never the API key), `message` as typed. */
