@@ -1,3 +1,4 @@
+import { ProtocolError } from '../errors/transport-errors.js';
 import { parseResponse } from '../http/response-body.js';
 import type { RestRequest, RestResponse } from '../http/rest-call.js';
 import type { RequestOptions } from '../http/service-connection.js';
@@ -12,7 +13,7 @@ import {
 } from '../schemas/conversations.js';
 import { validateRequest } from '../validation/request.js';
 import { requireToken } from '../validation/text.js';
-import type { MintedToken, TokenMinter } from './token-manager.js';
+import type { TokenMinter } from './token-manager.js';
 
 /** What the HTTP helpers need of a `CatalogClient`: its low-level REST call. */
 export interface RestCaller {
@@ -61,13 +62,23 @@ export function createHttpTokenMinter(options: {
   validateRequest(ConversationIdSchema, conversationId, operation, 'conversationId');
   const ttlSeconds = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
   const body = validateRequest(TokenMintRequestSchema, { ttl_seconds: ttlSeconds }, operation);
-  return async ({ signal }): Promise<MintedToken> => {
+  const mint: TokenMinter = async ({ signal }) => {
     const response = await post(client, operation, { conversationId, signal }, 'tokens', { body });
     // A 2xx to a mint created a token, even when its answer cannot be read.
     const minted = parseChangeAnswer(ConversationTokenSchema, response, operation);
     const serverDate = response.headers.get('date') ?? undefined;
     return { token: minted.token, expiresAt: minted.expires_at, serverDate, ttlSeconds };
   };
+  return (context) => mint(context).catch(unquoted);
+}
+
+/** A 2xx mint answer holds the new token, which no redactor knows yet: its errors quote nothing. */
+function unquoted(error: unknown): never {
+  const { status } = error as { status?: number };
+  if (!ProtocolError.is(error) || status === undefined || status > 299) throw error;
+  const message = `conversations.mintToken: unreadable answer (HTTP ${status})`;
+  // A 2xx mint created a token, whatever its answer says.
+  throw Object.assign(new ProtocolError(message, { status }), { outcomeUnknown: true });
 }
 
 /** One turn to send: `token` is the conversation token (never the API key), `message` as typed. */

@@ -1,6 +1,6 @@
 import { abortable } from '../async.js';
 import { PaymentRequiredError } from '../errors/api-errors.js';
-import { ConfigurationError } from '../errors/catalog-error.js';
+import { CatalogError, ConfigurationError } from '../errors/catalog-error.js';
 import { TimeoutError } from '../errors/transport-errors.js';
 import { MAX_SECRET_LENGTH } from '../http/redact.js';
 import { parseWwwAuthenticate } from '../http/www-authenticate.js';
@@ -165,7 +165,11 @@ export class PaymentStep<C extends PaymentCall> {
       return checkCredential(await abortable(asked, call.signal), context.operation);
     } catch (error) {
       await response.body?.cancel().catch(() => undefined); // frees the connection
-      throw call.signal.aborted ? paymentStepFailure(call) : error;
+      if (call.signal.aborted) throw paymentStepFailure(call);
+      if (CatalogError.is(error)) throw error;
+      // The 402 stands: a CatalogError, which the call marks as known not applied.
+      const threw = `${context.operation}: payment.pay threw ${this.#deps.redact(String(error))}`;
+      throw new CatalogError('payment_failed', threw, { cause: error });
     }
   }
 

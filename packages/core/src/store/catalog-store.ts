@@ -1,3 +1,5 @@
+import { ConfigurationError } from '../errors/catalog-error.js';
+
 /** A value read from a {@link CatalogStore}. */
 export interface StoredValue {
   value: string;
@@ -39,4 +41,16 @@ export interface CatalogStore {
   deleteIfEquals(key: string, value: string): Promise<boolean>;
   /** Takes the exclusive lock of `key`, waiting while another holder has it. */
   lock(key: string, options: LockOptions): Promise<ReleaseLock>;
+}
+
+const STORE_METHODS = ['get', 'set', 'setIfAbsent', 'delete', 'deleteIfEquals', 'lock'] as const;
+
+/**
+ * Names (ConfigurationError) a method `store` lacks, as a store written in JavaScript may: one
+ * called only after a change was sent (`deleteIfEquals`) could not refuse it before sending.
+ */
+export function checkStore(store: CatalogStore): void {
+  const missing = STORE_METHODS.find((method) => typeof store[method] !== 'function');
+  if (missing === undefined) return;
+  throw new ConfigurationError(`store: has no ${missing} method; a CatalogStore needs them all`);
 }

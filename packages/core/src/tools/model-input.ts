@@ -21,10 +21,13 @@ export function oneOf(values: readonly string[], aliases: Record<string, string>
     typeof value === 'string' ? (byKey.get(value.trim().toLowerCase()) ?? value.trim()) : value;
 }
 
-/** The list a string holds as JSON text (`'["affiliate"]'`, as some hosts send lists), if any. */
+/**
+ * The list a string holds as JSON text (`'["affiliate"]'`, as some hosts send lists), if any;
+ * trimmed first, as JSON.parse refuses padding such as NBSP or a BOM.
+ */
 function listInJsonText(value: string): unknown[] | undefined {
   try {
-    const parsed: unknown = value.trimStart().startsWith('[') ? JSON.parse(value) : undefined;
+    const parsed: unknown = /^\s*\[/.test(value) ? JSON.parse(value.trim()) : undefined;
     return Array.isArray(parsed) ? parsed : undefined;
   } catch {
     return undefined;

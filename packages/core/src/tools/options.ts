@@ -1,7 +1,8 @@
 import type { CatalogClient } from '../client.js';
 import type { CatalogClientOptions } from '../client-options.js';
 import { ConfigurationError } from '../errors/catalog-error.js';
-import { WEBSITE_SEARCH_LIMITS } from '../schemas/websites.js';
+import { SearchCatalogInputSchema } from './built-in/search-catalog.js';
+import { SearchWebsitesInputSchema } from './built-in/search-websites.js';
 import type { BuyLinkMode } from './buy-link-reference.js';
 import {
   type AnyCatalogToolDefinition,
@@ -54,7 +55,7 @@ function finalNames(
   rename: CatalogToolsOptions['rename'],
   issues: string[],
 ) {
-  const names: Record<string, string> = {};
+  const names: Record<string, string> = Object.create(null); // `constructor` may be a tool
   const taken = new Set<string>();
   all.forEach((original, index) => {
     const name = rename ? rename(original) : original;
@@ -74,9 +75,24 @@ function finalNames(
   return names as CatalogToolNames;
 }
 
-/** Checks what a type cannot (names that clash or match no tool, a limit out of range). */
+/**
+ * The defaults as the tools read a model's values (`'uk'` is GB), copied once: a bad one is the
+ * application's, named now rather than refused at every call as the model's.
+ */
+function readDefaults({ limit, country, placements }: CatalogToolDefaults, issues: string[]) {
+  const websites = SearchWebsitesInputSchema.safeParse({ query: '-', limit, country });
+  const catalog = SearchCatalogInputSchema.safeParse({ query: '-', placements });
+  for (const issue of [...(websites.error?.issues ?? []), ...(catalog.error?.issues ?? [])]) {
+    issues.push(`defaults.${issue.path.join('.')}: ${issue.message}`);
+  }
+  const { limit: given, country: code } = websites.data ?? {};
+  const placed = catalog.data?.placements ?? undefined;
+  return { limit: given ?? undefined, country: code ?? undefined, placements: placed };
+}
+
+/** Checks what a type cannot (names that clash or match no tool, a bad default). */
 export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefinition>) {
-  const { client, clientOptions, include, exclude, rename, defaults = {} } = options;
+  const { client, clientOptions, include, exclude, rename } = options;
   const custom = [...(options.tools ?? [])];
   const issues: string[] = [];
   if (client && clientOptions) issues.push('give client or clientOptions, not both');
@@ -105,11 +121,7 @@ export function readToolOptions(options: CatalogToolsOptions<AnyCatalogToolDefin
   if (buyLinks !== 'inline' && buyLinks !== 'reference') {
     issues.push('buyLinks: must be inline or reference');
   }
-  const { limit } = defaults;
-  const max = WEBSITE_SEARCH_LIMITS.limitMax; // the largest page a tool asks for
-  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= max)) {
-    issues.push(`defaults.limit: must be a whole number from 1 to ${max}`);
-  }
+  const defaults = readDefaults(options.defaults ?? {}, issues);
   const selected = all.filter(
     (name) => (include ?? all).includes(name) && !exclude?.includes(name),
   );

@@ -89,7 +89,7 @@ export const searchCatalogTool = /* @__PURE__ */ defineCatalogTool<
         limit: input.limit ?? defaults.limit ?? CATALOG_LIMIT_DEFAULT,
         ...(cursor === null ? {} : { cursor }),
       },
-      ...(placements?.length ? { placements } : {}),
+      ...(placements?.length ? { placements: [...placements] } : {}),
     };
     const { result, tier } = await client.catalog.search(request, signal ? { signal } : {});
     return { request, response: result, tier };
