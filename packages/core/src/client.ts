@@ -12,13 +12,12 @@ import {
 } from './mcp/catalog-lookup.js';
 import {
   type CatalogCallOptions,
-  type CatalogSearchOptions,
-  type CatalogSearchResponse,
+  type CatalogToolResponse,
   callCatalogTool,
   SEARCH,
 } from './mcp/catalog-search.js';
 import { createConversation, searchWebsites, updateCollection } from './rest-operations.js';
-import type { CatalogQuery } from './schemas/catalog.js';
+import type { CatalogQuery, CatalogSearchResult } from './schemas/catalog.js';
 import type { CatalogLookup, ProductSelection } from './schemas/catalog-lookup.js';
 import type { Collection, CollectionUpdate } from './schemas/collections.js';
 import type { Conversation, ConversationCreate } from './schemas/conversations.js';
@@ -57,7 +56,10 @@ export interface CatalogApi {
    * Searches products; without a key, on the anonymous tier (links not monetized). Buy
    * links are returned byte for byte: never rewrite them.
    */
-  search(catalog: CatalogQuery, options?: CatalogSearchOptions): Promise<CatalogSearchResponse>;
+  search(
+    catalog: CatalogQuery,
+    options?: CatalogCallOptions,
+  ): Promise<CatalogToolResponse<CatalogSearchResult>>;
   /** The tools the MCP endpoint lists, cached for the client's life; `[]` without `tools/list`. */
   tools(options?: CatalogDiscoveryOptions): Promise<readonly string[]>;
   /**

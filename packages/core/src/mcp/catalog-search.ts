@@ -17,7 +17,6 @@ import {
   type AuthTier,
   CATALOG_LIMIT_MAX,
   type CatalogMeta,
-  type CatalogSearchResult,
   CatalogSearchResultSchema,
   SEARCH_CATALOG_TOOL,
   SearchCatalogArgumentsSchema,
@@ -33,8 +32,6 @@ export interface CatalogCallOptions extends RequestOptions {
   /** UCP `meta` (e.g. `{ "ucp-agent": { profile } }`); sent as `null` when absent. */
   meta?: CatalogMeta;
 }
-/** Options of `client.catalog.search` (as of every catalog call). */
-export type CatalogSearchOptions = CatalogCallOptions;
 
 /** A parsed catalog tool answer and the tier the service applied. */
 export interface CatalogToolResponse<R> {
@@ -43,8 +40,6 @@ export interface CatalogToolResponse<R> {
   /** From `x-ucp-auth-tier`: `token` (valid key) or `anonymous`. */
   tier: AuthTier;
 }
-/** The parsed `search_catalog` answer and the tier the service applied. */
-export type CatalogSearchResponse = CatalogToolResponse<CatalogSearchResult>;
 
 /** One JSON-RPC exchange with the MCP endpoint: its body for an id, and how its `result` is read. */
 export interface McpCall<T> {
