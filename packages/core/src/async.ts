@@ -24,9 +24,10 @@ export function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise
   if (!signal) return promise;
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
+    // Handled first: a promise still running when the signal has aborted must not reject unheard.
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
 

@@ -147,9 +147,18 @@ export class ClientConnection implements ServiceConnection {
     return this.#mcpHeaders;
   }
 
-  /** Caller headers first, so the client's own headers win. */
+  /** Caller headers first, so the client's own win; one fetch cannot send is refused here. */
   headers(own: Record<string, string>): Record<string, string> {
-    return { ...this.#options.headers, ...own };
+    const headers = { ...this.#options.headers, ...own };
+    for (const [name, value] of Object.entries(headers)) {
+      try {
+        new Headers([[name, value]]);
+      } catch {
+        const why = 'a line break or a character past U+00FF'; // Never its value: a secret.
+        throw new ConfigurationError(`headers: ${JSON.stringify(name)} cannot be sent (${why})`);
+      }
+    }
+    return headers;
   }
 
   /** Runs one call: its scope (timeout, signal) and its retries. */

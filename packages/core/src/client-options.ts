@@ -89,6 +89,9 @@ function resolveUrl(option: 'baseUrl' | 'mcpUrl', given: string | undefined): st
   if (/[?#]/.test(url.href)) {
     throw new ConfigurationError(`${source} must not have a query or fragment`);
   }
+  // fetch refuses such a URL, and errors and toJSON would show the password.
+  if (url.username || url.password)
+    throw new ConfigurationError(`${source} must not hold a user name or password`);
   return url.href.replace(/\/+$/, '');
 }
 
@@ -100,6 +103,13 @@ function checkNumber(name: string, value: unknown, min: number, fallback: number
   if (integer && !Number.isInteger(value)) {
     throw new ConfigurationError(`option ${name} must be an integer`);
   }
+  return value;
+}
+
+/** A JavaScript caller's non-function would fail only when called, as a raw TypeError. */
+function checkFunction<T>(name: string, value: T, required = false): T {
+  if ((required || value !== undefined) && typeof value !== 'function')
+    throw new ConfigurationError(`option ${name} must be a function`);
   return value;
 }
 
@@ -127,7 +137,7 @@ function checkApiKey(apiKey: string | undefined): string | undefined {
 
 /**
  * Applies defaults and environment fallbacks, and checks what TypeScript cannot: the key,
- * the addresses and the numbers' ranges.
+ * the addresses, the numbers' ranges, the functions.
  */
 export function resolveOptions(options: CatalogClientOptions = {}) {
   const limit = (name: 'maxResponseBytes' | 'maxSseLineBytes') =>
@@ -136,7 +146,10 @@ export function resolveOptions(options: CatalogClientOptions = {}) {
     checkNumber(name, options[name], 0, DEFAULT_RETRY_POLICY[name], integer);
   // Called through globalThis so browsers do not throw "Illegal invocation".
   const fetch: typeof globalThis.fetch =
-    options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    checkFunction('fetch', options.fetch) ?? ((input, init) => globalThis.fetch(input, init));
+  const payment = options.payment || undefined;
+  checkFunction('payment.pay', payment?.pay, payment !== undefined);
+  checkFunction('payment.onReceipt', payment?.onReceipt);
   return {
     apiKey: checkApiKey(options.apiKey?.trim() || readEnv(ENV_VARS.apiKey)),
     baseUrl: resolveUrl('baseUrl', options.baseUrl),
@@ -158,8 +171,9 @@ export function resolveOptions(options: CatalogClientOptions = {}) {
       maxResponseBytes: limit('maxResponseBytes'),
       maxSseLineBytes: limit('maxSseLineBytes'),
     },
-    payment: options.payment,
+    payment,
     store: options.store ?? new MemoryCatalogStore(),
-    instrumentation: options.instrumentation,
+    // A falsy one (`tracing && otel`) is none.
+    instrumentation: options.instrumentation || undefined,
   };
 }

@@ -194,6 +194,8 @@ export class CatalogClient {
     const { baseUrl, mcpUrl, timeoutMs, mcpAuthHeader, retry } = this.#connection.options;
     const { maxRetries, maxRetryDelayMs } = retry;
     const apiKey = this.hasApiKey ? ('[redacted]' as const) : undefined;
-    return { baseUrl, mcpUrl, timeoutMs, maxRetries, maxRetryDelayMs, mcpAuthHeader, apiKey };
+    const settings = { baseUrl, mcpUrl, timeoutMs, maxRetries, maxRetryDelayMs, mcpAuthHeader };
+    // Redacted: a gateway's address may hold the key in its path.
+    return { ...this.#connection.redact(settings), apiKey };
   }
 }

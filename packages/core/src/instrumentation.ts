@@ -40,15 +40,20 @@ export function observeCall(
   onThrow: (error: unknown) => void,
 ): CallObserver | undefined {
   let live: CallObserver | undefined;
+  const fail = (error: unknown) => {
+    if (live !== undefined) onThrow(error);
+    live = undefined;
+  };
   const guard =
     <K extends keyof CallObserver>(name: K) =>
     (...args: Parameters<CallObserver[K]>): void => {
       try {
-        const report = live?.[name] as ((...a: typeof args) => void) | undefined;
-        report?.apply(live, args);
+        const report = live?.[name] as ((...a: typeof args) => unknown) | undefined;
+        // An `async` method's rejection is a throw too, not an unhandled rejection.
+        const result = report?.apply(live, args) as PromiseLike<unknown> | undefined;
+        if (typeof result?.then === 'function') result.then(undefined, fail);
       } catch (error) {
-        live = undefined;
-        onThrow(error);
+        fail(error);
       }
     };
   try {

@@ -57,6 +57,27 @@ describe('timeouts', () => {
       TimeoutError,
     );
   });
+
+  it('covers a stalled body when the fetch option drops the signal (framed or not)', async () => {
+    const dropsSignal: typeof fetch = (input, init) =>
+      fetch(input, { method: init?.method, headers: init?.headers, body: init?.body });
+    const deaf = new CatalogClient({
+      apiKey: TEST_KEY,
+      baseUrl: server.origin,
+      fetch: dropsSignal,
+    });
+    for (const framing of [{}, { 'content-length': '100' }]) {
+      server.handle((_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json', ...framing });
+        response.write('{"websites":');
+      });
+      const outcome = await Promise.race([
+        deaf.websites.search({ query: 'x' }, { timeoutMs: 200 }).catch((error) => error),
+        new Promise((resolve) => setTimeout(() => resolve('still pending'), 2_000)),
+      ]);
+      expect(outcome).toBeInstanceOf(TimeoutError);
+    }
+  });
 });
 
 /** Every method, called with the given per-call options (its last argument). */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CatalogClient, ProtocolError } from '../src/index.js';
+import { CatalogClient, ConfigurationError, ProtocolError } from '../src/index.js';
 import { TEST_KEY } from './support/fixtures.js';
 import { sendJson, startTestServer, type TestServer } from './support/test-server.js';
 
@@ -137,6 +137,23 @@ describe('request (low level)', () => {
     expect(answer.status).toBe(201);
     expect(answer.headers.get('date')).toBe('Tue, 01 Jan 2030 00:00:00 GMT');
     expect(answer.data).toEqual({ token: 't' });
+  });
+
+  it('refuses a bearer token fetch cannot send before sending, naming the header, not the value', async () => {
+    const error = await client
+      .request({
+        operation: 'conversations.turns',
+        method: 'POST',
+        path: '/v1/conversations/cv_1/turns',
+        retry: 'once',
+        auth: { type: 'bearer', token: 'tok_secret_9f8e\nsecond-line' },
+      })
+      .catch((caught) => caught);
+    expect(server.requests).toHaveLength(0);
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error.outcomeUnknown).toBe(false);
+    expect(error.message).toContain('"authorization"');
+    expect(error.message).not.toContain('tok_secret_9f8e');
   });
 
   it('takes the query as URLSearchParams or as an encoded string', async () => {

@@ -1,3 +1,4 @@
+import { abortable } from '../async.js';
 import {
   ConnectionError,
   ProtocolError,
@@ -48,7 +49,8 @@ export class BoundedBodyReader {
 
   async read(): Promise<Uint8Array | undefined> {
     try {
-      const chunk = await this.#reader?.read();
+      // Raced against the signal, as fetch is: a fetch wrapper may have dropped it.
+      const chunk = this.#reader && (await abortable(this.#reader.read(), this.scope.signal));
       if (chunk === undefined || chunk.done) return undefined;
       this.size += chunk.value.byteLength;
       if (this.size > this.scope.limits.maxResponseBytes) {
@@ -92,7 +94,7 @@ export async function readBodyText(response: Response, scope: CallScope): Promis
   const { headers } = response;
   const length = Number(headers.get('content-length') ?? Number.NaN);
   if (length <= scope.limits.maxResponseBytes && !headers.has('content-encoding')) {
-    return response.text().catch((error: unknown) => {
+    return abortable(response.text(), scope.signal).catch((error: unknown) => {
       throw readFailure(error, response, scope);
     });
   }

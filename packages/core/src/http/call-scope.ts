@@ -100,7 +100,9 @@ export async function runCall<T>(
     scope.failure ??= failure;
     controller.abort(scope.failure);
   };
-  const timer = setTimeout(() => stop(new TimeoutError(timeoutMs, operation)), timeoutMs);
+  // Clamped: a timer past 2^31-1 ms fires at once; 24.8 days is as good as no limit.
+  const ms = Math.min(timeoutMs, 2 ** 31 - 1);
+  const timer = setTimeout(() => stop(new TimeoutError(timeoutMs, operation)), ms);
   const onAbort = () => stop(new AbortError(operation, { cause: signal?.reason }));
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });

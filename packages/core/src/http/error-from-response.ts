@@ -32,13 +32,16 @@ function readDetail(text: string): ErrorDetail {
   }
 }
 
+/** Server JSON as text: String() throws on an object whose `toString` is not callable. */
+const shown = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+
 function describe(detail: ErrorDetail, text: string, redact: Redactor): string {
   if (typeof detail === 'string') return detail;
   if (!Array.isArray(detail)) return snippet(text, redact) || 'no details';
   return detail
     .map(({ loc, msg, type }) => {
-      const path = Array.isArray(loc) ? loc.map(String).join('.') : 'body';
-      return `${path}: ${String(msg ?? type ?? '')}`;
+      const path = Array.isArray(loc) ? loc.map(shown).join('.') : 'body';
+      return `${path}: ${shown(msg ?? type ?? '')}`;
     })
     .join('; ');
 }

@@ -1,3 +1,4 @@
+import { abortable } from '../async.js';
 import { ConnectionError, ProtocolError } from '../errors/transport-errors.js';
 import type { CallScope } from './call-scope.js';
 import type { Redactor } from './redact.js';
@@ -38,11 +39,11 @@ function connectionError(
   redact: Redactor,
 ): ConnectionError {
   const cause = (error as { cause?: { errors?: unknown } } | null)?.cause;
-  const reason =
-    errorCode(cause) ?? (error instanceof Error ? redact(error.message) : 'unknown error');
+  const reason = errorCode(cause) ?? (error instanceof Error ? error.message : 'unknown error');
   const { origin, pathname } = new URL(first.url);
   const causes = Array.isArray(cause?.errors) && cause.errors.length > 0 ? cause.errors : [cause];
-  return new ConnectionError(`${first.method} ${origin}${pathname} failed: ${reason}`, {
+  // Redacted whole: a gateway's base URL may hold the key in its path.
+  return new ConnectionError(redact(`${first.method} ${origin}${pathname} failed: ${reason}`), {
     cause: error,
     redact,
     requestSent: !causes.every((item) => NOT_SENT_CODES.has(errorCode(item) ?? '')),
@@ -60,11 +61,13 @@ function nextHop(
   current: OutgoingRequest,
   first: OutgoingRequest,
   mutates: boolean,
+  redact: Redactor,
 ): OutgoingRequest | undefined {
   const { status } = response;
   // Messages name the first hop's path, which the client built, never a `Location`, which may
   // echo a secret (`/keys/<key>/…`), nor the query, which holds the caller's input.
-  const { origin, pathname: path } = new URL(first.url);
+  const { origin, pathname } = new URL(first.url);
+  const path = redact(pathname);
   if (response.type === 'opaqueredirect') {
     throw new ProtocolError(
       `${path} answered with a redirect this runtime cannot inspect; set the final URL in the client options`,
@@ -88,9 +91,10 @@ function nextHop(
     );
   }
   // Every hop shares the first one's origin (no other is followed): the client chose it.
-  if (target.origin !== origin) {
+  // Userinfo, which the origin ignores, would make fetch quote the whole Location.
+  if (target.origin !== origin || target.username || target.password) {
     throw new ProtocolError(
-      `${path} redirected to another origin; not followed so the API key stays with ${origin}`,
+      `${path} redirected to another origin or a URL with credentials; not followed so the API key stays with ${origin}`,
       { status },
     );
   }
@@ -121,13 +125,15 @@ export async function send(
     if (!scope.signal.aborted) scope.mayHaveArrived = true;
     let response: Response;
     try {
-      response = await fetchImpl(current.url, {
+      // Raced against the signal: a fetch wrapper that drops it must not outlive the call.
+      const sent = fetchImpl(current.url, {
         method: current.method,
         headers: current.headers,
         body: current.body,
         redirect: 'manual',
         signal: scope.signal,
       });
+      response = await abortable(sent, scope.signal);
     } catch (error) {
       if (scope.failure) throw scope.failure;
       const failure = connectionError(error, request, redact);
@@ -144,7 +150,7 @@ export async function send(
     const drop = () => response.body?.cancel().catch(() => undefined);
     let next: OutgoingRequest | undefined;
     try {
-      next = nextHop(response, current, request, scope.mutates);
+      next = nextHop(response, current, request, scope.mutates, redact);
     } catch (error) {
       await drop();
       throw error;
@@ -153,5 +159,7 @@ export async function send(
     await drop();
     current = next;
   }
-  throw new ProtocolError(`${new URL(request.url).pathname}: more than ${MAX_REDIRECTS} redirects`);
+  throw new ProtocolError(
+    `${redact(new URL(request.url).pathname)}: more than ${MAX_REDIRECTS} redirects`,
+  );
 }

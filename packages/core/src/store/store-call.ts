@@ -10,7 +10,7 @@ export const STORE_TIMEOUT_MS = 5_000;
 
 export function storeName(store: CatalogStore): string {
   const className: unknown = (store as object).constructor?.name;
-  if (store.name?.trim()) return store.name;
+  if (typeof store.name === 'string' && store.name.trim()) return store.name;
   return typeof className === 'string' && className !== 'Object' && className ? className : 'store';
 }
 
