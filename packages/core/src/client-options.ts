@@ -5,7 +5,7 @@ import { DEFAULT_RETRY_POLICY } from './http/retry.js';
 import type { CatalogInstrumentation } from './instrumentation.js';
 import type { CatalogLogger } from './logger.js';
 import type { PaymentOptions } from './payment/types.js';
-import type { CatalogStore } from './store/catalog-store.js';
+import { type CatalogStore, STORE_METHODS } from './store/catalog-store.js';
 import { MemoryCatalogStore } from './store/memory-store.js';
 
 /** Options of `new CatalogClient(options)`. Every field is optional. */
@@ -150,6 +150,8 @@ export function resolveOptions(options: CatalogClientOptions = {}) {
   const payment = options.payment || undefined;
   checkFunction('payment.pay', payment?.pay, payment !== undefined);
   checkFunction('payment.onReceipt', payment?.onReceipt);
+  const store = options.store ?? new MemoryCatalogStore();
+  for (const method of STORE_METHODS) checkFunction(`store.${method}`, store[method], true);
   return {
     apiKey: checkApiKey(options.apiKey?.trim() || readEnv(ENV_VARS.apiKey)),
     baseUrl: resolveUrl('baseUrl', options.baseUrl),
@@ -172,7 +174,7 @@ export function resolveOptions(options: CatalogClientOptions = {}) {
       maxSseLineBytes: limit('maxSseLineBytes'),
     },
     payment,
-    store: options.store ?? new MemoryCatalogStore(),
+    store,
     // A falsy one (`tracing && otel`) is none.
     instrumentation: options.instrumentation || undefined,
   };

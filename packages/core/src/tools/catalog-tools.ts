@@ -2,7 +2,6 @@ import type { z } from 'zod/v4';
 import { CatalogClient } from '../client.js';
 import { ConfigurationError, RequestValidationError } from '../errors/catalog-error.js';
 import { isRecord } from '../is-record.js';
-import { checkStore } from '../store/catalog-store.js';
 import { getProductTool } from './built-in/get-product.js';
 import { lookupCatalogTool } from './built-in/lookup-catalog.js';
 import { searchCatalogTool } from './built-in/search-catalog.js';
@@ -113,7 +112,6 @@ export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = n
   // Settings are not checked here: tools made at module scope must import (and `next build`
   // pass) without the CATALOG_* settings; the client names a missing one at the first call.
   const client = read.client ?? new CatalogClient(read.clientOptions);
-  checkStore(client.store);
   const builtIns: Record<string, AnyCatalogToolDefinition> = BUILT_INS;
   // Each is one of `options.tools` or a built-in (the names differ), so the bound tool has the
   // type of one; custom first, as a custom name may be an Object.prototype member.
