@@ -86,15 +86,9 @@ describe('the entries of @catalogkit/core', () => {
     expect(rootOnly).toEqual(['CatalogClient']);
   });
 
-  it('the errors entry has every error class of core, each a CatalogError, and the three redaction functions', async () => {
-    const { redactSecrets, findSecretEchoes, secretEchoesIn, ...errors } = await import(
-      '@catalogkit/core/errors'
-    );
-    expect([typeof redactSecrets, typeof findSecretEchoes, typeof secretEchoesIn]).toEqual([
-      'function',
-      'function',
-      'function',
-    ]);
+  it('the errors entry has every error class of core, each a CatalogError, and the two redaction functions', async () => {
+    const { redactSecrets, secretEchoesIn, ...errors } = await import('@catalogkit/core/errors');
+    expect([typeof redactSecrets, typeof secretEchoesIn]).toEqual(['function', 'function']);
     for (const [name, value] of Object.entries(errors)) {
       const isCatalogError =
         value === errors.CatalogError || value.prototype instanceof errors.CatalogError;
@@ -124,9 +118,7 @@ describe('the adapters re-export the errors entry', () => {
     (adapter) => {
       // The error classes (the entry's redaction functions are not re-exported).
       const errors = namesOf('./errors').filter(
-        (name) =>
-          name.runtime &&
-          !['redactSecrets', 'findSecretEchoes', 'secretEchoesIn'].includes(name.name),
+        (name) => name.runtime && !['redactSecrets', 'secretEchoesIn'].includes(name.name),
       );
       const exported = adapterNames.get(adapterFile(adapter)) ?? [];
       const missing = errors.filter(

@@ -246,11 +246,6 @@ export function secretEchoesIn(text: string, secrets: readonly (string | undefin
   return matcher.secrets.filter((secret) => found.has(secret));
 }
 
-/** Whether `text` echoes any of `secrets` in a form {@link redactSecrets} removes. */
-export function findSecretEchoes(text: string, secrets: readonly (string | undefined)[]): boolean {
-  return scan(text, new Matcher(secrets)).length > 0;
-}
-
 /** A redactor of `secrets` in strings and member names, deeply, as {@link redactSecrets}. */
 export function createRedactor(...secrets: (string | undefined)[]): Redactor {
   return redactorOf([new Matcher(secrets)]);

@@ -5,14 +5,13 @@ import type { AuthChallenge } from '../errors/api-errors.js';
 //   challenge  = auth-scheme [ 1*SP ( token68 / #auth-param ) ]
 //   auth-param = token BWS "=" BWS ( token / quoted-string )
 // Each expression is sticky and its alternatives disjoint: linear in the header.
-const TOKEN = "[!#$%&'*+\\-.^_`|~0-9A-Za-z]+";
-const SCHEME = new RegExp(`[ \\t,]*(${TOKEN})`, 'y');
+// A token is [!#$%&'*+\-.^_`|~0-9A-Za-z]+ (written out: a RegExp built from parts is kept by
+// bundlers as a module-level side effect).
+const SCHEME = /[ \t,]*([!#$%&'*+\-.^_`|~0-9A-Za-z]+)/y;
 const TOKEN68 = /[ \t]+([A-Za-z0-9\-._~+/]+=*)[ \t]*(?=,|$)/y;
 // A quoted string missing its end quote keeps what it read.
-const PARAM = new RegExp(
-  `[ \\t,]*(${TOKEN})[ \\t]*=[ \\t]*(?:"((?:[^"\\\\]|\\\\[\\s\\S]?)*)"?|(${TOKEN})?)[ \\t]*`,
-  'y',
-);
+const PARAM =
+  /[ \t,]*([!#$%&'*+\-.^_`|~0-9A-Za-z]+)[ \t]*=[ \t]*(?:"((?:[^"\\]|\\[\s\S]?)*)"?|([!#$%&'*+\-.^_`|~0-9A-Za-z]+)?)[ \t]*/y;
 
 /**
  * Parses a `WWW-Authenticate` value into its challenges (RFC 9110 §11.6.1). Malformed trailing

@@ -75,7 +75,7 @@ export async function listCatalogTools(
 }
 
 /** `lookup_catalog`: products by id and/or retailer page URL (see `callCatalogTool`). */
-export const LOOKUP = ucpTool({
+export const LOOKUP = /* @__PURE__ */ ucpTool({
   operation: 'catalog.lookup',
   tool: LOOKUP_CATALOG_TOOL,
   args: LookupCatalogArgumentsSchema,
@@ -84,7 +84,7 @@ export const LOOKUP = ucpTool({
   limit: ({ catalog: { ids = [], urls = [] } }) => ids.length + urls.length,
 });
 /** `get_product`: one product, its offers narrowed by the selected options. */
-export const GET_PRODUCT = ucpTool({
+export const GET_PRODUCT = /* @__PURE__ */ ucpTool({
   operation: 'catalog.getProduct',
   tool: GET_PRODUCT_TOOL,
   args: GetProductArgumentsSchema,

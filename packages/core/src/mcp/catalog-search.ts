@@ -183,7 +183,7 @@ export async function callCatalogTool<A extends z.$ZodType, R extends z.$ZodType
 export const ucpTool = <A extends z.$ZodType, R extends z.$ZodType>(tool: UcpTool<A, R>) => tool;
 
 /** `search_catalog` (see {@link callCatalogTool}). */
-export const SEARCH = ucpTool({
+export const SEARCH = /* @__PURE__ */ ucpTool({
   operation: 'catalog.search',
   tool: SEARCH_CATALOG_TOOL,
   args: SearchCatalogArgumentsSchema,
