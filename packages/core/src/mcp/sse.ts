@@ -31,6 +31,12 @@ class SseEvents {
   /** The last text ended with CR: an LF starting the next one ends the same line. */
   #afterCr = false;
 
+  /** `tooLong` is thrown for a line of more than `maxLine` characters (each one byte or more). */
+  constructor(
+    readonly maxLine: number,
+    readonly tooLong: () => Error,
+  ) {}
+
   /** Feeds text of whole lines; true once `onData` returned true (found what it wanted). */
   feed(text: string, onData: (data: string) => boolean): boolean {
     let lines = this.#afterCr && text.charCodeAt(0) === 10 ? text.slice(1) : text;
@@ -38,6 +44,7 @@ class SseEvents {
     if (lines.includes('\r')) lines = lines.replace(/\r\n?/g, '\n');
     for (let start = 0; start < lines.length; ) {
       const end = lines.indexOf('\n', start);
+      if ((end === -1 ? lines.length : end) - start > this.maxLine) throw this.tooLong();
       const line = lines.slice(start, end === -1 ? lines.length : end);
       if (this.#line(line, onData)) return true;
       start = end === -1 ? lines.length : end + 1;
@@ -69,6 +76,10 @@ const FIRST_BYTES = /* @__PURE__ */ new TextDecoder(); // strips a BOM at the st
 // A later BOM is content.
 const LATER_BYTES = /* @__PURE__ */ new TextDecoder('utf-8', { ignoreBOM: true });
 
+/** Where the last line end of `bytes` ends; 0 when it has none. */
+const lineEnd = (bytes: Uint8Array) => Math.max(bytes.lastIndexOf(10), bytes.lastIndexOf(13)) + 1;
+const TAIL_BYTES = 4096;
+
 /**
  * Reads events until `onData` finds the answer. Bytes wait until a chunk ends a line, then
  * all of them are decoded in one go: an answer event that arrives in many chunks becomes one
@@ -82,8 +93,9 @@ async function readUntilFound(reader: BoundedBodyReader, id: RpcId): Promise<Mes
     found = answerIn(data, id);
     return found !== undefined;
   };
-  const events = new SseEvents();
   const { maxSseLineBytes } = reader.scope.limits;
+  const tooLong = () => tooLarge(reader.response, reader.scope, 'maxSseLineBytes');
+  const events = new SseEvents(maxSseLineBytes, tooLong);
   const searchAt = Math.min(1_048_576, maxSseLineBytes);
   let pending: Uint8Array[] = [];
   let size = 0;
@@ -104,28 +116,32 @@ async function readUntilFound(reader: BoundedBodyReader, id: RpcId): Promise<Mes
     }
     pending.push(chunk);
     size += chunk.length;
-    const last = chunk[chunk.length - 1];
     let lines: Uint8Array | undefined;
-    if (last === 10 || last === 13) {
-      lines = concatChunks(pending, size);
-      pending = [];
-      size = 0;
-    } else if (size >= searchAt) {
+    /** The pending bytes up to `end` of piece `index` (a line end), the rest kept pending. */
+    const cut = (index: number, end: number) => {
+      const piece = pending[index] as Uint8Array;
+      const head = [...pending.slice(0, index), piece.subarray(0, end)];
+      const headSize = head.reduce((sum, part) => sum + part.length, 0);
+      pending = [piece.subarray(end), ...pending.slice(index + 1)];
+      size -= headSize;
+      return concatChunks(head, headSize);
+    };
+    if (size >= searchAt) {
       // The last line end of the chunks not searched yet, newest first, splits the bytes.
       for (let index = pending.length - 1; index >= searched && lines === undefined; index--) {
-        const piece = pending[index] as Uint8Array;
-        const end = Math.max(piece.lastIndexOf(10), piece.lastIndexOf(13)) + 1;
-        if (end === 0) continue;
-        const head = [...pending.slice(0, index), piece.subarray(0, end)];
-        const headSize = head.reduce((sum, part) => sum + part.length, 0);
-        lines = concatChunks(head, headSize);
-        pending = [piece.subarray(end), ...pending.slice(index + 1)];
-        size -= headSize;
+        const end = lineEnd(pending[index] as Uint8Array);
+        if (end > 0) lines = cut(index, end);
       }
+    } else {
+      // Only the chunk's tail: an event and the start of the next in one write (a keep-alive
+      // comment) must not wait for more bytes, and a whole-chunk search costs too much.
+      const from = Math.max(0, chunk.length - TAIL_BYTES);
+      const end = lineEnd(chunk.subarray(from));
+      if (end > 0) lines = cut(pending.length - 1, from + end);
     }
     if (lines !== undefined || size >= searchAt) searched = pending.length;
     if (lines !== undefined && events.feed(decode(lines), onData)) return found;
-    if (size > maxSseLineBytes) throw tooLarge(reader.response, reader.scope, 'maxSseLineBytes');
+    if (size > maxSseLineBytes) throw tooLong();
   }
 }
 

@@ -93,7 +93,6 @@ interface Walk {
 
 /** Most problems one request reports: the rest would only grow the error. */
 const MAX_ISSUES = 100;
-const DATA_MEMBER = { enumerable: true, writable: true, configurable: true };
 const hexEscape = (unit: string) => `\\u${unit.charCodeAt(0).toString(16).toUpperCase()}`;
 
 function report(walk: Walk, message: string): undefined {
@@ -134,12 +133,13 @@ function copy(walk: Walk, raw: unknown, key: string, depth: number, inArray: boo
     // Shown with a lone surrogate as `\uD800` text, so that messages stay well-formed.
     walk.path.push(lone ? name.replace(/[\uD800-\uDFFF]/gu, hexEscape) : name);
     if (lone) report(walk, `field name ${LONE_SURROGATE_MESSAGE}`);
-    const member = copy(walk, source[name], name, depth + 1, false);
+    // zod's output, which is what is sent, would drop it silently.
+    const member =
+      name === '__proto__'
+        ? report(walk, 'a member named __proto__ cannot be sent; rename it')
+        : copy(walk, source[name], name, depth + 1, false);
     walk.path.pop();
-    if (member === undefined) continue;
-    // A data member even for `__proto__`, as JSON.parse makes it.
-    if (name !== '__proto__') target[name] = member;
-    else Object.defineProperty(target, name, { ...DATA_MEMBER, value: member });
+    if (member !== undefined) target[name] = member;
   }
   return target;
 }

@@ -55,6 +55,8 @@ type Source = (v: string, bind: Bind) => string;
 /** A schema's source, and the function of its own an object or array gets (a whole answer's check). */
 interface Compiled {
   source: Source;
+  /** Whether every value zod takes comes out unchanged (no stripped key, no default). */
+  exact: boolean;
   check?: Check;
 }
 
@@ -76,9 +78,9 @@ function generate(lines: (bind: Bind) => string[]): Check {
 }
 
 /** A container gets a function of its own: one read per field keeps each read's cache warm. */
-function ownFunction(lines: (bind: Bind) => string[]): Compiled {
+function ownFunction(lines: (bind: Bind) => string[], exact: boolean): Compiled {
   const check = generate(lines);
-  return { source: (v, bind) => `${bind(check)}(${v})`, check };
+  return { source: (v, bind) => `${bind(check)}(${v})`, exact, check };
 }
 
 /** Each schema compiled once; null when it uses something left to zod. */
@@ -87,6 +89,7 @@ const compiled = /* @__PURE__ */ new WeakMap<object, Compiled | null>();
 function compile(schema: Schemaish): Compiled | undefined {
   let known = compiled.get(schema);
   if (known === undefined) {
+    compiled.set(schema, null); // a schema that refers to itself (a getter) is left to zod
     const def = schema?._zod?.def;
     known = (def && build(def)) ?? null;
     compiled.set(schema, known);
@@ -115,11 +118,11 @@ function build(def: Definition): Compiled | undefined {
       // A numeric (native) enum has reverse-mapped names zod filters out: leave it to zod.
       if (def.type === 'enum' && values.some((value) => typeof value !== 'string'))
         return undefined;
-      return { source: (v, bind) => `${bind(values)}.includes(${v})` };
+      return { source: (v, bind) => `${bind(values)}.includes(${v})`, exact: true };
     }
     default: {
       const leaf = LEAVES[def.type];
-      return leaf && { source: leaf };
+      return leaf && { source: leaf, exact: true };
     }
   }
 }
@@ -138,41 +141,56 @@ function object(def: Definition): Compiled | undefined {
   const keys = Object.keys(def.shape);
   const fields = Object.values(def.shape).map(compile);
   if (fields.some((field) => field === undefined)) return undefined;
-  return ownFunction((bind) => {
-    const lines = ['if (typeof v !== "object" || v === null || Array.isArray(v)) return false;'];
-    lines.push('let f;');
-    keys.forEach((key, index) => {
-      const source = (fields[index] as Compiled).source('f', bind);
-      if (source !== 'true') {
-        lines.push(`f = v[${JSON.stringify(key)}]; if (!(${source})) return false;`);
+  return ownFunction(
+    (bind) => {
+      const lines = ['if (typeof v !== "object" || v === null || Array.isArray(v)) return false;'];
+      lines.push('let f;');
+      keys.forEach((key, index) => {
+        const source = (fields[index] as Compiled).source('f', bind);
+        if (source !== 'true') {
+          lines.push(`f = v[${JSON.stringify(key)}]; if (!(${source})) return false;`);
+        }
+      });
+      if (catchall !== 'unknown') {
+        const declared: Record<string, true> = Object.create(null);
+        for (const key of keys) declared[key] = true;
+        lines.push(`for (const key in v) if (${bind(declared)}[key] !== true) return false;`);
       }
-    });
-    if (catchall !== 'unknown') {
-      const declared: Record<string, true> = Object.create(null);
-      for (const key of keys) declared[key] = true;
-      lines.push(`for (const key in v) if (${bind(declared)}[key] !== true) return false;`);
-    }
-    return lines;
-  });
+      return lines;
+    },
+    catchall !== undefined && fields.every((field) => field?.exact),
+  );
 }
 
 /** An indexed loop, as zod's: a hole in a sparse array is checked as undefined. */
 function array(def: Definition): Compiled | undefined {
   const element = def.element && compile(def.element);
   if (!element) return undefined;
-  return ownFunction((bind) => [
-    'if (!Array.isArray(v)) return false;',
-    'for (let i = 0; i < v.length; i++) {',
-    `const f = v[i]; if (!(${element.source('f', bind)})) return false;`,
-    '}',
-  ]);
+  return ownFunction(
+    (bind) => [
+      'if (!Array.isArray(v)) return false;',
+      'for (let i = 0; i < v.length; i++) {',
+      `const f = v[i]; if (!(${element.source('f', bind)})) return false;`,
+      '}',
+    ],
+    element.exact,
+  );
 }
 
+/**
+ * zod returns the first option that succeeds: a later option may pass `v` only when every
+ * earlier one that would succeed returns it unchanged (`exact`), so failing its check means
+ * zod fails it too.
+ */
 function union(def: Definition): Compiled | undefined {
   const options = (def.options ?? []).map(compile);
   if (options.length === 0 || options.some((option) => option === undefined)) return undefined;
-  const sources = options.map((option) => (option as Compiled).source);
-  return { source: (v, bind) => `(${sources.map((source) => source(v, bind)).join(' || ')})` };
+  const usable = options as Compiled[];
+  const tried = usable.slice(0, usable.findIndex((option) => !option.exact) + 1 || undefined);
+  return {
+    source: (v, bind) => `(${tried.map((option) => option.source(v, bind)).join(' || ')})`,
+    exact: tried.length === usable.length && tried.every((option) => option.exact),
+  };
 }
 
 /** A default to fill in means zod's output differs from the input: zod does it. */
@@ -182,9 +200,20 @@ const WRAPPERS: Record<string, string> = {
   default: '!== undefined &&',
 };
 
+/** Whether zod writes a value in place of `undefined` (a default, maybe wrapped). */
+const fills = (def: Definition | undefined): boolean =>
+  def?.type === 'default' || (def?.type !== undefined && fills(def.innerType?._zod.def));
+
 function wrapper(def: Definition): Compiled | undefined {
-  const inner = def.innerType && compile(def.innerType)?.source;
-  return inner && { source: (v, bind) => `(${v} ${WRAPPERS[def.type]} ${inner(v, bind)})` };
+  // An optional around a default runs the default on `undefined`, as zod does.
+  if (def.type === 'optional' && fills(def.innerType?._zod.def)) return undefined;
+  const inner = def.innerType && compile(def.innerType);
+  return (
+    inner && {
+      source: (v, bind) => `(${v} ${WRAPPERS[def.type]} ${inner.source(v, bind)})`,
+      exact: def.type !== 'default' && inner.exact,
+    }
+  );
 }
 
 let evalAllowed: boolean | undefined;
