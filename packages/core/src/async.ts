@@ -57,7 +57,6 @@ export async function runWithinTime<T>(
 export class SingleFlight<T> {
   #inFlight: Promise<T> | undefined;
 
-  /** Joins the running task, or starts `task` when none is running. */
   run(task: () => Promise<T>): Promise<T> {
     this.#inFlight ??= task().finally(() => {
       this.#inFlight = undefined;

@@ -56,7 +56,17 @@ export class ClientConnection implements ServiceConnection {
             return response;
           })
       : fetched;
-    this.send = rest.payment ? this.#paymentStep(rest.payment).wrap(plain) : plain;
+    this.send = rest.payment
+      ? new PaymentStep<CallScope>(rest.payment, {
+          isApiKeyBearer: (value) => apiKey !== undefined && value === `Bearer ${apiKey}`,
+          logger: rest.logger,
+          redact: this.redact,
+          credentialSent: (scope, credential) => {
+            this.#secrets.add(credential);
+            scope.credential = credentialToken(credential);
+          },
+        }).wrap(plain)
+      : plain;
     const json = { 'content-type': 'application/json' };
     const bearer = rest.mcpAuthHeader === 'bearer';
     const mcpKey = bearer ? { authorization: `Bearer ${apiKey}` } : { 'x-api-key': `${apiKey}` };
@@ -70,19 +80,6 @@ export class ClientConnection implements ServiceConnection {
 
   #frozen(own: Record<string, string>): Record<string, string> {
     return Object.freeze(this.headers(own));
-  }
-
-  #paymentStep(payment: NonNullable<ResolvedOptions['payment']>): PaymentStep<CallScope> {
-    const apiKey = this.#apiKey;
-    return new PaymentStep<CallScope>(payment, {
-      isApiKeyBearer: (value) => apiKey !== undefined && value === `Bearer ${apiKey}`,
-      logger: this.#options.logger,
-      redact: this.redact,
-      credentialSent: (scope, credential) => {
-        this.#secrets.add(credential);
-        scope.credential = credentialToken(credential);
-      },
-    });
   }
 
   /** The redactor of one call's answer: also its payment credential and bearer `token`. */

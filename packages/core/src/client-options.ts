@@ -121,9 +121,8 @@ function checkAuthHeader(value: string | undefined): 'x-api-key' | 'bearer' {
 }
 
 /**
- * A key is sent as a header value, so it must be printable ASCII (fetch would send `é` as
- * one Latin-1 byte, a form the redactor does not look for) and at most
- * {@link MAX_SECRET_LENGTH} characters. The message never echoes the key.
+ * A key is a header value: printable ASCII (fetch would send `é` as one Latin-1 byte, a form
+ * the redactor does not look for), at most {@link MAX_SECRET_LENGTH} long. Never echoed.
  */
 function checkApiKey(apiKey: string | undefined): string | undefined {
   if (apiKey !== undefined && !/^[\x20-\x7e]*$/.test(apiKey))
@@ -135,10 +134,7 @@ function checkApiKey(apiKey: string | undefined): string | undefined {
   return apiKey;
 }
 
-/**
- * Applies defaults and environment fallbacks, and checks what TypeScript cannot: the key,
- * the addresses, the numbers' ranges, the functions.
- */
+/** Applies defaults and environment fallbacks, and checks what TypeScript cannot. */
 export function resolveOptions(options: CatalogClientOptions = {}) {
   const limit = (name: 'maxResponseBytes' | 'maxSseLineBytes') =>
     checkNumber(name, options[name], 1, DEFAULT_BODY_LIMITS[name], true);

@@ -52,10 +52,7 @@ export interface CatalogDiscoveryOptions extends RequestOptions {
 
 /** The catalog's MCP tools: `search_catalog`, and `lookup_catalog`/`get_product` when listed. */
 export interface CatalogApi {
-  /**
-   * Searches products; without a key, on the anonymous tier (links not monetized). Buy
-   * links are returned byte for byte: never rewrite them.
-   */
+  /** Searches products (without a key, on the anonymous tier); never rewrite its buy links. */
   search(
     catalog: CatalogQuery,
     options?: CatalogCallOptions,
@@ -76,10 +73,7 @@ export interface CatalogApi {
 
 /** Conversations (REST). */
 export interface ConversationsApi {
-  /**
-   * Creates a conversation (one per chat session; never poll this endpoint). Not
-   * idempotent: never resent once it may have arrived.
-   */
+  /** Creates a conversation, one per chat (never poll); not resent once it may have arrived. */
   create(body?: ConversationCreate, options?: RequestOptions): Promise<Conversation>;
 }
 
@@ -96,6 +90,7 @@ const INSPECT = /* @__PURE__ */ Symbol.for('nodejs.util.inspect.custom');
 export class CatalogClient {
   readonly #connection: ClientConnection;
   #lastRpcId = 0;
+  readonly #nextId = () => ++this.#lastRpcId;
   #tools: Promise<readonly string[]> | undefined;
 
   readonly websites: WebsitesApi;
@@ -111,17 +106,16 @@ export class CatalogClient {
     this.collections = {
       update: (collectionId, body, opts) => updateCollection(connection, collectionId, body, opts),
     };
-    const nextId = () => ++this.#lastRpcId;
     this.catalog = {
-      search: (catalog, opts) => callCatalogTool(connection, nextId, SEARCH, catalog, opts),
+      search: (catalog, opts) => callCatalogTool(connection, this.#nextId, SEARCH, catalog, opts),
       tools: (opts = {}) => this.#listTools(opts),
       lookup: (catalog, opts) =>
         this.#requireTool(LOOKUP.tool, opts?.signal).then(() =>
-          callCatalogTool(connection, nextId, LOOKUP, catalog, opts),
+          callCatalogTool(connection, this.#nextId, LOOKUP, catalog, opts),
         ),
       getProduct: (catalog, opts) =>
         this.#requireTool(GET_PRODUCT.tool, opts?.signal).then(() =>
-          callCatalogTool(connection, nextId, GET_PRODUCT, catalog, opts),
+          callCatalogTool(connection, this.#nextId, GET_PRODUCT, catalog, opts),
         ),
     };
     this.conversations = { create: (body, opts) => createConversation(connection, body, opts) };
@@ -134,8 +128,8 @@ export class CatalogClient {
   /** A failed read is forgotten, so the next call tries again. */
   #listTools({ refresh, ...options }: CatalogDiscoveryOptions): Promise<readonly string[]> {
     if (this.#tools === undefined || refresh === true) {
-      const read = listCatalogTools(this.#connection, () => ++this.#lastRpcId, options).then(
-        (names) => Object.freeze(names),
+      const read = listCatalogTools(this.#connection, this.#nextId, options).then((names) =>
+        Object.freeze(names),
       );
       this.#tools = read;
       read.catch(() => {

@@ -25,10 +25,8 @@ import {
 import { checkRequest, validateRequest } from './validation/request.js';
 
 /**
- * Reads the 2xx answer to a change. The service accepted and applied the change, so an
- * answer that does not match the contract (`{"ok":true}`, an empty body) is a ProtocolError
- * with `outcomeUnknown: true`: the change is in place although nothing readable says so, and
- * a caller told "try again" would apply it twice.
+ * Reads the 2xx answer to a change: one not matching the contract (`{"ok":true}`, empty) is a
+ * ProtocolError with `outcomeUnknown: true`, as the change is in place and a retry would repeat it.
  */
 export function parseChangeAnswer<S extends z.$ZodType>(
   schema: S,

@@ -1,7 +1,7 @@
+import type { CatalogClient } from '../client.js';
 import { ProtocolError } from '../errors/transport-errors.js';
 import { parseResponse } from '../http/response-body.js';
-import type { RestRequest, RestResponse } from '../http/rest-call.js';
-import type { RequestOptions } from '../http/service-connection.js';
+import type { RestRequest } from '../http/rest-call.js';
 import { parseChangeAnswer } from '../rest-operations.js';
 import {
   ConversationIdSchema,
@@ -16,9 +16,7 @@ import { requireToken } from '../validation/text.js';
 import type { TokenMinter } from './token-manager.js';
 
 /** What the HTTP helpers need of a `CatalogClient`: its low-level REST call. */
-export interface RestCaller {
-  request(request: RestRequest, options?: RequestOptions): Promise<RestResponse>;
-}
+type RestCaller = Pick<CatalogClient, 'request'>;
 
 /**
  * The life asked for when none is given, always sent: a service whose own default is shorter
@@ -64,7 +62,6 @@ export function createHttpTokenMinter(options: {
   const body = validateRequest(TokenMintRequestSchema, { ttl_seconds: ttlSeconds }, operation);
   const mint: TokenMinter = async ({ signal }) => {
     const response = await post(client, operation, { conversationId, signal }, 'tokens', { body });
-    // A 2xx to a mint created a token, even when its answer cannot be read.
     const minted = parseChangeAnswer(ConversationTokenSchema, response, operation);
     const serverDate = response.headers.get('date') ?? undefined;
     return { token: minted.token, expiresAt: minted.expires_at, serverDate, ttlSeconds };

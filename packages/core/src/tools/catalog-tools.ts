@@ -17,10 +17,7 @@ import type {
 import { errorTextForModel } from './error-text.js';
 import { type CatalogToolsOptions, readToolOptions } from './options.js';
 
-/**
- * A catalog tool bound to a client, options and its final name: what the adapters wrap.
- * `execute` returns a {@link CatalogToolResult} or throws the client's typed error.
- */
+/** A catalog tool bound to a client, options and its final name: what the adapters wrap. */
 export interface CatalogTool<
   Input,
   Output extends CatalogToolResult,
@@ -101,10 +98,7 @@ export type AnyCatalogTool = {
   [Name in keyof typeof BUILT_INS]: BoundCatalogTool<(typeof BUILT_INS)[Name]>;
 }[keyof typeof BUILT_INS];
 
-/**
- * Builds the selected catalog tools (a ConfigurationError names each bad option). Adapters
- * call this and only translate the result.
- */
+/** Builds the selected catalog tools; a ConfigurationError names each bad option. */
 export function createCatalogToolList<Extra extends AnyCatalogToolDefinition = never>(
   options: CatalogToolsOptions<Extra> = {},
 ): Array<AnyCatalogTool | BoundCatalogTool<Extra>> {

@@ -34,9 +34,8 @@ function priceText({ price, list_price: list, availability }: Variant): string |
         ? 'out of stock'
         : undefined;
   const notes = [sale ? `was ${formatMinorUnits(list)}` : undefined, stock].filter(Boolean);
-  return notes.length
-    ? `${formatMinorUnits(price)} (${notes.join(', ')})`
-    : formatMinorUnits(price);
+  const text = formatMinorUnits(price);
+  return notes.length ? `${text} (${notes.join(', ')})` : text;
 }
 
 /**

@@ -124,10 +124,7 @@ function repeatedUpdateText({ collectionId, pendingAdds, repeatedAdds }: Repeate
   return `Not sent: an earlier change to collection ${collectionId}, ${what}, is still being sent or ended with an unknown outcome (it may be in place), and ${why}. Do not call this tool again with these clauses, in any form. Tell the user the earlier change may already be in place and ask them to check the collection. Adding or replacing clauses of collection ${collectionId} is refused for up to 10 minutes; renames, descriptions and removals of clauses still work.`;
 }
 
-/**
- * A fixed text per JSON-RPC error of the MCP endpoint: the service's own message is never
- * forwarded, since a careless one echoes the key (whole, or its last characters).
- */
+/** A fixed text per JSON-RPC error: the service's message may echo the key (or its end). */
 function mcpErrorText({ rpcCode }: McpError): string {
   const code = `(MCP error ${Number.isSafeInteger(rpcCode) ? rpcCode : 'unknown'})`;
   if (rpcCode === -32602 || rpcCode === -32600) {

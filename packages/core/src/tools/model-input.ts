@@ -62,8 +62,7 @@ export function objectOf(fields: Readonly<Record<string, Coerce>>): Coerce {
 
 /**
  * A plain string in the JSON Schema (strict mode allows no length keywords), trimmed, checked
- * in one pass by the tool's rules and the client's schema of the wire field (`rule`): the tool
- * and the client cannot disagree about what is valid. `what` tells the model what to give.
+ * by the tool's rules and by `rule`, the client's schema of the wire field, so the two agree.
  */
 export function text(what: string, rule?: z.core.$ZodType) {
   return z

@@ -22,16 +22,11 @@ export function minorUnitsText(
   cache: Map<string, Intl.NumberFormat | null>,
 ): string {
   const { amount, currency } = price;
-  // ISO 4217 exponents other than 2 (list one); every other code, known or not, has 2.
-  const exponent = /^(?:BIF|CLP|DJF|GNF|ISK|JPY|KMF|KRW|PYG|RWF|UGX|UYI|VND|VUV|XAF|XOF|XPF)$/.test(
-    currency,
-  )
-    ? 0
-    : /^(?:BHD|IQD|JOD|KWD|LYD|OMR|TND)$/.test(currency)
-      ? 3
-      : /^(?:CLF|UYW)$/.test(currency)
-        ? 4
-        : 2;
+  // ISO 4217 exponents other than 2, after each code; every other code, known or not, has 2.
+  const odd =
+    ' BIF0 CLP0 DJF0 GNF0 ISK0 JPY0 KMF0 KRW0 PYG0 RWF0 UGX0 UYI0 VND0 VUV0 XAF0 XOF0 XPF0 BHD3 IQD3 JOD3 KWD3 LYD3 OMR3 TND3 CLF4 UYW4';
+  const at = /^[A-Z]{3}$/.test(currency) ? odd.indexOf(` ${currency}`) : -1;
+  const exponent = at < 0 ? 2 : Number(odd[at + 4]);
   if (!cache.has(currency)) {
     let formatter: Intl.NumberFormat | null = null;
     try {

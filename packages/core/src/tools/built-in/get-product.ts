@@ -79,12 +79,11 @@ export const getProductTool = /* @__PURE__ */ defineCatalogTool<
   inputSchema: GetProductInputSchema,
   mutates: false,
   async execute(input, { client, signal }) {
-    const selected = input.selected ?? [];
-    const preferences = input.preferences ?? [];
+    const { selected, preferences } = input;
     const request: ProductSelection = {
       id: input.product_id,
-      ...(selected.length > 0 ? { selected } : {}),
-      ...(preferences.length > 0 ? { preferences } : {}),
+      ...(selected?.length ? { selected } : {}),
+      ...(preferences?.length ? { preferences } : {}),
     };
     const { result, tier } = await client.catalog.getProduct(request, signal ? { signal } : {});
     return { request, response: result, tier };

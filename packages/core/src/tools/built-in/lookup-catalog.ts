@@ -58,11 +58,10 @@ export const lookupCatalogTool = /* @__PURE__ */ defineCatalogTool<
   inputSchema: LookupCatalogInputSchema,
   mutates: false,
   async execute(input, { client, signal }) {
-    const ids = input.product_ids ?? [];
-    const urls = input.urls ?? [];
+    const { product_ids: ids, urls } = input;
     const request: CatalogLookup = {
-      ...(ids.length > 0 ? { ids } : {}),
-      ...(urls.length > 0 ? { urls } : {}),
+      ...(ids?.length ? { ids } : {}),
+      ...(urls?.length ? { urls } : {}),
     };
     const { result, tier } = await client.catalog.lookup(request, signal ? { signal } : {});
     return { request, response: result, tier };

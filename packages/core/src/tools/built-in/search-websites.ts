@@ -24,9 +24,6 @@ import {
 /** The example category id the description gives: a slug as the service's results use. */
 const EXAMPLE_CATEGORY_ID = 'running-shoes';
 
-/** `UK` is not an ISO 3166-1 code, but models (and people) use it for Great Britain. */
-const COUNTRY_ALIASES = { UK: 'GB' } as const;
-
 /** Arguments the model gives `search_websites`; null, or left out, means "not given". */
 export const SearchWebsitesInputSchema = /* @__PURE__ */ schema(() => {
   const { queryMaxLength, limitMin, limitMax, limitDefault, defaultCountry } =
@@ -58,7 +55,8 @@ export const SearchWebsitesInputSchema = /* @__PURE__ */ schema(() => {
     {
       limit: integerText,
       category_ids: listOf(),
-      country: oneOf(COUNTRY_CODES, COUNTRY_ALIASES),
+      // `UK` is not an ISO 3166-1 code, but models (and people) use it for Great Britain.
+      country: oneOf(COUNTRY_CODES, { UK: 'GB' }),
     },
   );
 });
