@@ -57,7 +57,6 @@ export function nameUnpayableChallenges(error: unknown): void {
   if (problems.length > 0) error.message = `${error.message} (${problems.join('; ')})`;
 }
 
-/** Decodes a `Payment-Receipt` value; an undecodable one keeps only `raw`. */
 export function decodePaymentReceipt(header: string): PaymentReceipt {
   const fields = decodeBase64UrlJson(header.trim()) ?? {};
   return {
