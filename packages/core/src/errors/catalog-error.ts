@@ -4,12 +4,6 @@
  */
 const BRAND = Symbol.for('@catalogkit/core.error-kinds');
 
-/** A class that can check the brand. */
-interface BrandedClass<T> {
-  readonly kind: string;
-  readonly prototype: T;
-}
-
 /** Base class of every error thrown by catalogkit. */
 export class CatalogError extends Error {
   /** Brand name of this class; each subclass declares its own. */
@@ -37,16 +31,13 @@ export class CatalogError extends Error {
   }
 
   /** Whether `value` is an instance of this class, also from another copy of the package. */
-  static is<T>(this: BrandedClass<T>, value: unknown): value is T {
+  static is<T>(this: { readonly kind: string; prototype: T }, value: unknown): value is T {
     // biome-ignore lint/complexity/noThisInStatic: polymorphic on purpose (NotFoundError.is checks NotFoundError)
-    return isInstance(this, value);
+    const type = this;
+    if (value instanceof (type as unknown as abstract new () => T)) return true;
+    const kinds = (value as { [BRAND]?: unknown } | null)?.[BRAND];
+    return Array.isArray(kinds) && Object.hasOwn(type, 'kind') && kinds.includes(type.kind);
   }
-}
-
-function isInstance<T>(type: BrandedClass<T>, value: unknown): value is T {
-  if (value instanceof (type as unknown as abstract new () => T)) return true;
-  const kinds = (value as { [BRAND]?: unknown } | null)?.[BRAND];
-  return Array.isArray(kinds) && Object.hasOwn(type, 'kind') && kinds.includes(type.kind);
 }
 
 /** @internal Records whether a failed data-changing call may have applied its change. */

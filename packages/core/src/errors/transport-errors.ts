@@ -73,19 +73,16 @@ export class ProtocolError extends CatalogError {
   }
 }
 
+type BodyLimit = 'maxResponseBytes' | 'maxSseLineBytes';
+
 /** An answer grew past the client's size limit and was aborted; names the limit, not the body. */
 export class ResponseTooLargeError extends ProtocolError {
   static override readonly kind: string = 'ResponseTooLargeError';
   /** In bytes after decoding. */
   readonly limitBytes: number;
-  readonly limit: 'maxResponseBytes' | 'maxSseLineBytes';
+  readonly limit: BodyLimit;
 
-  constructor(
-    operation: string,
-    limit: 'maxResponseBytes' | 'maxSseLineBytes',
-    limitBytes: number,
-    status?: number,
-  ) {
+  constructor(operation: string, limit: BodyLimit, limitBytes: number, status?: number) {
     const what = limit === 'maxResponseBytes' ? 'the answer' : 'a line of the event stream';
     super(
       `${operation}: ${what} exceeded ${limitBytes} bytes (option ${limit}); the request was aborted`,

@@ -4,19 +4,15 @@ import { AbortError, TimeoutError } from '../errors/transport-errors.js';
 import { type CallObserver, type CatalogInstrumentation, observeCall } from '../instrumentation.js';
 import { type RetryContext, retryDelayFor } from './retry.js';
 
-/** Size limits on what one answer may make the client hold, in bytes after decoding. */
-export interface BodyLimits {
-  /** The whole answer: JSON, event stream or error body. */
-  maxResponseBytes: number;
-  /** One line of an event stream (a `data:` line holds a whole answer). */
-  maxSseLineBytes: number;
-}
-
-/** 10 MiB per answer; 4 MiB per event-stream line (a 100-product answer is about 0.6 MiB). */
-export const DEFAULT_BODY_LIMITS: BodyLimits = {
+/** Limits on what one answer may make the client hold, in bytes after decoding. */
+export const DEFAULT_BODY_LIMITS = {
+  /** The whole answer: JSON, event stream or error body (a 100-product answer is ~0.6 MiB). */
   maxResponseBytes: 10_485_760,
+  /** One line of an event stream (a `data:` line holds a whole answer). */
   maxSseLineBytes: 4_194_304,
 };
+
+export type BodyLimits = typeof DEFAULT_BODY_LIMITS;
 
 /**
  * The lifetime of one client call: the caller's signal and the timeout, merged into one

@@ -5,9 +5,6 @@ import { mediaType, parseJsonText, snippet, typeShown } from './response-body.js
 import type { RetryMode } from './retry.js';
 import type { RequestOptions, ServiceConnection } from './service-connection.js';
 
-/** How a REST request authenticates: the client's API key, or a bearer token. */
-export type RestAuth = { type: 'api-key' } | { type: 'bearer'; token: string };
-
 /** One REST call. */
 export interface RestRequest {
   /** Name used in errors and logs, e.g. `websites.search`. */
@@ -21,8 +18,8 @@ export interface RestRequest {
   body?: unknown;
   /** Whether the request may be repeated after a failure that may have reached the service. */
   retry: RetryMode;
-  /** Default: the API key. */
-  auth?: RestAuth;
+  /** How it authenticates: the client's API key (the default), or a bearer token. */
+  auth?: { type: 'api-key' } | { type: 'bearer'; token: string };
 }
 
 /** A successful REST answer. */
@@ -64,7 +61,6 @@ export async function callRest(
       throw errorFromResponse(response, text, { operation, redact, credentialSent: true });
     }
     if (text.trim() === '') return { status, headers: response.headers, data: undefined };
-    // `application/json` and `application/*+json`.
     if (!/^application\/(.*\+)?json$/.test(mediaType(response))) {
       throw new ProtocolError(
         `${operation}: expected JSON, got ${typeShown(response, redact)} (HTTP ${status}): ${snippet(text, redact)}`,

@@ -51,10 +51,8 @@ function connectionError(
 }
 
 /**
- * The request a redirect leads to, or undefined without a `Location` (the answer is returned).
- * Not followed, a ProtocolError naming no server text: a change's (307/308 would send it
- * again), one this runtime hides, one to another origin (it would get the credentials), one
- * whose `Location` is not a URL.
+ * The request a redirect leads to, or undefined without a `Location` (the answer is returned);
+ * one not followed is a ProtocolError naming no server text.
  */
 function nextHop(
   response: Response,

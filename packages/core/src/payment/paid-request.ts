@@ -19,7 +19,6 @@ import type { PaymentContext, PaymentOptions, PaymentReceipt } from './types.js'
 export interface PaymentCall {
   readonly operation: string;
   readonly signal: AbortSignal;
-  /** The TimeoutError or AbortError that ended the call, if one did. */
   readonly failure: Error | undefined;
 }
 
@@ -58,15 +57,13 @@ export function nameUnpayableChallenges(error: unknown): void {
   if (problems.length > 0) error.message = `${error.message} (${problems.join('; ')})`;
 }
 
-/** Decodes a `Payment-Receipt` value; an undecodable one keeps only `raw`. */
 export function decodePaymentReceipt(header: string): PaymentReceipt {
   const fields = decodeBase64UrlJson(header.trim()) ?? {};
-  const { method, reference, status, timestamp } = fields;
   return {
-    method: text(method),
-    reference: text(reference),
-    status: text(status),
-    timestamp: text(timestamp),
+    method: text(fields.method),
+    reference: text(fields.reference),
+    status: text(fields.status),
+    timestamp: text(fields.timestamp),
     challengeId: text(fields.challengeId ?? fields.challenge_id),
     fields,
     raw: header,

@@ -22,9 +22,6 @@ interface Entry {
   claim: boolean;
 }
 
-/** Expired entries are swept every this many operations, also in a process that only reads. */
-const SWEEP_EVERY_OPERATIONS = 100;
-
 /** The default {@link CatalogStore}, in this process's memory; `@catalogkit/redis` shares one. */
 export class MemoryCatalogStore implements CatalogStore {
   readonly #now: () => number;
@@ -118,8 +115,9 @@ export class MemoryCatalogStore implements CatalogStore {
     };
   }
 
+  /** Expired entries are swept every 100 operations, also in a process that only reads. */
   #countOperation(): void {
-    if (++this.#operations % SWEEP_EVERY_OPERATIONS === 0) this.#sweep();
+    if (++this.#operations % 100 === 0) this.#sweep();
   }
 
   /** Room for one more key: the least recently used non-claim goes, else expired claims. */
