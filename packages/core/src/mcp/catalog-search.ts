@@ -182,7 +182,6 @@ export async function callCatalogTool<A extends z.$ZodType, R extends z.$ZodType
 /** A catalog tool, its schemas' types inferred. */
 export const ucpTool = <A extends z.$ZodType, R extends z.$ZodType>(tool: UcpTool<A, R>) => tool;
 
-/** `search_catalog` (see {@link callCatalogTool}). */
 export const SEARCH = /* @__PURE__ */ ucpTool({
   operation: 'catalog.search',
   tool: SEARCH_CATALOG_TOOL,

@@ -76,18 +76,15 @@ const FIRST_BYTES = /* @__PURE__ */ new TextDecoder(); // strips a BOM at the st
 // A later BOM is content.
 const LATER_BYTES = /* @__PURE__ */ new TextDecoder('utf-8', { ignoreBOM: true });
 
-/** Where the last line end of `bytes` ends; 0 when it has none. */
 const lineEnd = (bytes: Uint8Array) => Math.max(bytes.lastIndexOf(10), bytes.lastIndexOf(13)) + 1;
 const TAIL_BYTES = 4096;
 
 /**
- * Reads events until `onData` finds the answer. Bytes wait until a chunk ends a line, then
- * all of them are decoded in one go: an answer event that arrives in many chunks becomes one
- * string, not pieces joined afterwards. Searching every chunk for a line end would cost a
- * tenth of a large answer's reading, so pending bytes are searched only past a megabyte (each
+ * Reads events until the answer. Searching every chunk whole for a line end would cost a tenth
+ * of a large answer's reading, so pending bytes are searched whole only past a megabyte (each
  * chunk once), which keeps the cap on the open line in time.
  */
-async function readUntilFound(reader: BoundedBodyReader, id: RpcId): Promise<Message | undefined> {
+async function readUntilFound(reader: BoundedBodyReader, id: RpcId): Promise<Message> {
   let found: Message | undefined;
   const onData = (data: string) => {
     found = answerIn(data, id);
@@ -111,8 +108,12 @@ async function readUntilFound(reader: BoundedBodyReader, id: RpcId): Promise<Mes
     if (chunk === undefined) {
       // Some servers end the stream right after the data line, without the blank line that
       // closes the event: it is delivered anyway. A truncated event still fails, as invalid JSON.
-      events.feed(`${decode(concatChunks(pending, size))}\n\n`, onData);
-      return found;
+      if (events.feed(`${decode(concatChunks(pending, size))}\n\n`, onData))
+        return found as Message;
+      throw new ProtocolError(
+        `MCP event stream ended without the answer to request ${JSON.stringify(id)}`,
+        { status: reader.response.status },
+      );
     }
     pending.push(chunk);
     size += chunk.length;
@@ -140,16 +141,12 @@ async function readUntilFound(reader: BoundedBodyReader, id: RpcId): Promise<Mes
       if (end > 0) lines = cut(pending.length - 1, from + end);
     }
     if (lines !== undefined || size >= searchAt) searched = pending.length;
-    if (lines !== undefined && events.feed(decode(lines), onData)) return found;
+    if (lines !== undefined && events.feed(decode(lines), onData)) return found as Message;
     if (size > maxSseLineBytes) throw tooLong();
   }
 }
 
-/**
- * Reads a `text/event-stream` answer until the event holding the JSON-RPC response to
- * `id`; notifications before it are skipped. Stops reading (and closes the stream) as
- * soon as the answer is found. The stream is bounded by the scope's body limits.
- */
+/** The JSON-RPC response to `id` in a `text/event-stream` answer, notifications skipped. */
 export async function readSseResponse(
   response: Response,
   id: RpcId,
@@ -158,17 +155,9 @@ export async function readSseResponse(
   if (!response.body)
     throw new ProtocolError('MCP event stream has no body', { status: response.status });
   const reader = new BoundedBodyReader(response, scope);
-  let found: Message | undefined;
   try {
-    found = await readUntilFound(reader, id);
+    return await readUntilFound(reader, id);
   } finally {
     reader.cancel();
   }
-  if (found === undefined) {
-    throw new ProtocolError(
-      `MCP event stream ended without the answer to request ${JSON.stringify(id)}`,
-      { status: response.status },
-    );
-  }
-  return found;
 }

@@ -2,10 +2,7 @@ import * as z from 'zod/v4/mini';
 import { hasText, MESSAGE_WITHOUT_TEXT } from '../validation/text.js';
 import { type Closed, openObject, schema } from './define.js';
 
-/**
- * Body of `POST /v1/conversations`. The contract does not show its shape, so any JSON
- * object is accepted and sent as JSON sends it (see `openObject`).
- */
+/** Body of `POST /v1/conversations`: any JSON object (the contract does not show its shape). */
 export const ConversationCreateSchema = /* @__PURE__ */ schema(() => openObject());
 /** The body of `POST /v1/conversations`: any JSON object. */
 export type ConversationCreate = z.infer<typeof ConversationCreateSchema>;
@@ -53,10 +50,7 @@ export const TurnSchema = /* @__PURE__ */ schema(() =>
 /** The answer of a turn: its id and the assistant's reply. */
 export type Turn = Closed<z.infer<typeof TurnSchema>>;
 
-/**
- * Path parameter check shared by the conversation calls: text, not empty once trimmed
- * (`requireId` in validation/text.ts is the same rule without zod, for chat pages).
- */
+/** A conversation path parameter: not empty once trimmed (`requireId` is this rule without zod). */
 export const ConversationIdSchema = /* @__PURE__ */ schema(() =>
   z.string().check(z.trim(), z.minLength(1)),
 );

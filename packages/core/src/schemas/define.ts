@@ -5,10 +5,7 @@ export function schema<T>(build: () => T): T {
   return build();
 }
 
-/**
- * A description in zod's global registry, where `z.toJSONSchema` (the MCP SDK, the
- * emulator's tool list) reads it: zod mini has no `.describe()`.
- */
+/** A description where `z.toJSONSchema` (the MCP SDK) reads it: zod mini has no `.describe()`. */
 export function described<T extends z.core.$ZodType>(schema: T, description: string): T {
   z.globalRegistry.add(schema, { description });
   return schema;

@@ -3,9 +3,7 @@ import { safeParse } from 'zod/v4/core';
 import { type RequestIssue, RequestValidationError } from '../errors/catalog-error.js';
 import { hasLoneSurrogate, LONE_SURROGATE_MESSAGE } from './text.js';
 
-type ZodIssue = z.$ZodIssue;
-
-function sizeMessage(issue: ZodIssue & { origin: string }, bound: 'least' | 'most'): string {
+function sizeMessage(issue: z.$ZodIssue & { origin: string }, bound: 'least' | 'most'): string {
   const limit = 'minimum' in issue ? issue.minimum : 'maximum' in issue ? issue.maximum : '';
   const unit = issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : '';
   if (bound === 'least' && Number(limit) === 1 && issue.origin !== 'number') {
@@ -19,7 +17,7 @@ function sizeMessage(issue: ZodIssue & { origin: string }, bound: 'least' | 'mos
  * from zod: the wire schemas use zod mini, which loads no locale, so zod's own text would
  * be "Invalid input" unless the application happens to load zod's full build.
  */
-export function describeIssue(issue: ZodIssue): string {
+export function describeIssue(issue: z.$ZodIssue): string {
   switch (issue.code) {
     case 'too_big':
       return sizeMessage(issue, 'most');
@@ -37,7 +35,7 @@ export function describeIssue(issue: ZodIssue): string {
 }
 
 /** The dotted path of an issue, below `prefix` (the wire name of the value checked). */
-export function issuePath(issue: ZodIssue, prefix = ''): string {
+export function issuePath(issue: z.$ZodIssue, prefix = ''): string {
   return [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
 }
 

@@ -28,11 +28,7 @@ interface Schemaish {
   _zod: { def: Definition };
 }
 
-/**
- * Definition keys whose meaning the compiler knows. Any other key (the `check` and `format`
- * of `z.int()`, a pattern, a key a later zod adds) may carry a rule it would miss: then zod
- * parses.
- */
+/** Any other key (`z.int()`'s `format`, a pattern, a later zod's) may carry a rule: zod parses. */
 const KNOWN_KEYS = /* @__PURE__ */ new Set([
   'type',
   'checks',

@@ -26,13 +26,18 @@ export function hasText(text: string): boolean {
 /** The issue of a shopper's message that {@link hasText} refuses. */
 export const MESSAGE_WITHOUT_TEXT = 'must contain text (it is empty or only whitespace)';
 
-/** The issues of a text field: not a string, no more than whitespace, or not well-formed. */
-function textIssues(value: unknown, path: string, empty: string): RequestIssue[] {
-  if (typeof value !== 'string') return [{ path, message: 'expected string' }];
+/** `value` if it is well-formed text with more than whitespace; else an error naming `path`. */
+function requireText(value: unknown, operation: string, path: string, empty: string): string {
+  if (typeof value !== 'string') fail(operation, path, 'expected string');
   const issues: RequestIssue[] = [];
   if (!hasText(value)) issues.push({ path, message: empty });
   if (hasLoneSurrogate(value)) issues.push({ path, message: LONE_SURROGATE_MESSAGE });
-  return issues;
+  if (issues.length > 0) throw new RequestValidationError(operation, issues);
+  return value;
+}
+
+function fail(operation: string, path: string, message: string): never {
+  throw new RequestValidationError(operation, [{ path, message }]);
 }
 
 /**
@@ -41,9 +46,7 @@ function textIssues(value: unknown, path: string, empty: string): RequestIssue[]
  * `field` otherwise.
  */
 export function requireId(value: unknown, operation: string, field: string): string {
-  const issues = textIssues(value, field, 'must not be empty');
-  if (issues.length > 0) throw new RequestValidationError(operation, issues);
-  return (value as string).trim();
+  return requireText(value, operation, field, 'must not be empty').trim();
 }
 
 /**
@@ -51,9 +54,7 @@ export function requireId(value: unknown, operation: string, field: string): str
  * returned exactly as typed. Throws a RequestValidationError naming `message` otherwise.
  */
 export function requireMessage(value: unknown, operation: string): string {
-  const issues = textIssues(value, 'message', MESSAGE_WITHOUT_TEXT);
-  if (issues.length > 0) throw new RequestValidationError(operation, issues);
-  return value as string;
+  return requireText(value, operation, 'message', MESSAGE_WITHOUT_TEXT);
 }
 
 // An RFC 6750 bearer token is visible ASCII; anything else (a space, CR/LF, NUL, a
@@ -66,13 +67,9 @@ const TOKEN_TEXT = /^[\x21-\x7E]+$/;
  * never quotes the token, which is a secret.
  */
 export function requireToken(value: unknown, operation: string): string {
-  if (typeof value !== 'string') {
-    throw new RequestValidationError(operation, [{ path: 'token', message: 'expected string' }]);
-  }
-  if (!TOKEN_TEXT.test(value)) {
-    const message =
-      'must be visible ASCII only, without spaces or control characters (it is sent in the Authorization header)';
-    throw new RequestValidationError(operation, [{ path: 'token', message }]);
-  }
-  return value;
+  if (typeof value !== 'string') fail(operation, 'token', 'expected string');
+  if (TOKEN_TEXT.test(value)) return value;
+  const message =
+    'must be visible ASCII only, without spaces or control characters (it is sent in the Authorization header)';
+  return fail(operation, 'token', message);
 }
