@@ -5,7 +5,7 @@ import { DEFAULT_RETRY_POLICY } from './http/retry.js';
 import type { CatalogInstrumentation } from './instrumentation.js';
 import type { CatalogLogger } from './logger.js';
 import type { PaymentOptions } from './payment/types.js';
-import { type CatalogStore, STORE_METHODS } from './store/catalog-store.js';
+import { type CatalogStore, checkStore } from './store/catalog-store.js';
 import { MemoryCatalogStore } from './store/memory-store.js';
 
 /** Options of `new CatalogClient(options)`. Every field is optional. */
@@ -146,8 +146,7 @@ export function resolveOptions(options: CatalogClientOptions = {}) {
   const payment = options.payment || undefined;
   checkFunction('payment.pay', payment?.pay, payment !== undefined);
   checkFunction('payment.onReceipt', payment?.onReceipt);
-  const store = options.store ?? new MemoryCatalogStore();
-  for (const method of STORE_METHODS) checkFunction(`store.${method}`, store[method], true);
+  const store = checkStore(options.store ?? new MemoryCatalogStore());
   return {
     apiKey: checkApiKey(options.apiKey?.trim() || readEnv(ENV_VARS.apiKey)),
     baseUrl: resolveUrl('baseUrl', options.baseUrl),

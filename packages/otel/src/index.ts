@@ -381,6 +381,8 @@ export function catalogTelemetry(options: CatalogTelemetryOptions = {}): Catalog
       const traced = Object.create(store) as Record<string, unknown>;
       for (const method of STORE_METHODS) {
         const original = store[method] as (...args: unknown[]) => unknown;
+        // A missing method stays missing, so the client still names it when it is made.
+        if (typeof original !== 'function') continue;
         traced[method] = (...args: unknown[]) =>
           within(
             () =>

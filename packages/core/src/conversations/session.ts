@@ -1,7 +1,7 @@
 import { abortable, runWithinTime, SingleFlight } from '../async.js';
 import { AbortError, ProtocolError } from '../errors/transport-errors.js';
 import type { Turn } from '../schemas/conversations.js';
-import type { CatalogStore } from '../store/catalog-store.js';
+import { type CatalogStore, checkStore } from '../store/catalog-store.js';
 import { MemoryCatalogStore } from '../store/memory-store.js';
 import { readThroughLocked } from '../store/read-through.js';
 import { requireId, requireMessage, requireToken } from '../validation/text.js';
@@ -52,7 +52,7 @@ export class ChatSession<TTurn = Turn> {
     this.#sessionId = requireId(options?.sessionId, 'ChatSession', 'sessionId');
     this.#options = options;
     const clock = options.tokenOptions?.now;
-    this.#store = options.store ?? new MemoryCatalogStore(clock ? { now: clock } : {});
+    this.#store = checkStore(options.store ?? new MemoryCatalogStore(clock ? { now: clock } : {}));
   }
 
   /** The conversation's id, creating the conversation on first use only. */

@@ -4,7 +4,7 @@ import { StoreUnavailableError, TokenMintError } from '../errors/conversation-er
 import { AbortError } from '../errors/transport-errors.js';
 import { isRecord } from '../is-record.js';
 import type { CatalogLogger } from '../logger.js';
-import type { CatalogStore, StoredValue } from '../store/catalog-store.js';
+import { type CatalogStore, checkStore, type StoredValue } from '../store/catalog-store.js';
 import { MemoryCatalogStore } from '../store/memory-store.js';
 import { readThroughLocked } from '../store/read-through.js';
 
@@ -94,7 +94,7 @@ export class ConversationTokenManager {
     this.#now = options.now ?? (() => performance.now());
     this.#wallNow = options.now ?? Date.now;
     this.#mint = options.mint;
-    this.#store = options.store ?? new MemoryCatalogStore({ now: this.#now });
+    this.#store = checkStore(options.store ?? new MemoryCatalogStore({ now: this.#now }));
     this.#key = options.key ?? 'conversation-token';
     this.#marginMs = options.refreshMarginMs ?? 60_000;
     this.#mintTimeoutMs = options.mintTimeoutMs ?? 15_000;

@@ -69,7 +69,8 @@ class Matcher {
   readonly secrets: readonly string[];
   readonly shortest: number;
   readonly longest: number;
-  readonly numeric: boolean; // a secret that a JSON number could spell
+  /** The secrets a JSON number could spell, as JSON.parse reads them (it rounds past 2^53). */
+  readonly numbers: ReadonlySet<number>;
   readonly depth = [0]; // of the longest form ending at a node or down its fail chain
   readonly #root = new Int32Array(128); // the root's ASCII edges: most text stays there
   readonly #unit = [-1]; // a node's first edge, its unit and child: most nodes have one
@@ -82,7 +83,7 @@ class Matcher {
   constructor(secrets: readonly (string | undefined)[]) {
     const valid = (s: string | undefined): s is string => (s?.length ?? 0) >= MIN_SECRET_LENGTH;
     this.secrets = [...new Set(secrets)].filter(valid);
-    this.numeric = this.secrets.some((secret) => /^[-+.\deE]+$/.test(secret));
+    this.numbers = new Set(this.secrets.filter((s) => /^[-+.\deE]+$/.test(s)).map(Number));
     const forms = this.secrets
       .flatMap((owner) => formsOf(owner).map((form) => [form, owner] as const))
       .sort((a, b) => b[0].length - a[0].length);
@@ -195,11 +196,14 @@ function isContainer(value: unknown): value is Container {
 function redactValue(value: unknown, matchers: readonly Matcher[]): unknown {
   const [copies, visited] = [new Map<unknown, Container>(), new Set<Container>()];
   // A number is read as its text only where a secret could be one (a key of digits).
-  const numeric = matchers.some((matcher) => matcher.numeric);
+  const numeric = matchers.some((matcher) => matcher.numbers.size > 0);
   const redact = (item: unknown) =>
     typeof item === 'string'
       ? redactText(item, matchers)
-      : numeric && typeof item === 'number' && redactText(`${item}`, matchers) !== `${item}`
+      : numeric &&
+          typeof item === 'number' &&
+          (matchers.some((m) => m.numbers.has(item)) ||
+            redactText(`${item}`, matchers) !== `${item}`)
         ? REDACTED
         : (copies.get(item) ?? item);
   const stack: [Container, boolean][] = isContainer(value) ? [[value, false]] : [];

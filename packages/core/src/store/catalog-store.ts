@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../errors/catalog-error.js';
 /** A value read from a {@link CatalogStore}. */
 export interface StoredValue {
   value: string;
@@ -41,12 +42,14 @@ export interface CatalogStore {
   lock(key: string, options: LockOptions): Promise<ReleaseLock>;
 }
 
-/** What a store written in JavaScript must have: one lacking `deleteIfEquals` would fail after a change was sent. */
-export const STORE_METHODS = [
-  'get',
-  'set',
-  'setIfAbsent',
-  'delete',
-  'deleteIfEquals',
-  'lock',
-] as const;
+const STORE_METHODS = ['get', 'set', 'setIfAbsent', 'delete', 'deleteIfEquals', 'lock'] as const;
+
+/**
+ * `store`, refused (ConfigurationError naming the method) when a store written in JavaScript
+ * lacks one: one missing `deleteIfEquals` or `set` would fail only after a change was sent.
+ */
+export function checkStore<S extends CatalogStore>(store: S, option = 'store'): S {
+  const missing = STORE_METHODS.find((method) => typeof store?.[method] !== 'function');
+  if (missing) throw new ConfigurationError(`option ${option}.${missing} must be a function`);
+  return store;
+}

@@ -25,7 +25,8 @@ interface Definition {
 }
 
 interface Schemaish {
-  _zod: { def: Definition };
+  /** Set where zod lets the input leave it out: `'optional'`, or `'defaulted'` (it fills one in). */
+  _zod: { def: Definition; optin?: string };
 }
 
 /** Any other key (`z.int()`'s `format`, a pattern, a later zod's) may carry a rule: zod parses. */
@@ -72,6 +73,10 @@ function generate(lines: (bind: Bind) => string[]): Check {
   const source = ['return function (v) {', ...lines(bind), 'return true;', '};'].join('\n');
   return new Function('k', source)(constants) as Check;
 }
+
+/** Whether a compiled check passes `undefined`. */
+const takesUndefined = (field: Compiled) =>
+  generate((bind) => [`if (!(${field.source('v', bind)})) return false;`])(undefined);
 
 /** A container gets a function of its own: one read per field keeps each read's cache warm. */
 function ownFunction(lines: (bind: Bind) => string[], exact: boolean): Compiled {
@@ -134,18 +139,23 @@ function object(def: Definition): Compiled | undefined {
   if (!def.shape || (catchall !== undefined && catchall !== 'unknown' && catchall !== 'never')) {
     return undefined;
   }
-  const keys = Object.keys(def.shape);
-  const fields = Object.values(def.shape).map(compile);
+  const shape = def.shape;
+  const keys = Object.keys(shape);
+  const fields = Object.values(shape).map(compile);
   if (fields.some((field) => field === undefined)) return undefined;
   return ownFunction(
     (bind) => {
       const lines = ['if (typeof v !== "object" || v === null || Array.isArray(v)) return false;'];
       lines.push('let f;');
       keys.forEach((key, index) => {
-        const source = (fields[index] as Compiled).source('f', bind);
-        if (source !== 'true') {
-          lines.push(`f = v[${JSON.stringify(key)}]; if (!(${source})) return false;`);
+        const field = fields[index] as Compiled;
+        const [source, name] = [field.source('f', bind), JSON.stringify(key)];
+        // zod refuses a missing key its schema does not let be left out, even one that takes
+        // `undefined` (`z.unknown()`): only such a key's presence is checked.
+        if (shape[key]?._zod.optin === undefined && takesUndefined(field)) {
+          lines.push(`if (!(${name} in v)) return false;`);
         }
+        if (source !== 'true') lines.push(`f = v[${name}]; if (!(${source})) return false;`);
       });
       if (catchall !== 'unknown') {
         const declared: Record<string, true> = Object.create(null);
@@ -196,17 +206,15 @@ const WRAPPERS: Record<string, string> = {
   default: '!== undefined &&',
 };
 
-/** Whether zod writes a value in place of `undefined` (a default, maybe wrapped). */
-const fills = (def: Definition | undefined): boolean =>
-  def?.type === 'default' || (def?.type !== undefined && fills(def.innerType?._zod.def));
-
 function wrapper(def: Definition): Compiled | undefined {
-  // An optional around a default runs the default on `undefined`, as zod does.
-  if (def.type === 'optional' && fills(def.innerType?._zod.def)) return undefined;
   const inner = def.innerType && compile(def.innerType);
+  // An optional around what fills in a default (maybe in a union) hands it `undefined`, as zod.
+  const delegate = def.type === 'optional' && def.innerType?._zod.optin === 'defaulted';
   return (
     inner && {
-      source: (v, bind) => `(${v} ${WRAPPERS[def.type]} ${inner.source(v, bind)})`,
+      source: delegate
+        ? inner.source
+        : (v, bind) => `(${v} ${WRAPPERS[def.type]} ${inner.source(v, bind)})`,
       exact: def.type !== 'default' && inner.exact,
     }
   );
