@@ -6,13 +6,13 @@ import { CatalogClient, ConfigurationError } from '../src/index.js';
 import type { CatalogStore } from '../src/store/catalog-store.js';
 import { MemoryCatalogStore } from '../src/store/memory-store.js';
 import { createCatalogToolList } from '../src/tools/index.js';
-import { answerCheck } from '../src/validation/schema-check.js';
+import { schemaCheck } from '../src/validation/schema-check.js';
 import { catalogPayload, rpcIdOf } from './support/fixtures.js';
 import { sendJson, startTestServer, type TestServer } from './support/test-server.js';
 
 /** The check's promise: it passes a value only when zod succeeds and returns an equal value. */
 function agreesWithZod(schema: z.ZodType, value: unknown): boolean {
-  const check = answerCheck(schema);
+  const check = schemaCheck(schema);
   if (check === undefined || !check(value)) return true;
   const parsed = schema.safeParse(value);
   return parsed.success && isDeepStrictEqual(parsed.data, value);

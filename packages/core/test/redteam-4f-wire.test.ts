@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
 import { ResponseTooLargeError } from '../src/errors/index.js';
 import { CatalogClient, RequestValidationError } from '../src/index.js';
-import { answerCheck } from '../src/validation/schema-check.js';
+import { schemaCheck } from '../src/validation/schema-check.js';
 import { rpcIdOf, TEST_KEY, toolsCallAnswer } from './support/fixtures.js';
 import { sendJson, startTestServer, type TestServer } from './support/test-server.js';
 
@@ -107,7 +107,7 @@ describe('red team 4f wire: SSE reader', () => {
 
 /** The check's promise: it passes a value only when zod succeeds and returns an equal value. */
 function agreesWithZod(schema: z.ZodType, value: unknown): boolean {
-  const check = answerCheck(schema);
+  const check = schemaCheck(schema);
   if (check === undefined || !check(value)) return true;
   const parsed = schema.safeParse(value);
   return parsed.success && isDeepStrictEqual(parsed.data, value);
@@ -136,7 +136,7 @@ describe('red team 4f wire: the answer check against zod', () => {
         return z.array(Node);
       },
     });
-    expect(() => answerCheck(Node)).not.toThrow();
+    expect(() => schemaCheck(Node)).not.toThrow();
   });
 });
 

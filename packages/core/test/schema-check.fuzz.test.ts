@@ -7,10 +7,10 @@ import { CatalogClient } from '../src/client.js';
 import { withoutProtoKeys } from '../src/http/response-body.js';
 import { CatalogSearchResultSchema, SearchCatalogArgumentsSchema } from '../src/schemas/catalog.js';
 import { CollectionSchema, CollectionUpdateSchema } from '../src/schemas/collections.js';
-import { ConversationTokenSchema, TurnSchema } from '../src/schemas/conversations.js';
+import { TurnSchema } from '../src/schemas/conversations.js';
 import { JsonRpcResponseSchema, ToolCallResultSchema } from '../src/schemas/mcp.js';
-import { WebsiteSearchResponseSchema } from '../src/schemas/websites.js';
-import { answerCheck } from '../src/validation/schema-check.js';
+import { WebsiteSearchParamsSchema, WebsiteSearchResponseSchema } from '../src/schemas/websites.js';
+import { schemaCheck } from '../src/validation/schema-check.js';
 import { catalogPayload, rpcIdOf, TEST_KEY, toolsCallAnswer } from './support/fixtures.js';
 import { sendJson, startTestServer } from './support/test-server.js';
 
@@ -108,6 +108,27 @@ const COMPILED: [string, z.core.$ZodType, Json][] = [
     },
   ],
   ['Turn', TurnSchema, { turn_id: 't', reply: { role: 'assistant', content: 'hi' } }],
+  // Requests: their copies are checked first, and zod parses those the check does not pass.
+  ['WebsiteSearchParams', WebsiteSearchParamsSchema, { query: 'shoes', limit: 20, country: 'GB' }],
+  [
+    'SearchCatalogArguments',
+    SearchCatalogArgumentsSchema,
+    {
+      meta: null,
+      catalog: { query: 'trail shoes', pagination: { limit: 1, cursor: 'c' }, placements: ['a'] },
+    },
+  ],
+  [
+    'checks: lengths, bounds, an integer, a pattern, a trim',
+    z.strictObject({
+      name: z.string().min(2).max(3).regex(/^a/),
+      count: z.number().int().gte(1).lt(3),
+      ratio: z.number().gt(0).lte(1),
+      list: z.array(z.string().trim()).min(1).max(2),
+      padded: zm.string().check(zm.trim(), zm.minLength(1)),
+    }),
+    { name: 'ab', count: 2, ratio: 1, list: ['x'], padded: 'p' },
+  ],
   [
     'classic: strict and plain objects, enum, literal, nullable, default, union',
     z.strictObject({
@@ -142,7 +163,7 @@ afterEach(() => {
 
 describe('the answer check is exactly zod with nothing to change', () => {
   it.each(COMPILED)('%s: compiles and passes the valid sample', (_name, schema, sample) => {
-    const check = answerCheck(schema);
+    const check = schemaCheck(schema);
     expect(check).toBeDefined();
     expect(check?.(sample)).toBe(true);
     expect(zodKeepsAsIs(schema, sample)).toBe(true);
@@ -151,7 +172,7 @@ describe('the answer check is exactly zod with nothing to change', () => {
   it.each(COMPILED)(
     '%s: passes a value if and only if zod succeeds and returns it unchanged',
     (_name, schema, sample) => {
-      const check = answerCheck(schema);
+      const check = schemaCheck(schema);
       fc.assert(
         // As an answer reaches the check: parsed from the server's text, own `__proto__`
         // members dropped (the generator adds some, as JSON.parse would make them).
@@ -165,21 +186,23 @@ describe('the answer check is exactly zod with nothing to change', () => {
   );
 
   it('leaves to zod what it does not reproduce: any check, refinement or transform', () => {
-    // Requests carry rules (lengths, patterns, a refinement): they are always zod's.
-    expect(answerCheck(SearchCatalogArgumentsSchema)).toBeUndefined();
-    expect(answerCheck(CollectionUpdateSchema)).toBeUndefined();
-    expect(answerCheck(ConversationTokenSchema)).toBeUndefined();
-    expect(answerCheck(z.int())).toBeUndefined();
-    expect(answerCheck(z.string().max(1))).toBeUndefined();
-    expect(answerCheck(z.string().email())).toBeUndefined();
-    expect(answerCheck(z.array(z.string()).min(1))).toBeUndefined();
-    expect(answerCheck(z.string().transform((s) => s.length))).toBeUndefined();
-    expect(answerCheck(z.lazy(() => z.string()))).toBeUndefined();
-    expect(answerCheck(z.looseObject({ a: z.string().trim() }))).toBeUndefined();
+    // A refinement runs code of its own; so do formats other than a plain pattern.
+    expect(schemaCheck(CollectionUpdateSchema)).toBeUndefined();
+    expect(schemaCheck(z.string().refine((s) => s !== 'x'))).toBeUndefined();
+    expect(schemaCheck(z.int())).toBeUndefined();
+    expect(schemaCheck(z.string().email())).toBeUndefined();
+    expect(schemaCheck(z.string().url())).toBeUndefined();
+    expect(schemaCheck(z.number().multipleOf(2))).toBeUndefined();
+    expect(schemaCheck(z.looseObject({}).check(zm.minLength(1) as never))).toBeUndefined();
+    expect(schemaCheck(z.string().transform((s) => s.length))).toBeUndefined();
+    expect(schemaCheck(z.lazy(() => z.string()))).toBeUndefined();
+    // A trim passes only text it leaves as it is: zod trims the rest.
+    const trimmed = schemaCheck(z.looseObject({ a: z.string().trim() }));
+    expect([trimmed?.({ a: 'x' }), trimmed?.({ a: ' x' })]).toEqual([true, false]);
   });
 
   it('fills nothing in: a default to apply goes to zod', () => {
-    expect(answerCheck(CatalogSearchResultSchema)?.({})).toBe(false);
+    expect(schemaCheck(CatalogSearchResultSchema)?.({})).toBe(false);
     expect(CatalogSearchResultSchema.parse({})).toEqual({ products: [] });
   });
 
@@ -192,7 +215,7 @@ describe('the answer check is exactly zod with nothing to change', () => {
       '__proto__',
     ];
     const schema = z.looseObject(Object.fromEntries(odd.map((key) => [key, z.number()])));
-    const check = answerCheck(schema);
+    const check = schemaCheck(schema);
     const value = JSON.parse(JSON.stringify(Object.fromEntries(odd.map((key) => [key, 1]))));
     expect(check?.(value)).toBe(true);
     expect(check?.({ ...value, [odd[0] as string]: 'one' })).toBe(false);
@@ -201,13 +224,13 @@ describe('the answer check is exactly zod with nothing to change', () => {
   it('keeps an own __proto__ member as JSON.parse made it, leaving the prototype alone', () => {
     // zod drops such a member (or, for an object value, makes it the prototype of its copy).
     const parsed = JSON.parse('{"websites": [], "__proto__": {"polluted": true}}');
-    expect(answerCheck(WebsiteSearchResponseSchema)?.(parsed)).toBe(true);
+    expect(schemaCheck(WebsiteSearchResponseSchema)?.(parsed)).toBe(true);
     expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
     expect(Object.hasOwn(parsed, '__proto__')).toBe(true);
   });
 
   it('generates code (Node allows new Function), one read per declared field', () => {
-    const check = answerCheck(
+    const check = schemaCheck(
       z.looseObject({ id: z.string(), n: z.optional(z.number()), any: z.unknown() }),
     );
     expect(check).toBeDefined();
@@ -221,11 +244,11 @@ describe('the answer check is exactly zod with nothing to change', () => {
 
 describe('the switch: z.config({ jitless: true }) turns the answer check off', () => {
   it('gives no check under jitless, and the check again once it is lifted', () => {
-    expect(answerCheck(CatalogSearchResultSchema)).toBeDefined();
+    expect(schemaCheck(CatalogSearchResultSchema)).toBeDefined();
     z.config({ jitless: true });
-    expect(answerCheck(CatalogSearchResultSchema)).toBeUndefined();
+    expect(schemaCheck(CatalogSearchResultSchema)).toBeUndefined();
     z.config({ jitless: false });
-    expect(answerCheck(CatalogSearchResultSchema)).toBeDefined();
+    expect(schemaCheck(CatalogSearchResultSchema)).toBeDefined();
   });
 
   it('catalog.search answers the same with the check off (zod parses, a copy)', async () => {

@@ -1,4 +1,3 @@
-import { abortable } from '../async.js';
 import {
   ConnectionError,
   ProtocolError,
@@ -50,7 +49,7 @@ export class BoundedBodyReader {
   async read(): Promise<Uint8Array | undefined> {
     try {
       // Raced against the signal, as fetch is: a fetch wrapper may have dropped it.
-      const chunk = this.#reader && (await abortable(this.#reader.read(), this.scope.signal));
+      const chunk = this.#reader && (await this.scope.until(this.#reader.read()));
       if (chunk === undefined || chunk.done) return undefined;
       this.size += chunk.value.byteLength;
       if (this.size > this.scope.limits.maxResponseBytes) {
@@ -94,7 +93,7 @@ export async function readBodyText(response: Response, scope: CallScope): Promis
   const { headers } = response;
   const length = Number(headers.get('content-length') ?? Number.NaN);
   if (length <= scope.limits.maxResponseBytes && !headers.has('content-encoding')) {
-    return abortable(response.text(), scope.signal).catch((error: unknown) => {
+    return scope.until(response.text()).catch((error: unknown) => {
       throw readFailure(error, response, scope);
     });
   }

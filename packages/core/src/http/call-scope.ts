@@ -38,6 +38,11 @@ export interface CallScope {
   /** What this call reports to the client's instrumentation; undefined without one. */
   observer: CallObserver | undefined;
   remainingMs(): number;
+  /**
+   * Waits for `promise` (a fetch, a body read), or rejects with the call's failure once the
+   * call is stopped: a fetch wrapper that drops the signal cannot outlive the call.
+   */
+  until<T>(promise: Promise<T>): Promise<T>;
 }
 
 interface CallSettings {
@@ -73,6 +78,9 @@ export async function runCall<T>(
   const { operation, timeoutMs, signal, mutates = false, instrumentation } = settings;
   const controller = new AbortController();
   const deadline = performance.now() + timeoutMs;
+  // The waits in progress, rejected when the call stops: plain functions, not listeners on
+  // the signal (cheaper; a body read in chunks waits once per chunk).
+  const waits = new Set<(failure: CatalogError) => void>();
   const scope: CallScope = {
     operation,
     signal: controller.signal,
@@ -90,11 +98,25 @@ export async function runCall<T>(
         }),
       ),
     remainingMs: () => Math.max(0, deadline - performance.now()),
+    until: <T>(promise: Promise<T>) =>
+      new Promise<T>((resolve, reject) => {
+        // Handled first: a promise still running when the call stops must not reject unheard.
+        const settle =
+          <V>(end: (value: V) => void) =>
+          (value: V) => {
+            waits.delete(reject);
+            end(value);
+          };
+        promise.then(settle(resolve), settle(reject));
+        if (scope.failure) reject(scope.failure);
+        else waits.add(reject);
+      }),
   };
   const { observer } = scope;
   const stop = (failure: CatalogError) => {
     scope.failure ??= failure;
     controller.abort(scope.failure);
+    for (const reject of waits) reject(scope.failure);
   };
   // Clamped: a timer past 2^31-1 ms fires at once; 24.8 days is as good as no limit.
   const ms = Math.min(timeoutMs, 2 ** 31 - 1);

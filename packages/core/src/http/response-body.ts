@@ -2,7 +2,7 @@ import type * as z from 'zod/v4/core';
 import { safeParse } from 'zod/v4/core';
 import { ProtocolError } from '../errors/transport-errors.js';
 import { describeIssue, issuePath } from '../validation/request.js';
-import { answerCheck } from '../validation/schema-check.js';
+import { schemaCheck } from '../validation/schema-check.js';
 import type { Redactor } from './redact.js';
 
 const SNIPPET_LENGTH = 120;
@@ -109,7 +109,7 @@ export function parseResponse<S extends z.$ZodType>(
   operation: string,
   status?: number,
 ): z.output<S> {
-  if (answerCheck(schema)?.(data)) return data as z.output<S>;
+  if (schemaCheck(schema)?.(data)) return data as z.output<S>;
   const parsed = safeParse(schema, data);
   if (parsed.success) return parsed.data;
   const fields = parsed.error.issues

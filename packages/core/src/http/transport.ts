@@ -1,4 +1,3 @@
-import { abortable } from '../async.js';
 import { ConnectionError, ProtocolError } from '../errors/transport-errors.js';
 import type { CallScope } from './call-scope.js';
 import type { Redactor } from './redact.js';
@@ -131,7 +130,7 @@ export async function send(
         redirect: 'manual',
         signal: scope.signal,
       });
-      response = await abortable(sent, scope.signal);
+      response = await scope.until(sent);
     } catch (error) {
       if (scope.failure) throw scope.failure;
       const failure = connectionError(error, request, redact);

@@ -49,6 +49,33 @@ type Bind = (constant: unknown) => string;
 /** A compiled schema: a boolean expression on the value held in the variable `v`. */
 type Source = (v: string, bind: Bind) => string;
 
+/** The parts of a zod check's definition the compiler reads. */
+interface CheckDefinition {
+  check: string;
+  minimum?: number;
+  maximum?: number;
+  value?: unknown;
+  inclusive?: boolean;
+  format?: string;
+  pattern?: RegExp;
+  tx?: unknown;
+}
+
+/**
+ * The checks the compiler reproduces, as zod runs them, by kind (and format): any other leaves
+ * the schema to zod. An `overwrite` (`z.trim()`) passes only a value it leaves as it is.
+ */
+const CHECKS: Record<string, (def: CheckDefinition, v: string, bind: Bind) => string> = {
+  min_length: (def, v) => `${v}.length >= ${Number(def.minimum)}`,
+  max_length: (def, v) => `${v}.length <= ${Number(def.maximum)}`,
+  greater_than: (def, v, bind) => `${v} ${def.inclusive ? '>=' : '>'} ${bind(def.value)}`,
+  less_than: (def, v, bind) => `${v} ${def.inclusive ? '<=' : '<'} ${bind(def.value)}`,
+  'number_format safeint': (_def, v) => `Number.isSafeInteger(${v})`,
+  'string_format regex': (def, v, bind) =>
+    `(${bind(def.pattern)}.lastIndex = 0, ${bind(def.pattern)}.test(${v}))`,
+  overwrite: (def, v, bind) => `${bind(def.tx)}(${v}) === ${v}`,
+};
+
 /** A schema's source, and the function of its own an object or array gets (a whole answer's check). */
 interface Compiled {
   source: Source;
@@ -100,8 +127,26 @@ function compile(schema: Schemaish): Compiled | undefined {
 
 function build(def: Definition): Compiled | undefined {
   if (Object.keys(def).some((key) => !KNOWN_KEYS.has(key))) return undefined;
-  // A check (a length, a pattern, a refinement) is a rule zod applies: leave it to zod.
-  if ((def.checks?.length ?? 0) > 0) return undefined;
+  const checks = (def.checks ?? []).map(
+    (check) => (check as { _zod: { def: CheckDefinition } })._zod.def,
+  );
+  if (checks.length === 0) return shape(def);
+  // A check of another kind (a refinement) is a rule zod applies: leave it to zod.
+  const rules = checks.map((check) => {
+    const kind = check.format === undefined ? check.check : `${check.check} ${check.format}`;
+    return Object.hasOwn(CHECKS, kind) ? CHECKS[kind] : undefined;
+  });
+  const base = ['string', 'number', 'array'].includes(def.type) ? shape(def) : undefined;
+  if (!base || rules.some((rule) => rule === undefined)) return undefined;
+  return {
+    exact: base.exact, // not its `check`: that one leaves the rules out
+    source: (v, bind) =>
+      `(${base.source(v, bind)} && ${rules.map((rule, i) => rule?.(checks[i] as CheckDefinition, v, bind)).join(' && ')})`,
+  };
+}
+
+/** A schema's own shape, its checks aside. */
+function shape(def: Definition): Compiled | undefined {
   switch (def.type) {
     case 'object':
       return object(def);
@@ -239,11 +284,11 @@ function probeCodeGeneration(): boolean {
 }
 
 /**
- * The answer check of `schema`, or undefined where zod must parse: under `z.config({ jitless:
+ * The check of `schema` (an answer's, or a request's copy), or undefined where zod must parse: under `z.config({ jitless:
  * true })` (read on every call), where `new Function` is refused, or when the schema uses
  * something the compiler does not reproduce exactly (a check, a transform).
  */
-export function answerCheck(schema: z.$ZodType): Check | undefined {
+export function schemaCheck(schema: z.$ZodType): Check | undefined {
   if (globalConfig.jitless) return undefined;
   evalAllowed ??= probeCodeGeneration();
   if (!evalAllowed) return undefined;
