@@ -76,7 +76,13 @@ const FIRST_BYTES = /* @__PURE__ */ new TextDecoder(); // strips a BOM at the st
 // A later BOM is content.
 const LATER_BYTES = /* @__PURE__ */ new TextDecoder('utf-8', { ignoreBOM: true });
 
-const lineEnd = (bytes: Uint8Array) => Math.max(bytes.lastIndexOf(10), bytes.lastIndexOf(13)) + 1;
+/** Just past the last LF or CR of `bytes`, or 0: one backward pass (an event's end is near the end). */
+function lineEnd(bytes: Uint8Array): number {
+  for (let index = bytes.length - 1; index >= 0; index--) {
+    if (bytes[index] === 10 || bytes[index] === 13) return index + 1;
+  }
+  return 0;
+}
 const TAIL_BYTES = 4096;
 
 /**
