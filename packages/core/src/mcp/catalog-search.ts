@@ -132,8 +132,7 @@ export async function mcpAttempt<T>(
   const message = await readRpcMessage(response, id, scope, redact, operation);
   const value = call.read(rpcResult(message, response, redact, operation), response, redact);
   // A paid answer may echo its credential: it leaves the call redacted with that credential.
-  const paid = connection.paidRedactor(scope);
-  return paid === undefined ? value : paid(value);
+  return scope.credential === undefined ? value : redact(value);
 }
 
 /** A UCP catalog tool: its operation name, tool name and the schemas of its arguments and result. */
