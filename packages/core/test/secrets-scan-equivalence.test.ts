@@ -71,6 +71,20 @@ describe('the KMP scan finds exactly the spans of the automaton it replaced (pro
     );
   });
 
+  it('on secrets beyond ASCII (accents, emoji: surrogate pairs)', () => {
+    const wide = fc.string({ unit: 'grapheme', minLength: 2, maxLength: 16 });
+    const cases = fc
+      .array(wide, { minLength: 1, maxLength: 3 })
+      .chain((secrets) => fc.tuple(fc.constant(secrets), textOf(secrets)));
+    fc.assert(
+      fc.property(cases, ([secrets, text]) => {
+        expect(redactSecrets(text, secrets)).toBe(automaton.redactSecrets(text, secrets));
+        expect(secretEchoesIn(text, secrets)).toEqual(automaton.secretEchoesIn(text, secrets));
+      }),
+      { numRuns: Number(process.env.CATALOGKIT_FUZZ_RUNS) || 1000, seed: 4_2028 },
+    );
+  });
+
   it('on secrets of repeated units, whose forms overlap themselves', () => {
     const unit = fc.stringMatching(/^[ -~]{1,3}$/);
     const cases = fc

@@ -58,16 +58,17 @@ function formsOf(owner: string) {
     }
     return out;
   });
-  // Each with its KMP failure table: `fail[j]`, the longest proper border of text[0..j].
+  // Each as units, with its KMP failure table: `fail[j]`, the longest proper border of 0..j.
   return [...new Set(readings)]
     .filter((text) => text.length >= MIN_SECRET_LENGTH)
     .map((text) => {
-      const fail = new Int32Array(text.length);
+      const [units, fail] = [new Uint16Array(text.length), new Int32Array(text.length)];
+      for (let j = 0; j < text.length; j++) units[j] = text.charCodeAt(j);
       for (let j = 1, k = 0; j < text.length; j++) {
-        while (k > 0 && text[j] !== text[k]) k = fail[k - 1]!;
-        fail[j] = text[j] === text[k] ? ++k : k;
+        while (k > 0 && units[j] !== units[k]) k = fail[k - 1]!;
+        fail[j] = units[j] === units[k] ? ++k : k;
       }
-      return { text, owner, fail, units: Uint16Array.from(text, (c) => c.charCodeAt(0)) };
+      return { units, owner, fail };
     });
 }
 
@@ -77,10 +78,10 @@ function secretsOf(list: readonly (string | undefined)[]) {
     (s): s is string => (s ?? '').length >= MIN_SECRET_LENGTH,
   );
   const forms = secrets.flatMap(formsOf);
-  const lengths = forms.map((form) => form.text.length);
+  const lengths = forms.map((form) => form.units.length);
   // The forms that start with each ASCII unit (a wider one's filed under its low 7 bits).
   const starting = Array.from({ length: 128 }, (): number[] => []);
-  for (const [f, form] of forms.entries()) starting[form.text.charCodeAt(0) & 127]!.push(f);
+  for (const [f, form] of forms.entries()) starting[form.units[0]! & 127]!.push(f);
   // The secrets a JSON number could spell, as JSON.parse reads them (it rounds past 2^53).
   const numbers = new Set(secrets.filter((s) => /^[-+.\deE]+$/.test(s)).map(Number));
   const [shortest, longest] = [Math.min(...lengths), Math.max(0, ...lengths)];
