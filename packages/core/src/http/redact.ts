@@ -93,8 +93,9 @@ type Secrets = ReturnType<typeof secretsOf>;
 
 /**
  * Where the forms of `set` occur in `text`, as merged [start, end) spans; their owners to
- * `found`. Each decoded unit moves every form's KMP state (fallbacks amortised): linear in
- * the text for each form, whatever its shape (`indexOf` of `-`×1500 in dashes is quadratic).
+ * `found`. Each decoded unit moves the KMP state of the forms under way (fallbacks amortised)
+ * and starts those it begins: linear in the text for each form, whatever its shape (`indexOf`
+ * of `-`×1500 in dashes is quadratic).
  */
 function scan(text: string, set: Secrets, found?: Set<string>): number[][] {
   const { forms, starting, longest, states, active } = set;
