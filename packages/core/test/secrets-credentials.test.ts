@@ -3,6 +3,7 @@ import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CatalogClient } from '../src/index.js';
 import { errorTextForModel } from '../src/tools/error-text.js';
+import { rpcIdOf, toolsCallAnswer } from './support/fixtures.js';
 import { sendJson, startTestServer, type TestServer } from './support/test-server.js';
 
 // Retired (wave 4i, docs/SECURITY.md "Payments and secret redaction"), with the connection's
@@ -175,6 +176,37 @@ describe('a credential is a secret of the call that sent it', () => {
     expect(tokens).toHaveLength(6);
     expect(tokens.flatMap((token) => texts.flatMap((text) => leaks(text, token)))).toEqual([]);
     for (const text of texts) expect(text).toContain('"raw":"[redacted]"');
+  });
+
+  it('a paid MCP answer whose x-ucp-auth-tier echoes the credential: the warning logs none of it', async () => {
+    const token = newToken();
+    server.handle((request, response) => {
+      const id = rpcIdOf(request.body);
+      const paid = paidToken(request.headers.authorization);
+      if (paid === undefined) {
+        const error = { code: -32042, message: 'pay' };
+        return sendJson(
+          response,
+          402,
+          { jsonrpc: '2.0', id, error },
+          { 'www-authenticate': CHALLENGE },
+        );
+      }
+      sendJson(response, 200, toolsCallAnswer(id), { 'x-ucp-auth-tier': paid });
+    });
+    const warnings: unknown[] = [];
+    const client = new CatalogClient({
+      apiKey: KEY,
+      mcpUrl: server.origin,
+      maxRetries: 0,
+      payment: { pay: () => `Payment ${token}` },
+      logger: { warn: (message, fields) => warnings.push([message, fields]) },
+    });
+    await client.catalog.search({ query: 'trail shoe' });
+    const logged = JSON.stringify(warnings);
+    expect(logged).toContain('x-ucp-auth-tier');
+    expect(logged).toContain('[redacted]');
+    expect(logged).not.toContain(token.slice(0, 12).toLowerCase());
   });
 
   it('the connection-wide redactor covers the key: a spent credential is its call’s', async () => {
