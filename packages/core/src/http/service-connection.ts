@@ -19,7 +19,10 @@ export interface ServiceConnection {
   readonly options: { readonly logger: CatalogLogger | undefined };
   /** Replaces the key with `[redacted]`. */
   readonly redact: Redactor;
-  /** The redactor of one call's answers: the key, `token` (a bearer token it carries) and its payment credential. */
+  /**
+   * The redactor of one call's answers: the key, `token` (a bearer token it carries) and the
+   * payment credential the call sent.
+   */
   redactFor(scope: CallScope, token?: string): Redactor;
   // The next three throw a ConfigurationError (nothing sent) when a setting they need is unset.
   restUrl(path: string, operation: string): string;
