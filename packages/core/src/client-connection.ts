@@ -2,7 +2,7 @@ import { ENV_VARS, type ResolvedOptions } from './client-options.js';
 import { ConfigurationError } from './errors/catalog-error.js';
 import { type CallScope, runCall } from './http/call-scope.js';
 import { RateLimitPause } from './http/rate-limit-pause.js';
-import { credentialToken, type Redactor, SentSecrets } from './http/redact.js';
+import { createRedactor, type Redactor } from './http/redact.js';
 import type { RetryMode } from './http/retry.js';
 import type { RequestOptions, ServiceConnection } from './http/service-connection.js';
 import { type OutgoingRequest, send } from './http/transport.js';
@@ -18,14 +18,23 @@ const missing = (operation: string, what: string, option: keyof typeof ENV_VARS)
 type Send = (request: OutgoingRequest, scope: CallScope) => Promise<Response>;
 
 /**
+ * The secret part of an `Authorization` value: `Payment eyJ…` gives `eyJ…` (the scheme is
+ * public, and text saying `Payment` must stay readable); a value without a scheme is kept.
+ */
+function credentialToken(value: string): string {
+  return (
+    /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*[ \t]+(\S.*)$/.exec(value.trim())?.[1] ?? value.trim()
+  );
+}
+
+/**
  * The client's connection: addresses, credentials, fetch, retries, the payment step. The key
  * lives only in a `#private` field (no JSON.stringify, util.inspect or enumeration shows it).
  */
 export class ClientConnection implements ServiceConnection {
   readonly #apiKey: string | undefined;
   readonly #options: Omit<ResolvedOptions, 'apiKey'>;
-  readonly #secrets: SentSecrets;
-  /** Redacts the key and the latest payment credentials sent. */
+  /** Redacts the key (a call's own secrets: {@link redactFor}). */
   readonly redact: Redactor;
   readonly send: Send;
   readonly #pause: RateLimitPause;
@@ -38,8 +47,7 @@ export class ClientConnection implements ServiceConnection {
     const { apiKey, ...rest } = options;
     this.#apiKey = apiKey;
     this.#options = rest;
-    this.#secrets = new SentSecrets(apiKey);
-    this.redact = this.#secrets.redact;
+    this.redact = createRedactor(apiKey);
     this.#pause = new RateLimitPause({
       store: rest.store,
       policy: rest.retry,
@@ -47,7 +55,8 @@ export class ClientConnection implements ServiceConnection {
       addresses: { rest: rest.baseUrl, mcp: rest.mcpUrl },
       apiKey,
     });
-    const fetched: Send = (request, scope) => send(rest.fetch, request, scope, this.redact);
+    const fetched: Send = (request, scope) =>
+      send(rest.fetch, request, scope, this.redactFor(scope));
     // Only with an instrumentation does an answer cost one more step (its status and tier).
     const plain: Send = rest.instrumentation
       ? (request, scope) =>
@@ -60,9 +69,8 @@ export class ClientConnection implements ServiceConnection {
       ? new PaymentStep<CallScope>(rest.payment, {
           isApiKeyBearer: (value) => apiKey !== undefined && value === `Bearer ${apiKey}`,
           logger: rest.logger,
-          redact: this.redact,
+          redact: (scope, text) => this.redactFor(scope)(text),
           credentialSent: (scope, credential) => {
-            this.#secrets.add(credential);
             scope.credential = credentialToken(credential);
           },
         }).wrap(plain)
@@ -82,14 +90,14 @@ export class ClientConnection implements ServiceConnection {
     return Object.freeze(this.headers(own));
   }
 
-  /** The redactor of one call's answer: also its payment credential and bearer `token`. */
+  /**
+   * The redactor of one call's answers: the key, its bearer `token` and the credential it paid
+   * with, which answers one challenge and is spent by this call (docs/SECURITY.md).
+   */
   redactFor(scope: CallScope, token?: string): Redactor {
-    return this.#secrets.with(token, scope.credential);
-  }
-
-  /** The redactor of a paid call's answer; undefined when the call did not pay. */
-  paidRedactor(scope: CallScope): Redactor | undefined {
-    return scope.credential === undefined ? undefined : this.#secrets.with(scope.credential);
+    const { credential } = scope;
+    if (token === undefined && credential === undefined) return this.redact;
+    return createRedactor(this.#apiKey, token, credential);
   }
 
   get hasApiKey(): boolean {

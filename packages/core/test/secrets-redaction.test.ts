@@ -136,13 +136,10 @@ describe('a payment credential echoed by the paid resend never leaks', () => {
     expect(leaks(everything(error), TOKEN)).toEqual([]);
   });
 
-  it('and the client redactor knows it afterwards (model text of a later answer)', async () => {
-    status = 409;
-    const client = paidClient();
-    await client.websites.search({ query: 'nike' }).catch(() => undefined);
-    const echoed = `title: ${TOKEN.slice(10, 80)} and ${encodeURIComponent(AUTHORIZATION)}`;
-    expect(leaks(client.redact(echoed), TOKEN)).toEqual([]);
-  });
+  // Retired (wave 4i, docs/SECURITY.md): "and the client redactor knows it afterwards (model
+  // text of a later answer)". A credential is a secret of the call that sent it, redacted in
+  // that call's answers (secrets-credentials.test.ts); another call's answer repeating a spent
+  // credential is the service choosing to, and the service holds it.
 });
 
 describe('a key with + / = % & < > and a space', () => {

@@ -33,7 +33,10 @@ export interface CallScope {
    * `outcomeUnknown` on a failed change.
    */
   mayHaveArrived: boolean;
-  /** The token of the payment credential this call sent, once it paid: its answer may echo it. */
+  /**
+   * The token of the payment credential this call sent, once it paid: its answers may echo it.
+   * A call pays at most once (`PaymentStep`), so there is at most one.
+   */
   credential: string | undefined;
   /** What this call reports to the client's instrumentation; undefined without one. */
   observer: CallObserver | undefined;

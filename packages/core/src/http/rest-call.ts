@@ -69,7 +69,7 @@ export async function callRest(
     }
     const data = parseJsonText(text, response, operation, redact);
     // A paid answer may echo its credential: it leaves the call redacted with that credential.
-    const paid = connection.paidRedactor(scope);
-    return { status, headers: response.headers, data: paid === undefined ? data : paid(data) };
+    const paid = scope.credential !== undefined;
+    return { status, headers: response.headers, data: paid ? redact(data) : data };
   });
 }

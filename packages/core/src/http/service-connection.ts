@@ -17,12 +17,13 @@ export interface ServiceConnection {
   /** Decides a 401's reason on the MCP endpoint. */
   readonly hasApiKey: boolean;
   readonly options: { readonly logger: CatalogLogger | undefined };
-  /** Replaces every secret this connection sent with `[redacted]`. */
+  /** Replaces the key with `[redacted]`. */
   readonly redact: Redactor;
-  /** The redactor of one call's answer, `token` (a bearer token it carries) included. */
+  /**
+   * The redactor of one call's answers: the key, `token` (a bearer token it carries) and the
+   * payment credential the call sent.
+   */
   redactFor(scope: CallScope, token?: string): Redactor;
-  /** A paid call's redactor (its credential too); undefined when the call did not pay. */
-  paidRedactor(scope: CallScope): Redactor | undefined;
   // The next three throw a ConfigurationError (nothing sent) when a setting they need is unset.
   restUrl(path: string, operation: string): string;
   mcpEndpoint(operation: string): string;

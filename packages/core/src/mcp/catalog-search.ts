@@ -48,13 +48,19 @@ export interface McpCall<T> {
   read(result: unknown, response: Response, redact: Redactor): T;
 }
 
-function readTier(response: Response, connection: ServiceConnection, operation: string): AuthTier {
+function readTier(
+  response: Response,
+  connection: ServiceConnection,
+  redact: Redactor,
+  operation: string,
+): AuthTier {
   const header = response.headers.get('x-ucp-auth-tier')?.trim().toLowerCase();
   const tier = AUTH_TIERS.find((known) => known === header);
   if (tier !== undefined) return tier;
   // The contract promises the header; without it, claim nothing better than anonymous.
-  // The value is the server's text: redacted (any case) and cut short before it is logged.
-  const shown = header === undefined ? null : connection.redact(header).slice(0, 40);
+  // The value is the server's text: redacted with the call's secrets (a paid call's credential
+  // too) and cut short before it is logged.
+  const shown = header === undefined ? null : redact(header).slice(0, 40);
   connection.options.logger?.warn?.(`${operation}: missing or unknown x-ucp-auth-tier`, {
     header: shown,
   });
@@ -132,8 +138,7 @@ export async function mcpAttempt<T>(
   const message = await readRpcMessage(response, id, scope, redact, operation);
   const value = call.read(rpcResult(message, response, redact, operation), response, redact);
   // A paid answer may echo its credential: it leaves the call redacted with that credential.
-  const paid = connection.paidRedactor(scope);
-  return paid === undefined ? value : paid(value);
+  return scope.credential === undefined ? value : redact(value);
 }
 
 /** A UCP catalog tool: its operation name, tool name and the schemas of its arguments and result. */
@@ -171,7 +176,7 @@ export async function callCatalogTool<A extends z.$ZodType, R extends z.$ZodType
     body: (id) => rpcBody(id, 'tools/call', params),
     read: (result, response, redact) => ({
       result: toCatalogResult(tool, result, redact, limit),
-      tier: readTier(response, connection, operation),
+      tier: readTier(response, connection, redact, operation),
     }),
   };
   return connection.run(operation, 'idempotent', options, (scope) =>

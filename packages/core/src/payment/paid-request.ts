@@ -35,7 +35,8 @@ interface PaymentDeps<C> {
   /** Whether an `authorization` value is the client's own API key sent as a bearer token. */
   isApiKeyBearer(value: string): boolean;
   logger: CatalogLogger | undefined;
-  redact: (text: string) => string;
+  /** Redacts the secrets of `call` (the key, and the credential it sent) from `text`. */
+  redact(call: C, text: string): string;
   /** Told each credential as it is handed to fetch: from then on it is a secret. */
   credentialSent(call: C, credential: string): void;
 }
@@ -145,7 +146,7 @@ export class PaymentStep<C extends PaymentCall> {
         authorization: credential,
       };
       const answer = await send({ ...request, headers: paidHeaders }, call);
-      this.#receipt(answer, context);
+      this.#receipt(answer, context, call);
       return answer;
     };
   }
@@ -155,7 +156,7 @@ export class PaymentStep<C extends PaymentCall> {
     challenges: PaymentChallenge[],
     context: PaymentContext,
     response: Response,
-    call: PaymentCall,
+    call: C,
   ): Promise<string | undefined> {
     try {
       const asked = new Promise((resolve) => resolve(this.#options.pay(challenges, context)));
@@ -165,12 +166,12 @@ export class PaymentStep<C extends PaymentCall> {
       if (call.signal.aborted) throw paymentStepFailure(call);
       if (CatalogError.is(error)) throw error;
       // The 402 stands: a CatalogError, which the call marks as known not applied.
-      const threw = `${context.operation}: payment.pay threw ${this.#deps.redact(String(error))}`;
+      const threw = `${context.operation}: payment.pay threw ${this.#deps.redact(call, String(error))}`;
       throw new CatalogError('payment_failed', threw, { cause: error });
     }
   }
 
-  #receipt(answer: Response, context: PaymentContext): void {
+  #receipt(answer: Response, context: PaymentContext, call: C): void {
     const header = answer.headers.get('payment-receipt');
     const { onReceipt } = this.#options;
     if (header === null || !answer.ok || onReceipt === undefined) return;
@@ -178,7 +179,7 @@ export class PaymentStep<C extends PaymentCall> {
     const failed = (error: unknown) =>
       this.#deps.logger?.error?.(`${context.operation}: payment.onReceipt threw`, {
         operation: context.operation,
-        error: this.#deps.redact(error instanceof Error ? error.message : String(error)),
+        error: this.#deps.redact(call, error instanceof Error ? error.message : String(error)),
       });
     new Promise((resolve) => resolve(onReceipt(decodePaymentReceipt(header), context))).catch(
       failed,

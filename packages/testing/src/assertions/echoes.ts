@@ -49,8 +49,8 @@ export function shownText(text: string): string {
  * The one secrets check: the secrets `text` shows, read as the model receives it and as the
  * shopper's renderer shows it, each in the forms core's redactor finds (as written, any
  * letter case, percent-encoded, JSON-escaped, HTML-escaped, base64 of the secret alone).
- * Linear in the text whatever the number of secrets: each view is one pass of core's matcher,
- * which tells which secrets it found (red team R4: one pass per secret per view once any was).
+ * Each view is one pass of core's matcher, which tells which secrets it found (red team R4:
+ * one pass per secret per view once any was): linear in the text, times the secrets' forms.
  */
 export function secretsShown(text: string, secrets: readonly string[]): string[] {
   const searched = secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH);
