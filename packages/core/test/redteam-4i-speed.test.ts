@@ -1,10 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
 import * as zm from 'zod/v4/mini';
+import { AbortError, CatalogClient, TimeoutError } from '../src/index.js';
 import { checkRequest } from '../src/validation/request.js';
 import { schemaCheck } from '../src/validation/schema-check.js';
+import { rpcIdOf, TEST_KEY, toolsCallAnswer } from './support/fixtures.js';
+import { sendJson, startTestServer, type TestServer } from './support/test-server.js';
 
 /*
  * Red team of wave 4i's two changes on the call path (5750092): requests checked by the
@@ -134,5 +137,211 @@ describe('V: the generated request check passes only what zod outputs unchanged'
       fc.property(value, (input) => expectAsZod(schema, input)),
       { numRuns: RUNS },
     );
+  });
+});
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** A fetch option that drops the call's signal (a wrapper copying method, headers and body). */
+const dropsSignal: typeof fetch = (input, init) =>
+  fetch(input, {
+    method: init?.method,
+    headers: init?.headers,
+    body: init?.body,
+    redirect: init?.redirect,
+  });
+
+/** How a call ended (an error's name), or that it was still pending after `ms`. */
+function outcome(call: Promise<unknown>, ms: number): Promise<string> {
+  return Promise.race([
+    call.then(
+      () => 'answered',
+      (error: Error) => error.name,
+    ),
+    new Promise<string>((resolve) => setTimeout(() => resolve(`still pending after ${ms} ms`), ms)),
+  ]);
+}
+
+/** Collects unhandled rejections while `run` runs, and a little after. */
+async function unhandledDuring(run: () => Promise<void>): Promise<unknown[]> {
+  const seen: unknown[] = [];
+  const onUnhandled = (reason: unknown) => seen.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  try {
+    await run();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+  }
+  return seen;
+}
+
+/** An SSE answer that sends a keep-alive comment every few milliseconds and never the answer. */
+function tricklingSse(response: import('node:http').ServerResponse) {
+  response.writeHead(200, { 'content-type': 'text/event-stream' });
+  const timer = setInterval(() => response.write(':\n'), 3);
+  response.on('close', () => clearInterval(timer));
+}
+
+describe('U: fetch and body reads wait through scope.until', () => {
+  // Held: a stop that lands between two waits (here, the instrumentation's `response` report,
+  // after fetch's wait settled and before the first body read) ends the next wait at once.
+  it('a stop between the fetch wait and the first body read ends the call at once', async () => {
+    server = await startTestServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"websites":');
+    });
+    const caller = new AbortController();
+    const client = new CatalogClient({
+      apiKey: TEST_KEY,
+      baseUrl: server.origin,
+      fetch: dropsSignal,
+      instrumentation: {
+        startCall: () => ({
+          attemptStart() {},
+          response: () => caller.abort(new Error('user left')),
+          attemptEnd() {},
+          wait() {},
+          end() {},
+        }),
+      },
+    });
+    const started = performance.now();
+    const ended = await outcome(
+      client.websites.search({ query: 'x' }, { signal: caller.signal, timeoutMs: 10_000 }),
+      3_000,
+    );
+    expect(ended).toBe('AbortError');
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  // Held (40 runs): an abort at a random moment of a trickling SSE answer, through a fetch that
+  // drops the signal, rejects with AbortError within 250 ms, never an unhandled rejection.
+  it('an abort at a random moment ends the call with AbortError, on time', async () => {
+    server = await startTestServer((_request, response) => tricklingSse(response));
+    const client = new CatalogClient({
+      apiKey: TEST_KEY,
+      mcpUrl: server.origin,
+      baseUrl: server.origin,
+      fetch: dropsSignal,
+    });
+    const late: number[] = [];
+    const unhandled = await unhandledDuring(async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 0, max: 60 }), async (afterMs) => {
+          const caller = new AbortController();
+          const call = client.catalog.search({ query: 'x' }, { signal: caller.signal });
+          await new Promise((resolve) => setTimeout(resolve, afterMs));
+          const abortedAt = performance.now();
+          caller.abort();
+          const error = await call.catch((caught: unknown) => caught);
+          late.push(performance.now() - abortedAt);
+          expect(error).toBeInstanceOf(AbortError);
+        }),
+        { numRuns: 40 },
+      );
+    });
+    expect(unhandled).toEqual([]);
+    expect(Math.max(...late)).toBeLessThan(250);
+  });
+
+  // Held (200 concurrent calls on one client): each ends by its own timeout or abort, in time.
+  it('many concurrent calls on one client each end by their own stop', async () => {
+    server = await startTestServer((request, response) => {
+      if (request.url.startsWith('/v1/')) {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.write('{"websites":');
+        return;
+      }
+      tricklingSse(response);
+    });
+    const client = new CatalogClient({
+      apiKey: TEST_KEY,
+      mcpUrl: server.origin,
+      baseUrl: server.origin,
+      fetch: dropsSignal,
+      maxRetries: 0,
+    });
+    const started = performance.now();
+    const calls = Array.from({ length: 200 }, (_, index) => {
+      const caller = new AbortController();
+      setTimeout(() => caller.abort(), 50 + (index % 7) * 20);
+      const options = index % 2 === 0 ? { timeoutMs: 300 } : { signal: caller.signal };
+      const call =
+        index % 4 < 2
+          ? client.websites.search({ query: 'x' }, options)
+          : client.catalog.search({ query: 'x' }, options);
+      return call.then(
+        () => 'answered',
+        (error: Error) => error.name,
+      );
+    });
+    const names = await Promise.all(calls);
+    expect(
+      names.filter((name, index) => name !== (index % 2 === 0 ? 'TimeoutError' : 'AbortError')),
+    ).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(3_000);
+  });
+});
+
+/**
+ * A logging fetch that drops the signal and tees the body (one branch to the caller, one read
+ * to its end for a log): cancelling the caller's branch waits for the other to end.
+ */
+const teesBody: typeof fetch = async (input, init) => {
+  const answer = await dropsSignal(input, init);
+  if (!answer.body) return answer;
+  const [callers, logged] = answer.body.tee();
+  void new Response(logged).text().catch(() => undefined);
+  return new Response(callers, answer);
+};
+
+describe('S: no await on the call path outlives the call', () => {
+  // S1. Severity: medium (a hang; older than 5750092, red team 4f P8's class). A body the
+  // client drops (a redirect's, a 402's once paid) was cancelled with `await`, outside
+  // `scope.until`: a fetch option that drops the signal and tees the body (a logger) makes
+  // that cancel wait for the whole body, so a service that stalls a redirect's body held the
+  // call past timeoutMs, forever.
+  it('S1: a stalled redirect body, tee-logged by the fetch option, is not waited for', async () => {
+    server = await startTestServer((request, response) => {
+      if (request.url.startsWith('/v1/websites/search')) {
+        response.writeHead(302, { location: '/v1/websites/next' });
+        response.write('moved');
+        return;
+      }
+      sendJson(response, 200, { websites: [] });
+    });
+    const client = new CatalogClient({
+      apiKey: TEST_KEY,
+      baseUrl: server.origin,
+      fetch: teesBody,
+      timeoutMs: 300,
+    });
+    expect(await outcome(client.websites.search({ query: 'x' }), 3_000)).toBe('answered');
+  });
+
+  it('S1: a stalled 402 body, tee-logged by the fetch option, is not waited for once paid', async () => {
+    const challenge = `Payment id="ch_1", realm="shop", method="test", intent="charge", request="${Buffer.from('{"amount":"25","currency":"usd"}').toString('base64url')}", expires="2999-01-01T00:00:00Z"`;
+    server = await startTestServer((request, response) => {
+      if (request.headers.authorization === 'Payment cred_1')
+        return sendJson(response, 200, { websites: [] });
+      response.writeHead(402, {
+        'www-authenticate': challenge,
+        'content-type': 'application/json',
+      });
+      response.write('{"detail":');
+    });
+    const client = new CatalogClient({
+      apiKey: TEST_KEY,
+      baseUrl: server.origin,
+      fetch: teesBody,
+      timeoutMs: 300,
+      payment: { pay: () => 'Payment cred_1' },
+    });
+    expect(await outcome(client.websites.search({ query: 'x' }), 3_000)).toBe('answered');
   });
 });
