@@ -1,9 +1,12 @@
+import type { ServerResponse } from 'node:http';
 import { isDeepStrictEqual } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
 import * as zm from 'zod/v4/mini';
-import { AbortError, CatalogClient, TimeoutError } from '../src/index.js';
+import { AbortError, CatalogClient } from '../src/index.js';
 import { checkRequest } from '../src/validation/request.js';
 import { schemaCheck } from '../src/validation/schema-check.js';
 import { rpcIdOf, TEST_KEY, toolsCallAnswer } from './support/fixtures.js';
@@ -181,7 +184,7 @@ async function unhandledDuring(run: () => Promise<void>): Promise<unknown[]> {
 }
 
 /** An SSE answer that sends a keep-alive comment every few milliseconds and never the answer. */
-function tricklingSse(response: import('node:http').ServerResponse) {
+function tricklingSse(response: ServerResponse) {
   response.writeHead(200, { 'content-type': 'text/event-stream' });
   const timer = setInterval(() => response.write(':\n'), 3);
   response.on('close', () => clearInterval(timer));
@@ -344,4 +347,106 @@ describe('S: no await on the call path outlives the call', () => {
     });
     expect(await outcome(client.websites.search({ query: 'x' }), 3_000)).toBe('answered');
   });
+});
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+const heapUsed = () => {
+  gc();
+  return process.memoryUsage().heapUsed;
+};
+
+/** Sends `head`, then `body` `size` bytes per write (each its own chunk: no delay), then `tail`. */
+function byteByByte(response: ServerResponse, head: string, body: string, tail: string, size = 1) {
+  response.socket?.setNoDelay(true);
+  response.write(head);
+  let sent = 0;
+  const next = () => {
+    if (sent >= body.length) return response.end(tail);
+    const part = body.slice(sent, sent + size);
+    sent += size;
+    response.write(part, () => setImmediate(next));
+  };
+  next();
+}
+
+/** The most the heap grew, sampled every 100 ms, while `call` ran; in bytes. */
+async function peakHeapGrowth(call: () => Promise<unknown>): Promise<number> {
+  const before = heapUsed();
+  let peak = 0;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, heapUsed() - before);
+  }, 100);
+  try {
+    await call();
+  } finally {
+    clearInterval(timer);
+  }
+  return peak;
+}
+
+const TINY_CHUNKS = 50_000;
+
+describe('S: tiny chunks do not multiply the memory a body holds', () => {
+  // S2. Severity: medium (memory; older than 5750092). Each chunk held costs ~200 bytes of heap
+  // beside its bytes (measured: 42 MB for a 200,000-byte line sent a byte a chunk). An SSE line
+  // is held as its chunks until it ends, up to maxSseLineBytes (4 MiB): a service sending a line
+  // a byte at a time made one call hold ~800 MB, within every limit. The U tests' 200,000 short
+  // lines held nothing (1.5 MB peak): the waits leak nothing.
+  it('S2: an SSE line sent a byte per chunk holds about its size', async () => {
+    server = await startTestServer((request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      const answer = `\n\ndata: ${JSON.stringify(toolsCallAnswer(rpcIdOf(request.body)))}\n\n`;
+      byteByByte(response, ': ', 'x'.repeat(TINY_CHUNKS), answer);
+    });
+    const client = new CatalogClient({
+      apiKey: TEST_KEY,
+      mcpUrl: server.origin,
+      timeoutMs: 60_000,
+    });
+    const grown = await peakHeapGrowth(() => client.catalog.search({ query: 'x' }));
+    expect(grown).toBeLessThan(5_000_000);
+  }, 30_000);
+
+  it('S2: merged chunks keep the event stream exact: lines past a megabyte, the line cap', async () => {
+    server = await startTestServer((request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      const answer = `data: ${JSON.stringify(toolsCallAnswer(rpcIdOf(request.body)))}\n\n`;
+      const notification = 'data: {"jsonrpc":"2.0","method":"notifications/progress"}\n\n';
+      // A comment line past the megabyte from which pending bytes are searched whole.
+      const long = `: ${'x'.repeat(1_100_000)}\n`;
+      byteByByte(response, '', `${notification}${long}${notification}${answer}`, '', 64);
+    });
+    const client = new CatalogClient({
+      apiKey: TEST_KEY,
+      mcpUrl: server.origin,
+      timeoutMs: 60_000,
+    });
+    const result = await client.catalog.search({ query: 'x' });
+    expect(result.result.products).toHaveLength(1);
+    const capped = new CatalogClient({
+      apiKey: TEST_KEY,
+      mcpUrl: server.origin,
+      maxSseLineBytes: 100_000,
+    });
+    await expect(capped.catalog.search({ query: 'x' })).rejects.toMatchObject({
+      name: 'ResponseTooLargeError',
+    });
+  }, 30_000);
+
+  // S3. Severity: medium (memory; older than 5750092). The same for a JSON answer without a
+  // Content-Length (or encoded): its chunks were held up to maxResponseBytes (10 MiB), ~2 GB.
+  it('S3: a JSON answer sent a byte per chunk holds about its size', async () => {
+    server = await startTestServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      byteByByte(response, '{"websites":[],"pad":"', 'x'.repeat(TINY_CHUNKS), '"}');
+    });
+    const client = new CatalogClient({
+      apiKey: TEST_KEY,
+      baseUrl: server.origin,
+      timeoutMs: 60_000,
+    });
+    const grown = await peakHeapGrowth(() => client.websites.search({ query: 'x' }));
+    expect(grown).toBeLessThan(5_000_000);
+  }, 30_000);
 });
