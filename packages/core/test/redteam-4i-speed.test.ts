@@ -397,7 +397,9 @@ describe('S: tiny chunks do not multiply the memory a body holds', () => {
     server = await startTestServer((request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       const answer = `\n\ndata: ${JSON.stringify(toolsCallAnswer(rpcIdOf(request.body)))}\n\n`;
-      byteByByte(response, ': ', 'x'.repeat(TINY_CHUNKS), answer);
+      // Two lines: the second held after the first one's end was cut off.
+      const lines = `${'x'.repeat(TINY_CHUNKS / 2)}\n: ${'x'.repeat(TINY_CHUNKS)}`;
+      byteByByte(response, ': ', lines, answer);
     });
     const client = new CatalogClient({
       apiKey: TEST_KEY,
@@ -449,4 +451,61 @@ describe('S: tiny chunks do not multiply the memory a body holds', () => {
     const grown = await peakHeapGrowth(() => client.websites.search({ query: 'x' }));
     expect(grown).toBeLessThan(5_000_000);
   }, 30_000);
+});
+
+describe('S: merged chunks, property', () => {
+  /** A fetch option that splits each body into pieces of the given sizes, in turn. */
+  const rechunking =
+    (sizes: number[]): typeof fetch =>
+    async (input, init) => {
+      const answer = await fetch(input, init);
+      let turn = 0;
+      const split = new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          for (let at = 0; at < chunk.length; ) {
+            const size = sizes[turn++ % sizes.length] as number;
+            controller.enqueue(chunk.subarray(at, at + size));
+            at += size;
+          }
+        },
+      });
+      return new Response(answer.body?.pipeThrough(split), answer);
+    };
+
+  // Held (40 runs): an event stream of notifications, comments and the answer, with any line
+  // ends, in pieces of 1-8 bytes (thousands of chunks, merged every 256), gives the answer.
+  it('an event stream cut in tiny pieces gives the same answer', async () => {
+    let stream = '';
+    server = await startTestServer((request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end(
+        stream.replace('ANSWER', JSON.stringify(toolsCallAnswer(rpcIdOf(request.body)))),
+      );
+    });
+    const origin = server.origin;
+    const lineEnd = fc.constantFrom('\n', '\r\n', '\r');
+    const line = fc.oneof(
+      fc.constant('data: {"jsonrpc":"2.0","method":"notifications/progress"}'),
+      fc.string({ maxLength: 300 }).map((text) => `: ${text.replace(/[\r\n]/g, ' ')}`),
+      fc.constant('event: message'),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(line, lineEnd), { minLength: 3, maxLength: 30 }),
+        lineEnd,
+        fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 16 }),
+        async (before, end, sizes) => {
+          stream = `${before.map(([text, ends]) => `${text}${ends}${ends}`).join('')}data: ANSWER${end}${end}`;
+          const client = new CatalogClient({
+            apiKey: TEST_KEY,
+            mcpUrl: origin,
+            fetch: rechunking(sizes),
+          });
+          const { result } = await client.catalog.search({ query: 'x' });
+          expect(result.products[0]?.id).toBe('prod_1');
+        },
+      ),
+      { numRuns: 40 },
+    );
+  }, 60_000);
 });
