@@ -101,6 +101,43 @@ describe('V: the generated request check passes only what zod outputs unchanged'
     expectAsZod(z.number().check(z.overwrite(Math.abs)), -0);
   });
 
+  // Held: check values are bound or read through Number(), never written into the code.
+  it('check values cannot inject code: a minimum that is text, a pattern with quotes', () => {
+    const injected = '1; globalThis.__injected = true; //';
+    const schemas = [
+      z.string().check(z.minLength(injected as never)),
+      z.string().check(z.maxLength(`1) || (globalThis.__injected = true` as never)),
+      z.number().check(z.gt({ valueOf: () => 1, toString: () => injected } as never)),
+      z.string().regex(/"]; globalThis.__injected = true; \/\/\n/),
+    ];
+    for (const schema of schemas) {
+      for (const input of ['abc', 2, '"]; globalThis.__injected = true; //\n']) {
+        expectAsZod(schema, input);
+      }
+    }
+    expect((globalThis as { __injected?: boolean }).__injected).toBeUndefined();
+  });
+
+  // Held: compiling neither throws nor hangs on a schema that refers to itself through checks,
+  // or on a 100,000-member enum with bounds around it.
+  it('compiles a self-referring schema and a huge enum quickly', () => {
+    const node: z.ZodType = z.lazy(() =>
+      z.strictObject({ name: z.string().trim(), kids: z.array(node).max(3) }),
+    );
+    const tree = z.strictObject({ name: z.string().min(1), kids: z.array(node).max(3) });
+    expectAsZod(tree, { name: 'a', kids: [{ name: ' b ', kids: [] }] });
+    const members = Array.from({ length: 100_000 }, (_, index) => `m${index}`) as [
+      string,
+      ...string[],
+    ];
+    const big = z.array(z.enum(members)).min(1).max(2);
+    const started = performance.now();
+    expect(schemaCheck(big)?.(['m99999'])).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expectAsZod(big, ['m99999']);
+    expectAsZod(big, ['m100000']);
+  });
+
   /** Strings as requests bring them: astral characters, Unicode spaces, ASCII. */
   const text = fc.oneof(
     fc.string({ unit: 'grapheme', maxLength: 6 }),
