@@ -143,17 +143,18 @@ export async function send(
     scope.mayHaveArrived = earlier || status < 400 || status >= 500;
     // A redirect a browser hides (opaque) has status 0.
     if (status !== 0 && !REDIRECT_STATUSES.has(status)) return response;
-    // A redirect's body is dropped, also when it is refused.
-    const drop = () => response.body?.cancel().catch(() => undefined);
+    // A redirect's body is dropped, also when it is refused; not awaited: a fetch option's
+    // stream (a tee) may settle the cancel only once the whole body has come.
+    const drop = () => void response.body?.cancel().catch(() => undefined);
     let next: OutgoingRequest | undefined;
     try {
       next = nextHop(response, current, request, scope.mutates, redact);
     } catch (error) {
-      await drop();
+      drop();
       throw error;
     }
     if (next === undefined) return response;
-    await drop();
+    drop();
     current = next;
   }
   throw new ProtocolError(

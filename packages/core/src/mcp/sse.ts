@@ -1,5 +1,5 @@
 import { ProtocolError } from '../errors/transport-errors.js';
-import { BoundedBodyReader, concatChunks, tooLarge } from '../http/body-reader.js';
+import { BoundedBodyReader, compact, concatChunks, tooLarge } from '../http/body-reader.js';
 import type { CallScope } from '../http/call-scope.js';
 import { parseServerJson } from '../http/response-body.js';
 import { matchResponse, type RpcId } from './json-rpc.js';
@@ -103,6 +103,7 @@ async function readUntilFound(reader: BoundedBodyReader, id: RpcId): Promise<Mes
   let pending: Uint8Array[] = [];
   let size = 0;
   let searched = 0; // pending chunks known to hold no line end
+  let merged = 0; // pending chunks merged from many
   let decoder = FIRST_BYTES;
   const decode = (bytes: Uint8Array) => {
     const text = decoder.decode(bytes);
@@ -130,6 +131,7 @@ async function readUntilFound(reader: BoundedBodyReader, id: RpcId): Promise<Mes
       const head = [...pending.slice(0, index), piece.subarray(0, end)];
       const headSize = head.reduce((sum, part) => sum + part.length, 0);
       pending = [piece.subarray(end), ...pending.slice(index + 1)];
+      merged = 0;
       size -= headSize;
       return concatChunks(head, headSize);
     };
@@ -148,6 +150,10 @@ async function readUntilFound(reader: BoundedBodyReader, id: RpcId): Promise<Mes
     }
     if (lines !== undefined || size >= searchAt) searched = pending.length;
     if (lines !== undefined && events.feed(decode(lines), onData)) return found as Message;
+    const next = compact(pending, merged);
+    // The merged chunk is searched again (not known to hold no line end in every part).
+    if (next > merged) searched = Math.min(searched, merged);
+    merged = next;
     if (size > maxSseLineBytes) throw tooLong();
   }
 }

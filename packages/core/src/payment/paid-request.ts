@@ -134,7 +134,8 @@ export class PaymentStep<C extends PaymentCall> {
       };
       const credential = await this.#ask(challenges, context, response, call);
       if (credential === undefined) return response;
-      await response.body?.cancel().catch(() => undefined);
+      // Not awaited (nor below): a fetch option's stream may settle it only once the body has come.
+      void response.body?.cancel().catch(() => undefined);
       // A credential that arrives after the deadline is not sent: the call has ended.
       if (call.signal.aborted) throw paymentStepFailure(call);
       this.#deps.credentialSent(call, credential);
@@ -162,7 +163,7 @@ export class PaymentStep<C extends PaymentCall> {
       const asked = new Promise((resolve) => resolve(this.#options.pay(challenges, context)));
       return checkCredential(await abortable(asked, call.signal), context.operation);
     } catch (error) {
-      await response.body?.cancel().catch(() => undefined); // frees the connection
+      void response.body?.cancel().catch(() => undefined); // frees the connection
       if (call.signal.aborted) throw paymentStepFailure(call);
       if (CatalogError.is(error)) throw error;
       // The 402 stands: a CatalogError, which the call marks as known not applied.

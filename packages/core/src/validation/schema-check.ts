@@ -59,21 +59,25 @@ interface CheckDefinition {
   format?: string;
   pattern?: RegExp;
   tx?: unknown;
+  fn?: unknown;
 }
 
 /**
  * The checks the compiler reproduces, as zod runs them, by kind (and format): any other leaves
- * the schema to zod. An `overwrite` (`z.trim()`) passes only a value it leaves as it is.
+ * the schema to zod. zod 4.6 counts a string's length in code points (a pair of surrogates is
+ * one): fewer than twice the minimum in UTF-16 units are counted. An `overwrite` (`z.trim()`)
+ * passes only a value it leaves as it is (Object.is: `Math.abs` makes -0 a 0).
  */
 const CHECKS: Record<string, (def: CheckDefinition, v: string, bind: Bind) => string> = {
-  min_length: (def, v) => `${v}.length >= ${Number(def.minimum)}`,
+  min_length: (def, v) =>
+    `${v}.length >= ${Number(def.minimum)} && (typeof ${v} !== "string" || ${v}.length >= ${2 * Number(def.minimum)} || [...${v}].length >= ${Number(def.minimum)})`,
   max_length: (def, v) => `${v}.length <= ${Number(def.maximum)}`,
   greater_than: (def, v, bind) => `${v} ${def.inclusive ? '>=' : '>'} ${bind(def.value)}`,
   less_than: (def, v, bind) => `${v} ${def.inclusive ? '<=' : '<'} ${bind(def.value)}`,
   'number_format safeint': (_def, v) => `Number.isSafeInteger(${v})`,
   'string_format regex': (def, v, bind) =>
     `(${bind(def.pattern)}.lastIndex = 0, ${bind(def.pattern)}.test(${v}))`,
-  overwrite: (def, v, bind) => `${bind(def.tx)}(${v}) === ${v}`,
+  overwrite: (def, v, bind) => `Object.is(${bind(def.tx)}(${v}), ${v})`,
 };
 
 /** A schema's source, and the function of its own an object or array gets (a whole answer's check). */
@@ -131,15 +135,19 @@ function build(def: Definition): Compiled | undefined {
     (check) => (check as { _zod: { def: CheckDefinition } })._zod.def,
   );
   if (checks.length === 0) return shape(def);
-  // A check of another kind (a refinement) is a rule zod applies: leave it to zod.
+  // A check of another kind (a refinement, a custom format with a function) is left to zod;
+  // so is an overwrite of a list, which may change it in place and return it.
   const rules = checks.map((check) => {
     const kind = check.format === undefined ? check.check : `${check.check} ${check.format}`;
-    return Object.hasOwn(CHECKS, kind) ? CHECKS[kind] : undefined;
+    const own = Object.hasOwn(CHECKS, kind) && check.fn === undefined;
+    return own && !(kind === 'overwrite' && def.type === 'array') ? CHECKS[kind] : undefined;
   });
   const base = ['string', 'number', 'array'].includes(def.type) ? shape(def) : undefined;
   if (!base || rules.some((rule) => rule === undefined)) return undefined;
+  // Not base's own `check` (it leaves the rules out). Not exact with an overwrite: zod succeeds,
+  // changed, on what the rule fails (a union's earlier option).
   return {
-    exact: base.exact, // not its `check`: that one leaves the rules out
+    exact: base.exact && checks.every((check) => check.check !== 'overwrite'),
     source: (v, bind) =>
       `(${base.source(v, bind)} && ${rules.map((rule, i) => rule?.(checks[i] as CheckDefinition, v, bind)).join(' && ')})`,
   };
