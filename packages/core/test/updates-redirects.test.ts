@@ -149,6 +149,7 @@ describe('a later hop never clears "may have arrived"', () => {
       observer: undefined,
       remainingMs: () => 5_000,
       until: (promise) => promise,
+      onStop: () => {},
     };
     const request = { method: 'POST' as const, url: `${origin}/first`, headers: {}, body: '{}' };
     const error = await send(fetch, request, scope, (value) => value).catch(

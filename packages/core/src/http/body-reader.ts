@@ -44,12 +44,15 @@ export class BoundedBodyReader {
     readonly scope: CallScope,
   ) {
     this.#reader = response.body?.getReader();
+    // One hook per body, not a race per chunk: a stop cancels the stream, which ends the read
+    // in progress, also when a fetch wrapper dropped the signal.
+    scope.onStop(() => this.cancel());
   }
 
   async read(): Promise<Uint8Array | undefined> {
     try {
-      // Raced against the signal, as fetch is: a fetch wrapper may have dropped it.
-      const chunk = this.#reader && (await this.scope.until(this.#reader.read()));
+      const chunk = await this.#reader?.read();
+      if (this.scope.failure) throw this.scope.failure;
       if (chunk === undefined || chunk.done) return undefined;
       this.size += chunk.value.byteLength;
       if (this.size > this.scope.limits.maxResponseBytes) {

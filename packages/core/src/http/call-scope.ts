@@ -46,6 +46,8 @@ export interface CallScope {
    * call is stopped: a fetch wrapper that drops the signal cannot outlive the call.
    */
   until<T>(promise: Promise<T>): Promise<T>;
+  /** Runs `stopped` once the call stops (at once if it has): a body reader cancels its stream. */
+  onStop(stopped: () => void): void;
 }
 
 interface CallSettings {
@@ -111,9 +113,12 @@ export async function runCall<T>(
             end(value);
           };
         promise.then(settle(resolve), settle(reject));
-        if (scope.failure) reject(scope.failure);
-        else waits.add(reject);
+        scope.onStop(reject);
       }),
+    onStop: (stopped: (failure: CatalogError) => void) => {
+      if (scope.failure) stopped(scope.failure);
+      else waits.add(stopped);
+    },
   };
   const { observer } = scope;
   const stop = (failure: CatalogError) => {
