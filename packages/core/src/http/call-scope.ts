@@ -106,13 +106,7 @@ export async function runCall<T>(
     until: <T>(promise: Promise<T>) =>
       new Promise<T>((resolve, reject) => {
         // Handled first: a promise still running when the call stops must not reject unheard.
-        const settle =
-          <V>(end: (value: V) => void) =>
-          (value: V) => {
-            waits.delete(reject);
-            end(value);
-          };
-        promise.then(settle(resolve), settle(reject));
+        promise.then(resolve, reject).finally(() => waits.delete(reject));
         scope.onStop(reject);
       }),
     onStop: (stopped: (failure: CatalogError) => void) => {
