@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ConversationTokenManager,
   createHttpTokenMinter,
+  createTurnSender,
 } from '../src/conversations/index.js';
 import { CatalogClient } from '../src/index.js';
 import { createCatalogToolList } from '../src/tools/index.js';
@@ -313,6 +314,25 @@ describe('findings', () => {
     expect(String(failed)).toContain('expiresAt is not a parseable date');
     expect(logged).toHaveLength(1);
     expect(`${shown(failed)}\n${JSON.stringify(logged)}`).not.toContain(minted);
+  });
+
+  it('R4i-F3: a turn whose fetch fails quoting the request: the ConnectionError holds none of its bearer token', async () => {
+    const token = `tok_${randomBytes(24).toString('base64url')}`;
+    // A fetch wrapper that describes the request it could not send (a logging or proxy
+    // wrapper), as some do: its message is the failed fetch's reason.
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const headers = new Headers(init?.headers);
+      throw new TypeError(
+        `proxy refused ${String(input)} (authorization: ${headers.get('authorization')})`,
+      );
+    };
+    const client = new CatalogClient({ baseUrl: server.origin, maxRetries: 0, fetch });
+    const send = createTurnSender({ client });
+    const error = await send({ conversationId: 'conv_1', token, message: 'hi' }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(String(error)).toContain('proxy refused');
+    expect(leaks(shown(error), token)).toEqual([]);
   });
 
   // R4i-F2 (low, open): a paid call's retry is answered 402 whose challenge `request`
