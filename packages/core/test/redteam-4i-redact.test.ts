@@ -7,6 +7,7 @@ import {
   createHttpTokenMinter,
   createTurnSender,
 } from '../src/conversations/index.js';
+import { createRedactor } from '../src/http/redact.js';
 import { CatalogClient } from '../src/index.js';
 import { createCatalogToolList } from '../src/tools/index.js';
 import { catalogPayload, rpcIdOf, toolsCallAnswer } from './support/fixtures.js';
@@ -273,6 +274,32 @@ describe('what held: a paid call’s answers never show its credential', () => {
       const all = String((data as { all: string }).all);
       expect(all.split(' ').filter((part) => part === '[redacted]')).toHaveLength(1);
     }
+  });
+});
+
+describe('what held: the KMP scan stays linear where the most forms are under way', () => {
+  it('secrets that keep six forms under way on every unit: 10× the text within 40× the time', () => {
+    // Two readings each (decoded and as written), all prefixes of a run of `a`: every unit
+    // steps six forms and falls back once in each (the automaton took one step).
+    const redact = createRedactor(
+      `${'a'.repeat(60)}%62`,
+      `${'a'.repeat(200)}%63"`,
+      `${'a'.repeat(300)}%64\\`,
+    );
+    const cpuMs = (text: string) => {
+      let best = Number.POSITIVE_INFINITY;
+      for (let run = 0; run < 3; run++) {
+        const start = process.cpuUsage();
+        expect(redact(text)).toBe(text);
+        const used = process.cpuUsage(start);
+        best = Math.min(best, (used.user + used.system) / 1000);
+      }
+      return best;
+    };
+    const small = cpuMs('a'.repeat(500_000));
+    const large = cpuMs('a'.repeat(5_000_000));
+    expect(large).toBeLessThan(Math.max(40 * small, 200));
+    expect(large).toBeLessThan(5_000);
   });
 });
 
