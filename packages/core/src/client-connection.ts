@@ -91,13 +91,13 @@ export class ClientConnection implements ServiceConnection {
   }
 
   /**
-   * The redactor of one call's answers: the key, its bearer `token` and the credential it paid
+   * The redactor of one call's answers: the key, its bearer token and the credential it paid
    * with, which answers one challenge and is spent by this call (docs/SECURITY.md).
    */
-  redactFor(scope: CallScope, token?: string): Redactor {
-    const { credential } = scope;
-    if (token === undefined && credential === undefined) return this.redact;
-    return createRedactor(this.#apiKey, token, credential);
+  redactFor(scope: CallScope): Redactor {
+    const { bearer, credential } = scope;
+    if (bearer === undefined && credential === undefined) return this.redact;
+    return createRedactor(this.#apiKey, bearer, credential);
   }
 
   get hasApiKey(): boolean {

@@ -146,6 +146,7 @@ describe('a later hop never clears "may have arrived"', () => {
       failure: undefined,
       mayHaveArrived: false,
       credential: undefined,
+      bearer: undefined,
       observer: undefined,
       remainingMs: () => 5_000,
       until: (promise) => promise,

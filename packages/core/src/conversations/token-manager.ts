@@ -345,6 +345,7 @@ function instantMs(value: InstantInput | undefined, field: string): number {
     typeof value === 'string'
       ? Date.parse(local ? `${local[1]}T${local[2]}Z` : value)
       : Number(value instanceof Date || typeof value === 'number' ? value : Number.NaN);
-  if (!Number.isFinite(ms)) throw unusable(`${field} is not a parseable date: "${String(value)}"`);
+  // The value is not quoted: a mint answer with its fields swapped holds the token there.
+  if (!Number.isFinite(ms)) throw unusable(`${field} is not a parseable date (${typeof value})`);
   return ms;
 }

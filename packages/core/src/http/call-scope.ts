@@ -38,6 +38,8 @@ export interface CallScope {
    * A call pays at most once (`PaymentStep`), so there is at most one.
    */
   credential: string | undefined;
+  /** The bearer token this call sends (a conversation token): a secret of all its answers. */
+  bearer: string | undefined;
   /** What this call reports to the client's instrumentation; undefined without one. */
   observer: CallObserver | undefined;
   remainingMs(): number;
@@ -94,6 +96,7 @@ export async function runCall<T>(
     failure: undefined,
     mayHaveArrived: false,
     credential: undefined,
+    bearer: undefined,
     // Without an instrumentation every report below is one `undefined` check: no allocation.
     observer:
       instrumentation &&

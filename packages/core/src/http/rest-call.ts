@@ -53,9 +53,10 @@ export async function callRest(
   const json = body === undefined ? undefined : JSON.stringify(body);
   const outgoing = { method: request.method, url, headers, body: json };
   return connection.run(operation, request.retry, options, async (scope) => {
+    scope.bearer = token;
     const response = await connection.send(outgoing, scope);
     const text = await readBodyText(response, scope);
-    const redact = connection.redactFor(scope, token);
+    const redact = connection.redactFor(scope);
     const { status } = response;
     if (status < 200 || status > 299) {
       throw errorFromResponse(response, text, { operation, redact, credentialSent: true });

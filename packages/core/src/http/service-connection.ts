@@ -20,10 +20,10 @@ export interface ServiceConnection {
   /** Replaces the key with `[redacted]`. */
   readonly redact: Redactor;
   /**
-   * The redactor of one call's answers: the key, `token` (a bearer token it carries) and the
-   * payment credential the call sent.
+   * The redactor of one call's answers: the key, the bearer token it carries and the payment
+   * credential it sent (`scope.bearer`, `scope.credential`).
    */
-  redactFor(scope: CallScope, token?: string): Redactor;
+  redactFor(scope: CallScope): Redactor;
   // The next three throw a ConfigurationError (nothing sent) when a setting they need is unset.
   restUrl(path: string, operation: string): string;
   mcpEndpoint(operation: string): string;
