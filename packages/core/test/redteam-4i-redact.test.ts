@@ -362,12 +362,12 @@ describe('findings', () => {
     expect(leaks(shown(error), token)).toEqual([]);
   });
 
-  // R4i-F2 (low, open): a paid call's retry is answered 402 whose challenge `request`
+  // R4i-F2 (low, fixed: the price names a currency only as an ISO code or a token address): a paid call's retry is answered 402 whose challenge `request`
   // (base64url JSON) names the spent credential as its currency. The call's redactor reads the
   // encoded challenge; the client itself then decodes it for the model's price text ("25 base
   // units of <credential>"), and the tool's redactor (`client.redact`) knows only the key since
   // wave 4i (c3d357a's connection-wide credential set caught it). Fix proposed in the report.
-  it.fails('R4i-F2: the price text of a paid call’s 402 shows no credential the client decoded', async () => {
+  it('R4i-F2: the price text of a paid call’s 402 shows no credential the client decoded', async () => {
     const token = newToken();
     server.handle((request, response) => {
       const paid = paidToken(request.headers.authorization);
@@ -393,6 +393,7 @@ describe('findings', () => {
     const text = String(websites.errorToModelOutput(error));
     expect(text).toContain('asks for a payment');
     expect(leaks(shown(error), token)).toEqual([]); // the error itself holds none
-    expect(leaks(text, token)).toEqual([]); // fails: the model reads it in the price
+    expect(leaks(text, token)).toEqual([]); // was: the model read it in the price
+    expect(text).toContain('25 base units of a token');
   });
 });

@@ -12,17 +12,22 @@ function isoDigits(currency: string): number | undefined {
   }
 }
 
-/** `0.25 USD`, `0.250000 0x20c0` (with `decimals`), `7 base units of 0x20c0`; as mppx shows it. */
+/**
+ * `0.25 USD`, `0.250000 0x20c0` (with `decimals`), `7 base units of 0x20c0`; as mppx shows it.
+ * The currency is named only as an ISO code or a token address: the text is decoded after the
+ * call's redactor ran, so no other server text (a spent credential) may reach a model.
+ */
 function price({ amount, currency, request }: PaymentChallenge): string[] {
   if (amount === undefined || currency === undefined || !/^\d+$/.test(amount)) return [];
   const iso = isIsoCode(currency);
   const decimals = request.decimals ?? (iso ? isoDigits(currency) : undefined);
   const units = BigInt(amount).toString();
-  if (typeof decimals !== 'number') return [`${units} base units of ${currency}`];
+  const name = iso ? currency.toUpperCase() : /^0x[\da-f]{1,64}$/i.test(currency) ? currency : '';
+  if (typeof decimals !== 'number') return [`${units} base units of ${name || 'a token'}`];
   const digits = units.padStart(decimals + 1, '0');
   const number =
     decimals === 0 ? digits : `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`;
-  return [`${number} ${iso ? currency.toUpperCase() : currency}`];
+  return [name ? `${number} ${name}` : `${number} of a token`];
 }
 
 /**
