@@ -86,18 +86,25 @@ function lineEnd(bytes: Uint8Array): number {
 const TAIL_BYTES = 4096;
 
 /**
- * Reads events until the answer. Searching every chunk whole for a line end would cost a tenth
- * of a large answer's reading, so pending bytes are searched whole only past a megabyte (each
- * chunk once), which keeps the cap on the open line in time.
+ * The JSON-RPC response to `id` in a `text/event-stream` answer, notifications skipped, read
+ * event by event. Searching every chunk whole for a line end would cost a tenth of a large
+ * answer's reading, so pending bytes are searched whole only past a megabyte (each chunk once),
+ * which keeps the cap on the open line in time. Without a body nothing is read: "ended without
+ * the answer".
  */
-async function readUntilFound(reader: BoundedBodyReader, id: RpcId): Promise<Message> {
+export async function readSseResponse(
+  response: Response,
+  id: RpcId,
+  scope: CallScope,
+): Promise<Message> {
+  const reader = new BoundedBodyReader(response, scope);
   let found: Message | undefined;
   const onData = (data: string) => {
     found = answerIn(data, id);
     return found !== undefined;
   };
-  const { maxSseLineBytes } = reader.scope.limits;
-  const tooLong = () => tooLarge(reader.response, reader.scope, 'maxSseLineBytes');
+  const { maxSseLineBytes } = scope.limits;
+  const tooLong = () => tooLarge(response, scope, 'maxSseLineBytes');
   const events = new SseEvents(maxSseLineBytes, tooLong);
   const searchAt = Math.min(1_048_576, maxSseLineBytes);
   let pending: Uint8Array[] = [];
@@ -110,64 +117,53 @@ async function readUntilFound(reader: BoundedBodyReader, id: RpcId): Promise<Mes
     decoder = LATER_BYTES;
     return text;
   };
-  for (;;) {
-    const chunk = await reader.read();
-    if (chunk === undefined) {
-      // Some servers end the stream right after the data line, without the blank line that
-      // closes the event: it is delivered anyway. A truncated event still fails, as invalid JSON.
-      if (events.feed(`${decode(concatChunks(pending, size))}\n\n`, onData))
-        return found as Message;
-      throw new ProtocolError(
-        `MCP event stream ended without the answer to request ${JSON.stringify(id)}`,
-        { status: reader.response.status },
-      );
-    }
-    pending.push(chunk);
-    size += chunk.length;
-    let lines: Uint8Array | undefined;
-    /** The pending bytes up to `end` of piece `index` (a line end), the rest kept pending. */
-    const cut = (index: number, end: number) => {
-      const piece = pending[index] as Uint8Array;
-      const head = [...pending.slice(0, index), piece.subarray(0, end)];
-      const headSize = head.reduce((sum, part) => sum + part.length, 0);
-      pending = [piece.subarray(end), ...pending.slice(index + 1)];
-      merged = 0;
-      size -= headSize;
-      return concatChunks(head, headSize);
-    };
-    if (size >= searchAt) {
-      // The last line end of the chunks not searched yet, newest first, splits the bytes.
-      for (let index = pending.length - 1; index >= searched && lines === undefined; index--) {
-        const end = lineEnd(pending[index] as Uint8Array);
-        if (end > 0) lines = cut(index, end);
-      }
-    } else {
-      // Only the chunk's tail: an event and the start of the next in one write (a keep-alive
-      // comment) must not wait for more bytes, and a whole-chunk search costs too much.
-      const from = Math.max(0, chunk.length - TAIL_BYTES);
-      const end = lineEnd(chunk.subarray(from));
-      if (end > 0) lines = cut(pending.length - 1, from + end);
-    }
-    if (lines !== undefined || size >= searchAt) searched = pending.length;
-    if (lines !== undefined && events.feed(decode(lines), onData)) return found as Message;
-    const next = compact(pending, merged);
-    // The merged chunk is searched again (not known to hold no line end in every part).
-    if (next > merged) searched = Math.min(searched, merged);
-    merged = next;
-    if (size > maxSseLineBytes) throw tooLong();
-  }
-}
-
-/** The JSON-RPC response to `id` in a `text/event-stream` answer, notifications skipped. */
-export async function readSseResponse(
-  response: Response,
-  id: RpcId,
-  scope: CallScope,
-): Promise<Message> {
-  // Without a body, the reader reads nothing: "ended without the answer".
-  const reader = new BoundedBodyReader(response, scope);
   try {
-    return await readUntilFound(reader, id);
+    for (;;) {
+      const chunk = await reader.read();
+      if (chunk === undefined) {
+        // Some servers end the stream right after the data line, without the blank line that
+        // closes the event: it is delivered anyway. A truncated event still fails, as invalid JSON.
+        if (events.feed(`${decode(concatChunks(pending, size))}\n\n`, onData))
+          return found as Message;
+        throw new ProtocolError(
+          `MCP event stream ended without the answer to request ${JSON.stringify(id)}`,
+          { status: reader.response.status },
+        );
+      }
+      pending.push(chunk);
+      size += chunk.length;
+      let lines: Uint8Array | undefined;
+      /** The pending bytes up to `end` of piece `index` (a line end), the rest kept pending. */
+      const cut = (index: number, end: number) => {
+        const piece = pending[index] as Uint8Array;
+        const head = [...pending.slice(0, index), piece.subarray(0, end)];
+        const headSize = head.reduce((sum, part) => sum + part.length, 0);
+        pending = [piece.subarray(end), ...pending.slice(index + 1)];
+        merged = 0;
+        size -= headSize;
+        return concatChunks(head, headSize);
+      };
+      if (size >= searchAt) {
+        // The last line end of the chunks not searched yet, newest first, splits the bytes.
+        for (let index = pending.length - 1; index >= searched && lines === undefined; index--) {
+          const end = lineEnd(pending[index] as Uint8Array);
+          if (end > 0) lines = cut(index, end);
+        }
+      } else {
+        // Only the chunk's tail: an event and the start of the next in one write (a keep-alive
+        // comment) must not wait for more bytes, and a whole-chunk search costs too much.
+        const from = Math.max(0, chunk.length - TAIL_BYTES);
+        const end = lineEnd(chunk.subarray(from));
+        if (end > 0) lines = cut(pending.length - 1, from + end);
+      }
+      if (lines !== undefined || size >= searchAt) searched = pending.length;
+      if (lines !== undefined && events.feed(decode(lines), onData)) return found as Message;
+      const next = compact(pending, merged);
+      // The merged chunk is searched again (not known to hold no line end in every part).
+      if (next > merged) searched = Math.min(searched, merged);
+      merged = next;
+      if (size > maxSseLineBytes) throw tooLong();
+    }
   } finally {
     reader.cancel();
   }

@@ -2,10 +2,10 @@ import type * as z from 'zod/v4/core';
 import { globalConfig } from 'zod/v4/core';
 
 /*
- * The answer check: whether an answer already is what its schema outputs, as one function
- * generated from the schema, since zod copies every object it parses (docs/ARCHITECTURE.md,
- * "The answer check"). A value it passes is used as JSON.parse made it; anything else (a
- * failure, a default to fill in) goes to zod, so results and errors stay zod's.
+ * The schema check: whether an answer (or a request's plain copy) already is what its schema
+ * outputs, as one function generated from the schema, since zod copies every object it parses
+ * (docs/ARCHITECTURE.md, "The answer check"). A value it passes is used as it is; anything else
+ * (a failure, a default to fill in) goes to zod, so results and errors stay zod's.
  */
 
 /** A generated check: true only when zod would succeed and return an equal value. */
@@ -49,18 +49,8 @@ type Bind = (constant: unknown) => string;
 /** A compiled schema: a boolean expression on the value held in the variable `v`. */
 type Source = (v: string, bind: Bind) => string;
 
-/** The parts of a zod check's definition the compiler reads. */
-interface CheckDefinition {
-  check: string;
-  minimum?: number;
-  maximum?: number;
-  value?: unknown;
-  inclusive?: boolean;
-  format?: string;
-  pattern?: RegExp;
-  tx?: unknown;
-  fn?: unknown;
-}
+/** A zod check's definition (`check`, `format`, `minimum`, `pattern`…): its values are bound. */
+type CheckDefinition = Record<string, unknown>;
 
 /**
  * The checks the compiler reproduces, as zod runs them, by kind (and format): any other leaves
@@ -138,7 +128,7 @@ function build(def: Definition): Compiled | undefined {
   // A check of another kind (a refinement, a custom format with a function) is left to zod;
   // so is an overwrite of a list, which may change it in place and return it.
   const rules = checks.map((check) => {
-    const kind = check.format === undefined ? check.check : `${check.check} ${check.format}`;
+    const kind = `${check.check}${check.format === undefined ? '' : ` ${check.format}`}`;
     const own = Object.hasOwn(CHECKS, kind) && check.fn === undefined;
     return own && !(kind === 'overwrite' && def.type === 'array') ? CHECKS[kind] : undefined;
   });
