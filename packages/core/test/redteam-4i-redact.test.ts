@@ -10,6 +10,7 @@ import {
 import { createRedactor } from '../src/http/redact.js';
 import { CatalogClient } from '../src/index.js';
 import { createCatalogToolList } from '../src/tools/index.js';
+import { ECHO_FORMS, leaks } from './support/echo-forms.js';
 import { catalogPayload, rpcIdOf, toolsCallAnswer } from './support/fixtures.js';
 import { sendJson, startTestServer, type TestServer } from './support/test-server.js';
 
@@ -30,26 +31,11 @@ function newToken(bytes = 181): string {
 }
 
 /** The in-scope forms of an accidental echo, as real encoders write them. */
-const FORMS: Record<string, (value: string) => string> = {
-  raw: (v) => v,
-  upper: (v) => v.toUpperCase(),
-  percent: encodeURIComponent,
-  json: (v) => JSON.stringify(v).replace(/\//g, '\\/'),
-  html: (v) => v.replace(/[^A-Za-z0-9]/g, (c) => `&#x${c.charCodeAt(0).toString(16)};`),
-  base64: (v) => Buffer.from(v).toString('base64'),
-};
+const FORMS = ECHO_FORMS;
 const echoes = (token: string) =>
   Object.entries(FORMS)
     .map(([name, form]) => `${name}=${form(token)}`)
     .join(' | ');
-
-/** The forms of `token` that `text` holds whole (any letter case). */
-function leaks(text: string, token: string): string[] {
-  const lower = text.toLowerCase();
-  return Object.entries(FORMS)
-    .filter(([, form]) => lower.includes(form(token).toLowerCase()))
-    .map(([name]) => name);
-}
 
 /** Everything an error shows: String, stack, inspect with hidden fields and causes, JSON. */
 function shown(error: unknown): string {

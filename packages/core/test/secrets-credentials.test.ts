@@ -3,6 +3,7 @@ import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CatalogClient } from '../src/index.js';
 import { errorTextForModel } from '../src/tools/error-text.js';
+import { ECHO_FORMS, leaks } from './support/echo-forms.js';
 import { rpcIdOf, toolsCallAnswer } from './support/fixtures.js';
 import { sendJson, startTestServer, type TestServer } from './support/test-server.js';
 
@@ -26,26 +27,9 @@ function newToken(bytes = 451): string {
 }
 
 /** Each in-scope form an accidental echo takes, as a real encoder writes it. */
-const FORMS: Record<string, (value: string) => string> = {
-  raw: (v) => v,
-  upper: (v) => v.toUpperCase(),
-  percent: encodeURIComponent,
-  json: (v) => JSON.stringify(v).replace(/\//g, '\\/'),
-  jsonUnicode: (v) =>
-    [...v].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
-  html: (v) => v.replace(/[^A-Za-z0-9]/g, (c) => `&#x${c.charCodeAt(0).toString(16)};`),
-  base64: (v) => Buffer.from(v).toString('base64'),
-};
+const FORMS = ECHO_FORMS;
 const echoes = (token: string) =>
   Object.fromEntries(Object.entries(FORMS).map(([name, form]) => [name, form(token)]));
-
-/** Whether `text` holds `token` whole in a form a reader could take back (any letter case). */
-function leaks(text: string, token: string): string[] {
-  const lower = text.toLowerCase();
-  return Object.entries(FORMS)
-    .filter(([, form]) => lower.includes(form(token).toLowerCase()))
-    .map(([name]) => name);
-}
 
 /** Everything an error shows: String, stack, inspect (hidden fields, cause), JSON, model text. */
 function shown(error: unknown): string {
