@@ -331,13 +331,18 @@ describe('findings', () => {
 
   it('R4i-F3: a turn whose fetch fails quoting the request: the ConnectionError holds none of its bearer token', async () => {
     const token = `tok_${randomBytes(24).toString('base64url')}`;
-    // A fetch wrapper that describes the request it could not send (a logging or proxy
-    // wrapper), as some do: its message is the failed fetch's reason.
+    // The loopback server drops the connection; a fetch wrapper (a logging or proxy wrapper)
+    // describes the request it could not send, as some do: its message is the failure's reason.
+    server.handle((_request, response) => response.socket?.destroy());
     const fetch: typeof globalThis.fetch = async (input, init) => {
-      const headers = new Headers(init?.headers);
-      throw new TypeError(
-        `proxy refused ${String(input)} (authorization: ${headers.get('authorization')})`,
-      );
+      try {
+        return await globalThis.fetch(input, init);
+      } catch {
+        const headers = new Headers(init?.headers);
+        throw new TypeError(
+          `proxy refused ${String(input)} (authorization: ${headers.get('authorization')})`,
+        );
+      }
     };
     const client = new CatalogClient({ baseUrl: server.origin, maxRetries: 0, fetch });
     const send = createTurnSender({ client });
@@ -345,14 +350,15 @@ describe('findings', () => {
       (caught: unknown) => caught,
     );
     expect(String(error)).toContain('proxy refused');
+    expect(server.requests).toHaveLength(1);
     expect(leaks(shown(error), token)).toEqual([]);
   });
 
-  // R4i-F2 (low, fixed: the price names a currency only as an ISO code or a token address): a paid call's retry is answered 402 whose challenge `request`
+  // R4i-F2 (low, fixed): a paid call's retry is answered 402 whose challenge `request`
   // (base64url JSON) names the spent credential as its currency. The call's redactor reads the
   // encoded challenge; the client itself then decodes it for the model's price text ("25 base
   // units of <credential>"), and the tool's redactor (`client.redact`) knows only the key since
-  // wave 4i (c3d357a's connection-wide credential set caught it). Fix proposed in the report.
+  // wave 4i. The price now names a currency only as an ISO code or a token address.
   it('R4i-F2: the price text of a paid call’s 402 shows no credential the client decoded', async () => {
     const token = newToken();
     server.handle((request, response) => {
