@@ -140,15 +140,22 @@ describe('the redactor on values (one walk for errors, tool output and model tex
     expect(JSON.stringify(copy)).not.toContain(TEST_KEY);
   });
 
-  it('walks 200,000 levels of nesting without overflowing the stack, and ends on a cycle', () => {
+  it('stops at 512 levels (answers nest at most 64), and at a cycle, with [redacted]', () => {
     let deep: unknown = [TEST_KEY];
     for (let level = 0; level < 200_000; level++) deep = [deep];
-    let copy = redact(deep);
-    for (let level = 0; level < 200_000; level++) copy = (copy as unknown[])[0];
-    expect(copy).toEqual(['[redacted]']);
-    const cyclic: Record<string, unknown> = { key: TEST_KEY };
+    let copy = redact(deep); // 200,000 levels: no stack overflow
+    for (let level = 0; level <= 512; level++) copy = (copy as unknown[])[0];
+    expect(copy).toBe('[redacted]');
+    let shallow: unknown = [TEST_KEY];
+    for (let level = 0; level < 511; level++) shallow = [shallow];
+    expect(JSON.stringify(redact(shallow))).toBe(
+      `${'['.repeat(512)}"[redacted]"${']'.repeat(512)}`,
+    );
+    const cyclic: Record<string, unknown> = { key: TEST_KEY, list: [] };
     cyclic.self = cyclic;
-    expect(redact(cyclic).key).toBe('[redacted]');
+    (cyclic.list as unknown[]).push(cyclic);
+    const redacted = redact(cyclic);
+    expect(redacted).toEqual({ key: '[redacted]', list: ['[redacted]'], self: '[redacted]' });
   });
 
   it('leaves class instances alone (they are the application’s own)', () => {
