@@ -66,7 +66,7 @@ function formsOf(owner: string) {
       while (k > 0 && units[j] !== units[k]) k = fail[k - 1]!;
       fail[j] = units[j] === units[k] ? ++k : k;
     }
-    return { units, fail };
+    return { units, fail, owner };
   });
 }
 
@@ -82,16 +82,18 @@ function secretsOf(list: readonly (string | undefined)[]) {
   // The secrets a JSON number could spell, as JSON.parse reads them (it rounds past 2^53).
   const numbers = new Set(secrets.filter((s) => /^[-+.\deE]+$/.test(s)).map(Number));
   const [shortest, longest] = [Math.min(...lengths), Math.max(0, ...lengths)];
-  return { forms, firsts, numbers, shortest, longest, states: new Int32Array(forms.length) };
+  const states = new Int32Array(forms.length); // each form's KMP state, zero between passes
+  return { secrets, forms, firsts, numbers, shortest, longest, states };
 }
 type Secrets = ReturnType<typeof secretsOf>;
 
 /**
- * Where the forms of `set` occur in `text`, as merged [start, end) spans. Each decoded unit
- * moves every form's KMP state (fallbacks amortised): linear in the text for each form,
- * whatever its shape (`indexOf` of `-`×1500 in dashes is quadratic).
+ * Where the forms of `set` occur in `text`, as merged [start, end) spans; their owners to
+ * `found`. Each decoded unit moves the KMP state of every form under way or that it begins
+ * (fallbacks amortised): linear in the text for each form, whatever its shape (`indexOf` of
+ * `-`×1500 in dashes is quadratic).
  */
-function scan(text: string, set: Secrets): number[][] {
+function scan(text: string, set: Secrets, found?: Set<string>): number[][] {
   const { forms, firsts, longest, states } = set;
   if (!starts || starts.length < longest)
     starts = new Int32Array(2 ** Math.ceil(Math.log2(Math.max(longest, 4096))));
@@ -106,13 +108,14 @@ function scan(text: string, set: Secrets): number[][] {
     let length = 0; // of the longest form ending here
     live = 0;
     for (let f = 0; f < forms.length; f++) {
-      const { units: form, fail } = forms[f]!;
+      const { units: form, fail, owner } = forms[f]!;
       let state = states[f]!;
       if (state === 0 && form[0] !== unit) continue;
       while (state > 0 && form[state] !== unit) state = fail[state - 1]!;
       if (form[state] === unit && ++state === form.length) {
         length = Math.max(length, state);
         state = fail[state - 1]!;
+        found?.add(owner);
       }
       states[f] = state;
       if (state > 0) live++;
@@ -190,6 +193,7 @@ export function createRedactor(...secrets: (string | undefined)[]): Redactor {
 
 /** The secrets `text` echoes in a form {@link createRedactor} removes, in the order given, once. */
 export function secretEchoesIn(text: string, secrets: readonly (string | undefined)[]): string[] {
-  const echoed = (s: string | undefined) => s !== undefined && createRedactor(s)(text) !== text;
-  return [...new Set(secrets)].filter(echoed) as string[];
+  const [set, found] = [secretsOf(secrets), new Set<string>()];
+  scan(text, set, found);
+  return set.secrets.filter((secret) => found.has(secret));
 }
