@@ -10,7 +10,9 @@ import fc from 'fast-check';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { secretEchoesIn } from '../src/errors/index.js';
 import { createRedactor, type Redactor } from '../src/http/redact.js';
+import { CatalogClient } from '../src/index.js';
 import { createCatalogToolList } from '../src/tools/index.js';
+import { ECHO_FORMS, leaks } from './support/echo-forms.js';
 import { catalogPayload, rpcIdOf, toolsCallAnswer } from './support/fixtures.js';
 import { redactSecrets } from './support/redact-text.js';
 import { sendJson, startTestServer, type TestServer } from './support/test-server.js';
@@ -350,5 +352,37 @@ describe('R4j what held: a client against a loopback service echoing the key dee
     expect(server.requests.length).toBeGreaterThan(0);
     expect(text.toLowerCase()).not.toContain(KEY.toLowerCase());
     expect(text).toContain('[redacted]');
+  });
+
+  it('a paid REST answer echoing its credential 60 levels deep, in every form, names and values', async () => {
+    const token = randomBytes(120).toString('base64');
+    const challenge = `Payment id="ch_1", realm="shop", method="test", intent="charge", request="${Buffer.from(JSON.stringify({ amount: '25', currency: 'usd' })).toString('base64url')}"`;
+    server.handle((request, response) => {
+      const auth = request.headers.authorization;
+      if (!auth?.startsWith('Payment ')) {
+        return sendJson(response, 402, { detail: 'pay' }, { 'www-authenticate': challenge });
+      }
+      const paid = auth.slice('Payment '.length);
+      let deep: unknown = Object.fromEntries(
+        Object.entries(ECHO_FORMS).map(([name, form]) => [`${name}:${form(paid)}`, form(paid)]),
+      );
+      for (let level = 0; level < 60; level++) deep = level % 2 ? [deep, paid] : { [paid]: deep };
+      sendJson(response, 200, { deep });
+    });
+    const client = new CatalogClient({
+      apiKey: KEY,
+      baseUrl: server.origin,
+      maxRetries: 0,
+      payment: { pay: () => `Payment ${token}` },
+    });
+    const answer = await client.request({
+      operation: 'echo',
+      method: 'GET',
+      path: '/v1/echo',
+      retry: 'idempotent',
+    });
+    expect(server.requests).toHaveLength(2); // asked, then paid: the server did echo it
+    expect(leaks(seen(answer.data), token)).toEqual([]);
+    expect(seen(answer.data)).toContain('[redacted]');
   });
 });
