@@ -76,14 +76,16 @@ function secretsOf(list: readonly (string | undefined)[]) {
   const secrets = [...new Set(list)].filter(long);
   const forms = secrets.flatMap(formsOf).filter((form) => form.units.length >= MIN_SECRET_LENGTH);
   const lengths = forms.map((form) => form.units.length);
-  // The units a form begins with, by their low 7 bits: while none is under way, others are skipped.
-  const firsts = new Uint8Array(128);
-  for (const form of forms) firsts[form.units[0]! & 127] = 1;
+  // The forms each unit begins, by its low 7 bits: a unit that begins none, while none is under
+  // way, is passed over; otherwise it steps the forms under way and the few it begins.
+  const starting = Array.from({ length: 128 }, (): number[] => []);
+  for (const [f, form] of forms.entries()) starting[form.units[0]! & 127]!.push(f);
   // The secrets a JSON number could spell, as JSON.parse reads them (it rounds past 2^53).
   const numbers = new Set(secrets.filter((s) => /^[-+.\deE]+$/.test(s)).map(Number));
   const [shortest, longest] = [Math.min(...lengths), Math.max(0, ...lengths)];
-  const states = new Int32Array(forms.length); // each form's KMP state, zero between passes
-  return { secrets, forms, firsts, numbers, shortest, longest, states };
+  // Each form's KMP state (zero between passes), and the forms under way.
+  const [states, active] = [new Int32Array(forms.length), new Int32Array(forms.length)];
+  return { secrets, forms, starting, numbers, shortest, longest, states, active };
 }
 type Secrets = ReturnType<typeof secretsOf>;
 
@@ -94,23 +96,26 @@ type Secrets = ReturnType<typeof secretsOf>;
  * `-`×1500 in dashes is quadratic).
  */
 function scan(text: string, set: Secrets, found?: Set<string>): number[][] {
-  const { forms, firsts, longest, states } = set;
+  const { forms, starting, longest, states, active } = set;
   if (!starts || starts.length < longest)
     starts = new Int32Array(2 ** Math.ceil(Math.log2(Math.max(longest, 4096))));
   const [ring, mask, spans] = [starts, starts.length - 1, [] as number[][]];
-  let live = 0; // forms under way
+  let live = 0; // forms under way, in `active`
   for (let i = 0, k = 0; i < text.length; k++) {
     let unit = text.charCodeAt(i);
     ring[k & mask] = i++;
     if (opens(unit)) [unit, i] = [escaped(text, i - 1, unit), next];
     unit = fold(unit);
-    if (live === 0 && firsts[unit & 127] === 0) continue;
+    const begun = starting[unit & 127]!;
+    if (live === 0 && begun.length === 0) continue;
     let length = 0; // of the longest form ending here
-    live = 0;
-    for (let f = 0; f < forms.length; f++) {
+    let kept = 0; // forms still under way
+    // The forms under way, then those the unit begins (one stepped already is passed over).
+    for (let a = 0; a < live + begun.length; a++) {
+      const f = a < live ? active[a]! : begun[a - live]!;
       const { units: form, fail, owner } = forms[f]!;
       let state = states[f]!;
-      if (state === 0 && form[0] !== unit) continue;
+      if (state === 0 ? form[0] !== unit : a >= live) continue;
       while (state > 0 && form[state] !== unit) state = fail[state - 1]!;
       if (form[state] === unit && ++state === form.length) {
         length = Math.max(length, state);
@@ -118,8 +123,9 @@ function scan(text: string, set: Secrets, found?: Set<string>): number[][] {
         found?.add(owner);
       }
       states[f] = state;
-      if (state > 0) live++;
+      if (state > 0) active[kept++] = f;
     }
+    live = kept;
     if (length === 0) continue;
     let from = ring[(k + 1 - length) & mask]!;
     while (spans.length > 0 && from <= spans.at(-1)![1]!) from = Math.min(from, spans.pop()![0]!);
