@@ -174,7 +174,7 @@ export class CatalogClient {
   }
 
   /**
-   * Replaces the key this client sends with `[redacted]`, 512 levels deep (deeper containers
+   * Replaces the key this client sends with `[redacted]`, 300 levels deep (deeper containers
    * and a cycle's reference back read `[redacted]`): for text a model reads.
    */
   redact<T>(value: T): T {

@@ -10,7 +10,7 @@ const MIN_SECRET_LENGTH = 4; // a shorter "secret" would shred ordinary text
 /** The longest secret the client sends (a common header limit): longer ones are refused. */
 export const MAX_SECRET_LENGTH = 16_384;
 /** Answers nest at most 64 levels, requests 256: a deeper container is not walked. */
-const MAX_DEPTH = 512;
+const MAX_DEPTH = 300;
 /** One escape at the cursor: percent, JSON (`\uXXXX`, `\"`, `\\`, `\/`), HTML with `;`. */
 const ESCAPE =
   /%([0-9a-f]{2})|\\u([0-9a-f]{4})|\\(["\\/])|&#x0*([0-9a-f]{1,4});|&#0*(\d{1,5});|&([a-z]{2,16});/iy;
@@ -88,6 +88,8 @@ function secretsOf(list: readonly (string | undefined)[]) {
   return { secrets, forms, starting, numbers, shortest, longest, states, active };
 }
 type Secrets = ReturnType<typeof secretsOf>;
+/** Each container a walk reached: its copy, or `[redacted]` while it is being walked. */
+type Walked = Map<unknown, unknown>;
 
 /**
  * Where the forms of `set` occur in `text`, as merged [start, end) spans; their owners to
@@ -150,12 +152,7 @@ function redactText(text: string, set: Secrets): string {
  * object literals that hold one are rebuilt (class instances are the application's own). A
  * cycle, or a container deeper than {@link MAX_DEPTH}, reads `[redacted]`: the stack is bounded.
  */
-function redactValue(
-  value: unknown,
-  set: Secrets,
-  depth: number,
-  done: Map<unknown, unknown>,
-): unknown {
+function redactValue(value: unknown, set: Secrets, depth: number, done: Walked): unknown {
   if (typeof value === 'string') return redactText(value, set);
   if (typeof value === 'number')
     return set.numbers.has(value) ||
@@ -168,17 +165,20 @@ function redactValue(
   if (depth > MAX_DEPTH || done.get(value) === REDACTED) return REDACTED;
   if (done.has(value)) return done.get(value);
   done.set(value, REDACTED); // until it is walked: a reference back to it is a cycle
+  // A list by index (a hole reads undefined: no item moves), an object by its own members; a
+  // loop, not a callback, so a level costs one stack frame. Each member is redacted in place.
+  const members: [string, unknown][] = array
+    ? Array.from(value as unknown[], (item) => ['', item])
+    : Object.entries(value as object);
   let changed = false;
-  const entries = Object.entries(value as object).map(([name, item]) => {
-    const pair = [
-      array ? name : redactText(name, set),
-      redactValue(item, set, depth + 1, done),
-    ] as const;
-    changed ||= pair[0] !== name || pair[1] !== item;
-    return pair;
-  });
+  for (const member of members) {
+    const [name, item] = member;
+    if (!array) member[0] = redactText(name, set);
+    member[1] = redactValue(item, set, depth + 1, done);
+    changed ||= member[0] !== name || member[1] !== item;
+  }
   // fromEntries defines members, so a `__proto__` name stays an ordinary member.
-  const copy = !changed ? value : array ? entries.map((e) => e[1]) : Object.fromEntries(entries);
+  const copy = !changed ? value : array ? members.map((m) => m[1]) : Object.fromEntries(members);
   done.set(value, copy);
   return copy;
 }
