@@ -173,7 +173,10 @@ export class CatalogClient {
     return callRest(this.#connection, request, options);
   }
 
-  /** Replaces the key this client sends with `[redacted]`, deeply: for text a model reads. */
+  /**
+   * Replaces the key this client sends with `[redacted]`, 300 levels deep (deeper containers
+   * and a cycle's reference back read `[redacted]`): for text a model reads.
+   */
   redact<T>(value: T): T {
     return this.#connection.redact(value);
   }

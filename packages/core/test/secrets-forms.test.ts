@@ -1,6 +1,7 @@
 import { encodeHTML } from 'entities';
 import { describe, expect, it } from 'vitest';
-import { redactSecrets, secretEchoesIn } from '../src/errors/index.js';
+import { secretEchoesIn } from '../src/errors/index.js';
+import { redactSecrets } from './support/redact-text.js';
 
 // One test per in-scope form (docs/SECURITY.md, "Scope, and why"), on a key with the
 // characters encoders rewrite, and what stays: the surroundings, and text that only looks close.

@@ -5,7 +5,8 @@ import net from 'node:net';
 import { inspect } from 'node:util';
 import { encodeHTML } from 'entities';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedactor, redactSecrets } from '../src/http/redact.js';
+import { createRedactor } from '../src/http/redact.js';
+import { redactSecrets } from './support/redact-text.js';
 import { CatalogClient, CatalogError, ConfigurationError, ConnectionError } from '../src/index.js';
 import { type AnyCatalogTool, createCatalogToolList } from '../src/tools/index.js';
 

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
 import { createRedactor } from '../src/http/redact.js';
@@ -140,15 +141,45 @@ describe('the redactor on values (one walk for errors, tool output and model tex
     expect(JSON.stringify(copy)).not.toContain(TEST_KEY);
   });
 
-  it('walks 200,000 levels of nesting without overflowing the stack, and ends on a cycle', () => {
+  it('stops at 300 levels (answers nest at most 64, requests 256), and at a cycle, with [redacted]', () => {
     let deep: unknown = [TEST_KEY];
     for (let level = 0; level < 200_000; level++) deep = [deep];
-    let copy = redact(deep);
-    for (let level = 0; level < 200_000; level++) copy = (copy as unknown[])[0];
-    expect(copy).toEqual(['[redacted]']);
-    const cyclic: Record<string, unknown> = { key: TEST_KEY };
+    let copy = redact(deep); // 200,000 levels: no stack overflow
+    for (let level = 0; level <= 300; level++) copy = (copy as unknown[])[0];
+    expect(copy).toBe('[redacted]');
+    let shallow: unknown = [TEST_KEY];
+    for (let level = 0; level < 299; level++) shallow = [shallow];
+    expect(JSON.stringify(redact(shallow))).toBe(
+      `${'['.repeat(300)}"[redacted]"${']'.repeat(300)}`,
+    );
+    const cyclic: Record<string, unknown> = { key: TEST_KEY, list: [] };
     cyclic.self = cyclic;
-    expect(redact(cyclic).key).toBe('[redacted]');
+    (cyclic.list as unknown[]).push(cyclic);
+    const redacted = redact(cyclic);
+    expect(redacted).toEqual({ key: '[redacted]', list: ['[redacted]'], self: '[redacted]' });
+  });
+
+  it('keeps a list’s items at their indices: a hole reads undefined (R4j: items moved)', () => {
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the case
+    const sparse = [, TEST_KEY, 'x'];
+    const copy = redact(sparse);
+    expect(copy).toHaveLength(3);
+    expect([0, 1, 2].map((i) => copy[i])).toEqual([undefined, '[redacted]', 'x']);
+  });
+
+  it('walks its 300 levels, and ends 200,000, on 40% of Node’s default stack (R4j: stack use)', () => {
+    // A child process with --stack-size=400 (KiB; the default is 984): the walk recurses a
+    // frame a level, so a caller deep in its own stack must still have room for it.
+    const script = `
+      import { createRedactor } from ${JSON.stringify(new URL('../src/http/redact.ts', import.meta.url).href)};
+      let deep = [{ key: ${JSON.stringify(TEST_KEY)} }];
+      for (let level = 0; level < 200000; level++) deep = [deep];
+      let copy = createRedactor(${JSON.stringify(TEST_KEY)})(deep);
+      let levels = 0;
+      while (Array.isArray(copy)) [copy, levels] = [copy[0], levels + 1];
+      process.stdout.write(levels + ' ' + copy);`;
+    const args = ['--stack-size=400', '--import', 'tsx', '--input-type=module', '-e', script];
+    expect(execFileSync(process.execPath, args, { encoding: 'utf8' })).toBe('301 [redacted]');
   });
 
   it('leaves class instances alone (they are the application’s own)', () => {

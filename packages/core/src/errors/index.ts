@@ -1,7 +1,7 @@
 // `@catalogkit/core/errors`: every error class catalogkit throws (each a `CatalogError`).
 
 /** The redaction the client applies, for checks outside core (the testing kit's secret checks). */
-export { redactSecrets, secretEchoesIn } from '../http/redact.js';
+export { secretEchoesIn } from '../http/redact.js';
 export {
   ApiError,
   type AuthChallenge,
