@@ -105,14 +105,6 @@ export function tooLarge(
 
 /** Reads the whole body as UTF-8 text within `maxResponseBytes`, failing as BoundedBodyReader. */
 export async function readBodyText(response: Response, scope: CallScope): Promise<string> {
-  // A body framed by its length, not encoded, cannot exceed it: fetch reads it whole.
-  const { headers } = response;
-  const length = Number(headers.get('content-length') ?? Number.NaN);
-  if (length <= scope.limits.maxResponseBytes && !headers.has('content-encoding')) {
-    return scope.until(response.text()).catch((error: unknown) => {
-      throw readFailure(error, response, scope);
-    });
-  }
   const reader = new BoundedBodyReader(response, scope);
   const chunks: Uint8Array[] = [];
   let merged = 0;

@@ -44,7 +44,7 @@ export interface CallScope {
   observer: CallObserver | undefined;
   remainingMs(): number;
   /**
-   * Waits for `promise` (a fetch, a body read), or rejects with the call's failure once the
+   * Waits for `promise` (a fetch), or rejects with the call's failure once the
    * call is stopped: a fetch wrapper that drops the signal cannot outlive the call.
    */
   until<T>(promise: Promise<T>): Promise<T>;
