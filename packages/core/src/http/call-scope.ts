@@ -44,10 +44,10 @@ export interface CallScope {
   observer: CallObserver | undefined;
   remainingMs(): number;
   /**
-   * Waits for `promise` (a fetch), or rejects with the call's failure once the
-   * call is stopped: a fetch wrapper that drops the signal cannot outlive the call.
+   * Waits for a fetch, or rejects with the call's failure once the call is stopped: a fetch
+   * wrapper that drops the signal cannot outlive the call, nor hold the answer it gives later.
    */
-  until<T>(promise: Promise<T>): Promise<T>;
+  until(sent: Promise<Response>): Promise<Response>;
   /** Runs `stopped` once the call stops (at once if it has): a body reader cancels its stream. */
   onStop(stopped: () => void): void;
 }
@@ -106,10 +106,13 @@ export async function runCall<T>(
         }),
       ),
     remainingMs: () => Math.max(0, deadline - performance.now()),
-    until: <T>(promise: Promise<T>) =>
-      new Promise<T>((resolve, reject) => {
-        // Handled first: a promise still running when the call stops must not reject unheard.
-        promise.then(resolve, reject).finally(() => waits.delete(reject));
+    until: (sent) =>
+      new Promise((resolve, reject) => {
+        // Handled first: a fetch still running when the call stops must not reject unheard,
+        // and the answer it gives after the stop is released: nothing reads it.
+        const answered = (answer: Response) =>
+          scope.failure ? void answer.body?.cancel().catch(() => undefined) : resolve(answer);
+        sent.then(answered, reject).finally(() => waits.delete(reject));
         scope.onStop(reject);
       }),
     onStop: (stopped: (failure: CatalogError) => void) => {

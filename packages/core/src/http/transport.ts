@@ -121,10 +121,9 @@ export async function send(
     // connection proves otherwise. fetch sends nothing on a signal that has already aborted.
     if (!scope.signal.aborted) scope.mayHaveArrived = true;
     let response: Response;
-    let sent: Promise<Response> | undefined;
     try {
       // Raced against the signal: a fetch wrapper that drops it must not outlive the call.
-      sent = fetchImpl(current.url, {
+      const sent = fetchImpl(current.url, {
         method: current.method,
         headers: current.headers,
         body: current.body,
@@ -133,14 +132,7 @@ export async function send(
       });
       response = await scope.until(sent);
     } catch (error) {
-      if (scope.failure) {
-        // Such a wrapper may answer after the stop: nobody reads that body, so release it.
-        void sent?.then(
-          (late) => late.body?.cancel().catch(() => undefined),
-          () => undefined,
-        );
-        throw scope.failure;
-      }
+      if (scope.failure) throw scope.failure;
       const failure = connectionError(error, request, redact);
       scope.mayHaveArrived = earlier || failure.requestSent;
       throw failure;
