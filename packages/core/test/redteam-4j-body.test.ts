@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CatalogClient } from '../src/index.js';
-import { TEST_KEY } from './support/fixtures.js';
+import { CatalogClient, ConfigurationError } from '../src/index.js';
+import { rpcIdOf, TEST_KEY, toolsCallAnswer } from './support/fixtures.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
 /*
@@ -139,5 +139,57 @@ describe('R: a stopped call releases every answer it was sent', () => {
       await wait(500);
       expect(closed.count).toBe(closes);
     });
+  }
+});
+
+describe('R: a fetch option that hands back a body already read', () => {
+  /** Reads the body (for a log, say) and hands the same answer back. */
+  const readsBody: typeof fetch = async (input, init) => {
+    const answer = await fetch(input, init);
+    await answer.text();
+    return answer;
+  };
+  /** Takes a reader of the body and hands the answer back. */
+  const locksBody: typeof fetch = async (input, init) => {
+    const answer = await fetch(input, init);
+    answer.body?.getReader();
+    return answer;
+  };
+
+  // R2. Severity: low (a misbehaving fetch option; a typed-error guarantee). Since 3893976 every
+  // body is read by BoundedBodyReader, whose `getReader()` throws a raw TypeError ("ReadableStream
+  // is locked") out of the call when the fetch option read or locked the body; on 7082293 a
+  // framed body gave a ConnectionError (retried, each time alike) and an unframed one the same
+  // TypeError. Who gains: nobody hostile; a user whose logging wrapper consumed the body gets an
+  // untyped error that does not say which option is wrong.
+  for (const [name, wrapper] of [
+    ['reads', readsBody],
+    ['locks', locksBody],
+  ] as const) {
+    for (const framed of [true, false]) {
+      it(`R2: a fetch option that ${name} the body (${framed ? 'framed' : 'chunked'}) is a ConfigurationError naming it`, async () => {
+        server = await startTestServer((request, response) => {
+          const body = request.url.startsWith('/v1/')
+            ? '{"websites":[]}'
+            : JSON.stringify(toolsCallAnswer(rpcIdOf(request.body)));
+          response.writeHead(200, {
+            'content-type': 'application/json',
+            ...(framed && { 'content-length': String(Buffer.byteLength(body)) }),
+          });
+          response.end(body);
+        });
+        const client = clientFor(server.origin, { fetch: wrapper, maxRetries: 2 });
+        for (const call of [
+          client.websites.search({ query: 'x' }),
+          client.catalog.search({ query: 'x' }),
+        ]) {
+          const error = await call.catch((caught: unknown) => caught);
+          expect(error).toBeInstanceOf(ConfigurationError);
+          expect((error as Error).message).toMatch(/option fetch/);
+        }
+        // Not retried: the same option would read the next body too.
+        expect(server.requests).toHaveLength(2);
+      });
+    }
   }
 });

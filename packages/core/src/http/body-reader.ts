@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../errors/catalog-error.js';
 import {
   ConnectionError,
   ProtocolError,
@@ -43,6 +44,10 @@ export class BoundedBodyReader {
     readonly response: Response,
     readonly scope: CallScope,
   ) {
+    // A fetch option that read or locked the body left nothing to read: say which option.
+    if (response.bodyUsed || response.body?.locked) {
+      throw new ConfigurationError(`${scope.operation}: option fetch gave a body already in use`);
+    }
     this.#reader = response.body?.getReader();
     // One hook per body, not a race per chunk: a stop cancels the stream, which ends the read
     // in progress, also when a fetch wrapper dropped the signal.
