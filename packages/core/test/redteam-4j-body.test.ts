@@ -198,6 +198,35 @@ describe('R: a fetch option that hands back a body already read', () => {
   }
 });
 
+describe('R: a body of other than bytes', () => {
+  // R3. Severity: low (memory past maxResponseBytes; needs a fetch option that re-streams the
+  // body as text, e.g. through a TextDecoderStream; older than 3893976). A chunk that is not a
+  // Uint8Array has no `byteLength`: the count became NaN, `NaN > limit` never held, and every
+  // chunk was kept until the body ended, whatever its size (on 7082293 a framed body went to
+  // `text()`, which keeps all as well), then a raw TypeError. Who gains: a service answering
+  // without end through such a wrapper holds the client's memory until the call times out.
+  it('R3: a fetch option that gives text chunks fails at the first, typed', async () => {
+    const closed = { count: 0 };
+    server = await startTestServer(trickling(closed));
+    const asText: typeof fetch = async (input, init) => {
+      const answer = await dropsSignal(input, init);
+      const text = answer.body?.pipeThrough(new TextDecoderStream());
+      return new Response(text as unknown as ReadableStream<Uint8Array>, answer);
+    };
+    const client = clientFor(server.origin, { fetch: asText, timeoutMs: 2_000 });
+    for (const call of [
+      client.websites.search({ query: 'x' }),
+      client.catalog.search({ query: 'x' }),
+    ]) {
+      const error = await call.catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect((error as Error).message).toMatch(/option fetch/);
+    }
+    await wait(300);
+    expect(closed.count).toBe(2);
+  });
+});
+
 /** A raw loopback server: `answer` writes whatever bytes it likes on the socket. */
 async function rawServer(answer: (socket: Socket) => void): Promise<string> {
   const sockets = new Set<Socket>();

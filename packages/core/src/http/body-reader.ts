@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../errors/catalog-error.js';
+import { CatalogError, ConfigurationError } from '../errors/catalog-error.js';
 import {
   ConnectionError,
   ProtocolError,
@@ -12,7 +12,7 @@ const DECODING_CODE = /^(Z_|ERR__ERROR|ERR_BROTLI|ERR_ZSTD)/;
 
 function readFailure(error: unknown, response: Response, scope: CallScope): Error {
   if (scope.failure) return scope.failure;
-  if (error instanceof ProtocolError) return error;
+  if (error instanceof CatalogError) return error;
   const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
   if (typeof cause?.code === 'string' && DECODING_CODE.test(cause.code)) {
     // No cause: the decoder's message is harmless, but the rule is one path for all causes.
@@ -30,6 +30,10 @@ function readFailure(error: unknown, response: Response, scope: CallScope): Erro
   );
 }
 
+/** A body a fetch option made unreadable: read, locked, or re-streamed as other than bytes. */
+const fetchGave = (scope: CallScope, what: string) =>
+  new ConfigurationError(`${scope.operation}: option fetch gave ${what}`);
+
 /** Given when the client stops reading: without one, fetch builds a costly DOMException. */
 const STOPPED_READING = /* @__PURE__ */ new Error('catalogkit stopped reading the answer');
 
@@ -44,10 +48,7 @@ export class BoundedBodyReader {
     readonly response: Response,
     readonly scope: CallScope,
   ) {
-    // A fetch option that read or locked the body left nothing to read: say which option.
-    if (response.bodyUsed || response.body?.locked) {
-      throw new ConfigurationError(`${scope.operation}: option fetch gave a body already in use`);
-    }
+    if (response.bodyUsed || response.body?.locked) throw fetchGave(scope, 'a body already in use');
     this.#reader = response.body?.getReader();
     // One hook per body, not a race per chunk: a stop cancels the stream, which ends the read
     // in progress, also when a fetch wrapper dropped the signal.
@@ -59,6 +60,8 @@ export class BoundedBodyReader {
       const chunk = await this.#reader?.read();
       if (this.scope.failure) throw this.scope.failure;
       if (chunk === undefined || chunk.done) return undefined;
+      // Only bytes have a byteLength to count: text chunks would pass the limit unseen.
+      if (!ArrayBuffer.isView(chunk.value)) throw fetchGave(this.scope, 'a chunk not bytes');
       this.size += chunk.value.byteLength;
       if (this.size > this.scope.limits.maxResponseBytes) {
         throw tooLarge(this.response, this.scope, 'maxResponseBytes');
