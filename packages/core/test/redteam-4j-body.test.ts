@@ -205,25 +205,50 @@ describe('R: a body of other than bytes', () => {
   // chunk was kept until the body ended, whatever its size (on 7082293 a framed body went to
   // `text()`, which keeps all as well), then a raw TypeError. Who gains: a service answering
   // without end through such a wrapper holds the client's memory until the call times out.
-  it('R3: a fetch option that gives text chunks fails at the first, typed', async () => {
-    const closed = { count: 0 };
-    server = await startTestServer(trickling(closed));
-    const asText: typeof fetch = async (input, init) => {
+  // Also other views than Uint8Array: a DataView's bytes were counted, but SSE counted its
+  // `length` (none: NaN) and `concatChunks` copied nothing of it.
+  const restreams =
+    (transform: (chunk: Uint8Array) => unknown): typeof fetch =>
+    async (input, init) => {
       const answer = await dropsSignal(input, init);
-      const text = answer.body?.pipeThrough(new TextDecoderStream());
-      return new Response(text as unknown as ReadableStream<Uint8Array>, answer);
+      const other = answer.body?.pipeThrough(
+        new TransformStream({ transform: (chunk, to) => to.enqueue(transform(chunk)) }),
+      );
+      return new Response(other as ReadableStream<Uint8Array>, answer);
     };
-    const client = clientFor(server.origin, { fetch: asText, timeoutMs: 2_000 });
-    for (const call of [
-      client.websites.search({ query: 'x' }),
-      client.catalog.search({ query: 'x' }),
-    ]) {
-      const error = await call.catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(ConfigurationError);
-      expect((error as Error).message).toMatch(/option fetch/);
-    }
-    await wait(300);
-    expect(closed.count).toBe(2);
+  for (const [name, transform] of [
+    ['text', (chunk: Uint8Array) => new TextDecoder().decode(chunk)],
+    ['DataView', (chunk: Uint8Array) => new DataView(chunk.buffer, chunk.byteOffset, chunk.length)],
+    ['Uint16Array', (chunk: Uint8Array) => new Uint16Array(chunk)],
+  ] as const) {
+    it(`R3: a fetch option that gives ${name} chunks fails at the first, typed`, async () => {
+      const closed = { count: 0 };
+      server = await startTestServer(trickling(closed));
+      const client = clientFor(server.origin, { fetch: restreams(transform), timeoutMs: 2_000 });
+      for (const call of [
+        client.websites.search({ query: 'x' }),
+        client.catalog.search({ query: 'x' }),
+      ]) {
+        const error = await call.catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(ConfigurationError);
+        expect((error as Error).message).toMatch(/option fetch/);
+      }
+      await wait(300);
+      expect(closed.count).toBe(2);
+    });
+  }
+
+  // Held: a Uint8Array of another realm (a test environment's) is bytes all the same.
+  it('a Uint8Array of another realm is read', async () => {
+    server = await startTestServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{"websites":[]}');
+    });
+    const OtherUint8Array = runInNewContext('Uint8Array') as Uint8ArrayConstructor;
+    const client = clientFor(server.origin, {
+      fetch: restreams((chunk) => new OtherUint8Array(chunk)),
+    });
+    expect(await client.websites.search({ query: 'x' })).toMatchObject({ websites: [] });
   });
 });
 

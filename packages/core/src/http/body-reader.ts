@@ -31,7 +31,7 @@ function readFailure(error: unknown, response: Response, scope: CallScope): Erro
 }
 
 /** A body a fetch option made unreadable: read, locked, or re-streamed as other than bytes. */
-const fetchGave = (scope: CallScope, what: string) =>
+const badFetch = (scope: CallScope, what: string) =>
   new ConfigurationError(`${scope.operation}: option fetch gave ${what}`);
 
 /** Given when the client stops reading: without one, fetch builds a costly DOMException. */
@@ -48,7 +48,7 @@ export class BoundedBodyReader {
     readonly response: Response,
     readonly scope: CallScope,
   ) {
-    if (response.bodyUsed || response.body?.locked) throw fetchGave(scope, 'a body already in use');
+    if (response.bodyUsed || response.body?.locked) throw badFetch(scope, 'a body already in use');
     this.#reader = response.body?.getReader();
     // One hook per body, not a race per chunk: a stop cancels the stream, which ends the read
     // in progress, also when a fetch wrapper dropped the signal.
@@ -60,8 +60,9 @@ export class BoundedBodyReader {
       const chunk = await this.#reader?.read();
       if (this.scope.failure) throw this.scope.failure;
       if (chunk === undefined || chunk.done) return undefined;
-      // Only bytes have a byteLength to count: text chunks would pass the limit unseen.
-      if (!ArrayBuffer.isView(chunk.value)) throw fetchGave(this.scope, 'a chunk not bytes');
+      // What is not bytes cannot be counted (text would pass the limit unseen); by its tag, as
+      // `instanceof` fails across realms.
+      if (chunk.value[Symbol.toStringTag] !== 'Uint8Array') throw badFetch(this.scope, 'non-bytes');
       this.size += chunk.value.byteLength;
       if (this.size > this.scope.limits.maxResponseBytes) {
         throw tooLarge(this.response, this.scope, 'maxResponseBytes');
