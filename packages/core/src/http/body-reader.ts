@@ -60,8 +60,7 @@ export class BoundedBodyReader {
       const chunk = await this.#reader?.read();
       if (this.scope.failure) throw this.scope.failure;
       if (chunk === undefined || chunk.done) return undefined;
-      // What is not bytes cannot be counted (text would pass the limit unseen); by its tag, as
-      // `instanceof` fails across realms.
+      // Text has no byteLength to count; the tag, unlike `instanceof`, holds across realms.
       if (chunk.value[Symbol.toStringTag] !== 'Uint8Array') throw badFetch(this.scope, 'non-bytes');
       this.size += chunk.value.byteLength;
       if (this.size > this.scope.limits.maxResponseBytes) {

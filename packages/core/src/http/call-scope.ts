@@ -85,8 +85,8 @@ export async function runCall<T>(
   const { operation, timeoutMs, signal, mutates = false, instrumentation } = settings;
   const controller = new AbortController();
   const deadline = performance.now() + timeoutMs;
-  // The waits in progress, rejected when the call stops: plain functions, not listeners on
-  // the signal (cheaper; a body read in chunks waits once per chunk).
+  // What the current attempt's waits and bodies do when the call stops: plain functions, cheaper
+  // than listeners on the signal. Cleared before a retry: a failed attempt's reads are over.
   const waits = new Set<(failure: CatalogError) => void>();
   const scope: CallScope = {
     operation,
@@ -108,8 +108,7 @@ export async function runCall<T>(
     remainingMs: () => Math.max(0, deadline - performance.now()),
     until: (sent) =>
       new Promise((resolve, reject) => {
-        // Handled first: a fetch still running when the call stops must not reject unheard,
-        // and the answer it gives after the stop is released: nothing reads it.
+        // Handled first: a fetch still running when the call stops must not reject unheard.
         const answered = (answer: Response) =>
           scope.failure ? void answer.body?.cancel().catch(() => undefined) : resolve(answer);
         sent.then(answered, reject).finally(() => waits.delete(reject));
@@ -154,6 +153,7 @@ export async function runCall<T>(
           ? undefined
           : retryDelayFor(error, attemptNumber, waitedMs, scope.remainingMs(), operation, retry);
         if (delayMs === undefined) throw error;
+        waits.clear();
         observer?.wait('retry', delayMs);
         await sleep(delayMs, scope.signal);
         waitedMs += delayMs;
