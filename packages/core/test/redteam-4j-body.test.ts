@@ -146,6 +146,32 @@ describe('R: a stopped call releases every answer it was sent', () => {
   }
 });
 
+describe('held: an error answer still arriving when the call stops', () => {
+  // Held: a framed 500 (REST) or 502 (MCP) body trickling through a fetch option that drops the
+  // signal ends the call at timeoutMs, and its connection closes.
+  it('a trickling framed error body is cancelled at the timeout', async () => {
+    const closed = { count: 0 };
+    server = await startTestServer((request, response) => {
+      response.writeHead(request.url.startsWith('/v1/') ? 500 : 502, {
+        'content-type': 'application/json',
+        'content-length': '1000000',
+      });
+      const timer = setInterval(() => response.write(' '), 10);
+      response.on('close', () => {
+        clearInterval(timer);
+        closed.count++;
+      });
+    });
+    const client = clientFor(server.origin, { fetch: dropsSignal, timeoutMs: 200 });
+    const started = performance.now();
+    expect(await nameOf(client.websites.search({ query: 'x' }))).toBe('TimeoutError');
+    expect(await nameOf(client.catalog.search({ query: 'x' }))).toBe('TimeoutError');
+    expect(performance.now() - started).toBeLessThan(1_000);
+    await wait(300);
+    expect(closed.count).toBe(2);
+  });
+});
+
 describe('R: a fetch option that hands back a body already read', () => {
   /** Reads the body (for a log, say) and hands the same answer back. */
   const readsBody: typeof fetch = async (input, init) => {
