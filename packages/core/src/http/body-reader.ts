@@ -1,3 +1,4 @@
+import { CatalogError, ConfigurationError } from '../errors/catalog-error.js';
 import {
   ConnectionError,
   ProtocolError,
@@ -11,7 +12,7 @@ const DECODING_CODE = /^(Z_|ERR__ERROR|ERR_BROTLI|ERR_ZSTD)/;
 
 function readFailure(error: unknown, response: Response, scope: CallScope): Error {
   if (scope.failure) return scope.failure;
-  if (error instanceof ProtocolError) return error;
+  if (error instanceof CatalogError) return error;
   const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
   if (typeof cause?.code === 'string' && DECODING_CODE.test(cause.code)) {
     // No cause: the decoder's message is harmless, but the rule is one path for all causes.
@@ -29,6 +30,10 @@ function readFailure(error: unknown, response: Response, scope: CallScope): Erro
   );
 }
 
+/** A body a fetch option made unreadable: read, locked, or re-streamed as other than bytes. */
+const badFetch = (scope: CallScope, what: string) =>
+  new ConfigurationError(`${scope.operation}: option fetch gave ${what}`);
+
 /** Given when the client stops reading: without one, fetch builds a costly DOMException. */
 const STOPPED_READING = /* @__PURE__ */ new Error('catalogkit stopped reading the answer');
 
@@ -43,6 +48,7 @@ export class BoundedBodyReader {
     readonly response: Response,
     readonly scope: CallScope,
   ) {
+    if (response.bodyUsed || response.body?.locked) throw badFetch(scope, 'a body already in use');
     this.#reader = response.body?.getReader();
     // One hook per body, not a race per chunk: a stop cancels the stream, which ends the read
     // in progress, also when a fetch wrapper dropped the signal.
@@ -54,6 +60,8 @@ export class BoundedBodyReader {
       const chunk = await this.#reader?.read();
       if (this.scope.failure) throw this.scope.failure;
       if (chunk === undefined || chunk.done) return undefined;
+      // Text has no byteLength to count; the tag, unlike `instanceof`, holds across realms.
+      if (chunk.value[Symbol.toStringTag] !== 'Uint8Array') throw badFetch(this.scope, 'non-bytes');
       this.size += chunk.value.byteLength;
       if (this.size > this.scope.limits.maxResponseBytes) {
         throw tooLarge(this.response, this.scope, 'maxResponseBytes');
@@ -105,14 +113,6 @@ export function tooLarge(
 
 /** Reads the whole body as UTF-8 text within `maxResponseBytes`, failing as BoundedBodyReader. */
 export async function readBodyText(response: Response, scope: CallScope): Promise<string> {
-  // A body framed by its length, not encoded, cannot exceed it: fetch reads it whole.
-  const { headers } = response;
-  const length = Number(headers.get('content-length') ?? Number.NaN);
-  if (length <= scope.limits.maxResponseBytes && !headers.has('content-encoding')) {
-    return scope.until(response.text()).catch((error: unknown) => {
-      throw readFailure(error, response, scope);
-    });
-  }
   const reader = new BoundedBodyReader(response, scope);
   const chunks: Uint8Array[] = [];
   let merged = 0;

@@ -44,10 +44,10 @@ export interface CallScope {
   observer: CallObserver | undefined;
   remainingMs(): number;
   /**
-   * Waits for `promise` (a fetch, a body read), or rejects with the call's failure once the
-   * call is stopped: a fetch wrapper that drops the signal cannot outlive the call.
+   * Waits for a fetch, or rejects with the call's failure once the call is stopped: a fetch
+   * wrapper that drops the signal cannot outlive the call, nor hold the answer it gives later.
    */
-  until<T>(promise: Promise<T>): Promise<T>;
+  until(sent: Promise<Response>): Promise<Response>;
   /** Runs `stopped` once the call stops (at once if it has): a body reader cancels its stream. */
   onStop(stopped: () => void): void;
 }
@@ -85,8 +85,8 @@ export async function runCall<T>(
   const { operation, timeoutMs, signal, mutates = false, instrumentation } = settings;
   const controller = new AbortController();
   const deadline = performance.now() + timeoutMs;
-  // The waits in progress, rejected when the call stops: plain functions, not listeners on
-  // the signal (cheaper; a body read in chunks waits once per chunk).
+  // What the current attempt's waits and bodies do when the call stops: plain functions, cheaper
+  // than listeners on the signal. Cleared before a retry: a failed attempt's reads are over.
   const waits = new Set<(failure: CatalogError) => void>();
   const scope: CallScope = {
     operation,
@@ -106,10 +106,12 @@ export async function runCall<T>(
         }),
       ),
     remainingMs: () => Math.max(0, deadline - performance.now()),
-    until: <T>(promise: Promise<T>) =>
-      new Promise<T>((resolve, reject) => {
-        // Handled first: a promise still running when the call stops must not reject unheard.
-        promise.then(resolve, reject).finally(() => waits.delete(reject));
+    until: (sent) =>
+      new Promise((resolve, reject) => {
+        // Handled first: a fetch still running when the call stops must not reject unheard.
+        const answered = (answer: Response) =>
+          scope.failure ? void answer.body?.cancel().catch(() => undefined) : resolve(answer);
+        sent.then(answered, reject).finally(() => waits.delete(reject));
         scope.onStop(reject);
       }),
     onStop: (stopped: (failure: CatalogError) => void) => {
@@ -151,6 +153,7 @@ export async function runCall<T>(
           ? undefined
           : retryDelayFor(error, attemptNumber, waitedMs, scope.remainingMs(), operation, retry);
         if (delayMs === undefined) throw error;
+        waits.clear();
         observer?.wait('retry', delayMs);
         await sleep(delayMs, scope.signal);
         waitedMs += delayMs;
