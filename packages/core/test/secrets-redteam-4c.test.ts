@@ -6,9 +6,9 @@ import { inspect } from 'node:util';
 import { encodeHTML } from 'entities';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedactor } from '../src/http/redact.js';
-import { redactSecrets } from './support/redact-text.js';
 import { CatalogClient, CatalogError, ConfigurationError, ConnectionError } from '../src/index.js';
 import { type AnyCatalogTool, createCatalogToolList } from '../src/tools/index.js';
+import { redactSecrets } from './support/redact-text.js';
 
 const KEY = 'ck_live_Ab3dEf9hIjKlMn0pQr';
 
