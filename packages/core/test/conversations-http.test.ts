@@ -34,6 +34,7 @@ function startConversationServer() {
     tokenTtlMs: 30 * MINUTE,
     mintDelayMs: 0,
     refuseTurns: false,
+    stallRefusals: false, // a 401's body is begun and never ended
     counter: 0,
   };
   const serverNow = () => Date.now() + state.serverOffsetMs;
@@ -71,6 +72,7 @@ function startConversationServer() {
       const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
       const expiresAt = tokens.get(token);
       if (state.refuseTurns || expiresAt === undefined || serverNow() >= expiresAt) {
+        if (state.stallRefusals) return res.writeHead(401).write('{"detail":');
         return reply(res, 401, { detail: 'Invalid or expired conversation token.' });
       }
       const { message } = JSON.parse(body) as { message: string };
@@ -102,7 +104,11 @@ function startConversationServer() {
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections(); // a stalled answer's, too
+      }),
   };
 }
 
@@ -123,6 +129,7 @@ afterEach(() => {
     tokenTtlMs: 30 * MINUTE,
     mintDelayMs: 0,
     refuseTurns: false,
+    stallRefusals: false,
   });
   vi.useRealTimers();
 });
@@ -257,6 +264,33 @@ describe('withToken: a 401 forces exactly one refresh and one retry', () => {
     expect(response.status).toBe(200);
     expect(server.count(MINTS)).toBe(2);
     expect(server.count(TURNS)).toBe(2);
+  });
+
+  it('a 401 whose body stalls, tee-logged by the app’s fetch, is not waited for (S1’s leftover)', async () => {
+    // Cancelling a tee'd branch settles only when the other branch ends: awaited, the refused
+    // answer's cancel held withToken (and the shopper's turn) for as long as the body stalled.
+    const manager = httpManager();
+    await manager.getToken();
+    server.revokeAll();
+    server.state.stallRefusals = true;
+    const teeLogged = async (url: string, init: RequestInit) => {
+      const answer = await fetch(url, init);
+      const [callers, logged] = (answer.body as ReadableStream<Uint8Array>).tee();
+      void new Response(logged).text().catch(() => undefined);
+      return new Response(callers, answer);
+    };
+    const turn = manager.withToken((token) =>
+      teeLogged(`${baseUrl}/v1/conversations/conv_a/turns`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'hi' }),
+      }),
+    );
+    const late = new Promise<'held'>((resolve) => setTimeout(() => resolve('held'), 2_000));
+    const response = await Promise.race([turn, late]);
+    server.state.stallRefusals = false;
+    expect(response === 'held' ? response : response.status).toBe(200);
+    expect(server.count(MINTS)).toBe(2);
   });
 
   it('concurrent turns refused with the same token share one refresh', async () => {

@@ -119,7 +119,8 @@ export class ConversationTokenManager {
     try {
       const result = await call(token);
       if (!(result instanceof Response && result.status === 401)) return result;
-      await result.body?.cancel().catch(() => undefined); // frees the connection
+      // Frees the connection; not awaited: a tee'd body's cancel waits for the body's end.
+      void result.body?.cancel().catch(() => undefined);
     } catch (error) {
       // Duck-typed, so two bundled copies of catalogkit still agree.
       if (!(error instanceof Error && (error as { status?: unknown }).status === 401)) throw error;
