@@ -9,6 +9,7 @@ import {
   StoreUnavailableError,
   ValidationError,
 } from '../src/index.js';
+import { dropsSignal } from './support/fetch-wrappers.js';
 import { TEST_KEY } from './support/fixtures.js';
 import { refusedPort, sendJson, startTestServer, type TestServer } from './support/test-server.js';
 
@@ -271,13 +272,6 @@ describe('red team 4f (http): older than the cut (66df504 behaves the same)', ()
   // against the deadline for this reason (SECURITY.md "No payment step outlives its call").
   it('P8: a fetch that drops the signal still ends the call at timeoutMs', async () => {
     server = await startTestServer(() => undefined);
-    const dropsSignal: typeof fetch = (input, init) =>
-      fetch(input, {
-        method: init?.method,
-        headers: init?.headers,
-        body: init?.body,
-        redirect: init?.redirect,
-      });
     const client = new CatalogClient({
       apiKey: TEST_KEY,
       baseUrl: server.origin,

@@ -10,7 +10,7 @@ import {
 import { createRedactor } from '../src/http/redact.js';
 import { CatalogClient } from '../src/index.js';
 import { createCatalogToolList } from '../src/tools/index.js';
-import { ECHO_FORMS, leaks } from './support/echo-forms.js';
+import { base64Token, ECHO_FORMS, leaks } from './support/echo-forms.js';
 import { catalogPayload, rpcIdOf, toolsCallAnswer } from './support/fixtures.js';
 import { sendJson, startTestServer, type TestServer } from './support/test-server.js';
 
@@ -22,13 +22,7 @@ const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('
 const challenge = (request: unknown = { amount: '25', currency: 'usd' }) =>
   `Payment id="ch_1", realm="shop", method="test", intent="charge", request="${b64url(request)}"`;
 
-/** A standard-base64 credential token, so it holds `+`, `/` and `=` that encoders rewrite. */
-function newToken(bytes = 181): string {
-  for (;;) {
-    const token = randomBytes(bytes).toString('base64');
-    if (token.includes('+') && token.includes('/') && token.endsWith('=')) return token;
-  }
-}
+const newToken = (bytes = 181) => base64Token(bytes);
 
 /** The in-scope forms of an accidental echo, as real encoders write them. */
 const FORMS = ECHO_FORMS;

@@ -9,6 +9,7 @@ import * as zm from 'zod/v4/mini';
 import { AbortError, CatalogClient } from '../src/index.js';
 import { checkRequest } from '../src/validation/request.js';
 import { schemaCheck } from '../src/validation/schema-check.js';
+import { dropsSignal, teesBody } from './support/fetch-wrappers.js';
 import { rpcIdOf, TEST_KEY, toolsCallAnswer } from './support/fixtures.js';
 import { sendJson, startTestServer, type TestServer } from './support/test-server.js';
 
@@ -186,15 +187,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** A fetch option that drops the call's signal (a wrapper copying method, headers and body). */
-const dropsSignal: typeof fetch = (input, init) =>
-  fetch(input, {
-    method: init?.method,
-    headers: init?.headers,
-    body: init?.body,
-    redirect: init?.redirect,
-  });
-
 /** How a call ended (an error's name), or that it was still pending after `ms`. */
 function outcome(call: Promise<unknown>, ms: number): Promise<string> {
   return Promise.race([
@@ -327,18 +319,6 @@ describe('U: fetch and body reads wait through scope.until', () => {
     expect(performance.now() - started).toBeLessThan(3_000);
   });
 });
-
-/**
- * A logging fetch that drops the signal and tees the body (one branch to the caller, one read
- * to its end for a log): cancelling the caller's branch waits for the other to end.
- */
-const teesBody: typeof fetch = async (input, init) => {
-  const answer = await dropsSignal(input, init);
-  if (!answer.body) return answer;
-  const [callers, logged] = answer.body.tee();
-  void new Response(logged).text().catch(() => undefined);
-  return new Response(callers, answer);
-};
 
 describe('S: no await on the call path outlives the call', () => {
   // S1. Severity: medium (a hang; older than 5750092, red team 4f P8's class). A body the

@@ -5,6 +5,7 @@ import { runInNewContext } from 'node:vm';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CatalogClient, ConfigurationError } from '../src/index.js';
+import { dropsSignal, pipesBody, teesBody } from './support/fetch-wrappers.js';
 import { rpcIdOf, TEST_KEY, toolsCallAnswer } from './support/fixtures.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
@@ -23,29 +24,6 @@ afterEach(async () => {
   server = undefined;
   for (const close of closers.splice(0)) await close();
 });
-
-const dropsSignal: typeof fetch = (input, init) =>
-  fetch(input, {
-    method: init?.method,
-    headers: init?.headers,
-    body: init?.body,
-    redirect: init?.redirect,
-  });
-
-/** Drops the signal and hands the body on through a TransformStream. */
-const pipesBody: typeof fetch = async (input, init) => {
-  const answer = await dropsSignal(input, init);
-  return new Response(answer.body?.pipeThrough(new TransformStream()), answer);
-};
-
-/** Drops the signal and tees the body to a log that reads it to its end. */
-const teesBody: typeof fetch = async (input, init) => {
-  const answer = await dropsSignal(input, init);
-  if (!answer.body) return answer;
-  const [callers, logged] = answer.body.tee();
-  void new Response(logged).text().catch(() => undefined);
-  return new Response(callers, answer);
-};
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

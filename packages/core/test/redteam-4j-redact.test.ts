@@ -1,9 +1,4 @@
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { inspect } from 'node:util';
 import { encodeHTML } from 'entities';
 import fc from 'fast-check';
@@ -14,7 +9,7 @@ import { CatalogClient } from '../src/index.js';
 import { createCatalogToolList } from '../src/tools/index.js';
 import { ECHO_FORMS, leaks } from './support/echo-forms.js';
 import { catalogPayload, rpcIdOf, toolsCallAnswer } from './support/fixtures.js';
-import { redactSecrets } from './support/redact-text.js';
+import { redactModuleAt, redactSecrets } from './support/redact-text.js';
 import { sendJson, startTestServer, type TestServer } from './support/test-server.js';
 
 // Red team of wave 4j: the redactor without a list of forms under way, the bounded recursive
@@ -31,16 +26,7 @@ type Main = {
 let main: Main;
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'redact-main-'));
-  try {
-    const source = execFileSync('git', ['show', `${MAIN}:./src/http/redact.ts`], {
-      encoding: 'utf8',
-    });
-    writeFileSync(join(dir, 'redact.ts'), source);
-    main = (await import(pathToFileURL(join(dir, 'redact.ts')).href)) as Main;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  main = await redactModuleAt<Main>(MAIN);
 });
 
 /** docs/SECURITY.md's decode, written out plainly: one escape at a time, then folded. */

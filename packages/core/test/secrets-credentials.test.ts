@@ -3,7 +3,7 @@ import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CatalogClient } from '../src/index.js';
 import { errorTextForModel } from '../src/tools/error-text.js';
-import { ECHO_FORMS, leaks } from './support/echo-forms.js';
+import { base64Token, ECHO_FORMS, leaks } from './support/echo-forms.js';
 import { rpcIdOf, toolsCallAnswer } from './support/fixtures.js';
 import { sendJson, startTestServer, type TestServer } from './support/test-server.js';
 
@@ -18,13 +18,7 @@ const KEY = `ck_live_${randomBytes(12).toString('hex')}`;
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const CHALLENGE = `Payment id="ch_1", realm="shop", method="test", intent="charge", request="${b64url({ amount: '25', currency: 'usd' })}"`;
 
-/** A standard-base64 token, so it holds `+`, `/` and `=` that encoders rewrite. */
-function newToken(bytes = 451): string {
-  for (;;) {
-    const token = randomBytes(bytes).toString('base64');
-    if (token.includes('+') && token.includes('/') && token.endsWith('=')) return token;
-  }
-}
+const newToken = (bytes = 451) => base64Token(bytes);
 
 /** Each in-scope form an accidental echo takes, as a real encoder writes it. */
 const FORMS = ECHO_FORMS;

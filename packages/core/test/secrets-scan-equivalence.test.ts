@@ -1,13 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { encodeHTML } from 'entities';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { secretEchoesIn } from '../src/errors/index.js';
-import { redactSecrets } from './support/redact-text.js';
+import { redactModuleAt, redactSecrets } from './support/redact-text.js';
 
 // Wave 4i replaced the Aho-Corasick automaton by one KMP matcher per form, stepped in the same
 // pass. The two must find the same spans: main's redactor (c3d357a, before the change) is read
@@ -17,16 +12,7 @@ type Api = { redactSecrets: typeof redactSecrets; secretEchoesIn: typeof secretE
 let automaton: Api;
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'redact-baseline-'));
-  try {
-    const source = execFileSync('git', ['show', `${BASELINE}:./src/http/redact.ts`], {
-      encoding: 'utf8',
-    });
-    writeFileSync(join(dir, 'redact.ts'), source);
-    automaton = (await import(pathToFileURL(join(dir, 'redact.ts')).href)) as Api;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  automaton = await redactModuleAt<Api>(BASELINE);
 });
 
 const b64 = (value: string) => Buffer.from(value).toString('base64');

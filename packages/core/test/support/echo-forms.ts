@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 /** The forms an accidental echo of a secret takes, as the redactor's scope names them. */
 export const ECHO_FORMS: Record<string, (value: string) => string> = {
   raw: (v) => v,
@@ -16,4 +18,12 @@ export function leaks(text: string, secret: string): string[] {
   return Object.entries(ECHO_FORMS)
     .filter(([, form]) => lower.includes(form(secret).toLowerCase()))
     .map(([name]) => name);
+}
+
+/** A standard-base64 credential of `bytes` random bytes, holding `+`, `/` and `=` (encoders rewrite them). */
+export function base64Token(bytes: number): string {
+  for (;;) {
+    const token = randomBytes(bytes).toString('base64');
+    if (token.includes('+') && token.includes('/') && token.endsWith('=')) return token;
+  }
 }
